@@ -1,0 +1,299 @@
+package io.strata.storage.commit;
+
+import io.strata.storage.data.PartitionPath;
+import io.strata.storage.format.DataFileMeta;
+import io.strata.storage.fs.AtomicPublisher;
+import io.strata.storage.fs.FileIO;
+import io.strata.storage.fs.TablePaths;
+import io.strata.storage.manifest.FileKind;
+import io.strata.storage.manifest.ManifestEntry;
+import io.strata.storage.manifest.ManifestFileMeta;
+import io.strata.storage.manifest.ManifestStore;
+import io.strata.storage.options.CommitOptions;
+import io.strata.storage.schema.TableSchema;
+import io.strata.storage.snapshot.CommitKind;
+import io.strata.storage.snapshot.Snapshot;
+import io.strata.storage.snapshot.SnapshotManager;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The second phase of the two-phase commit: publishes the committables of a checkpoint (or batch)
+ * as new snapshots. One instance per committer; {@code commitUser} identifies it across restarts
+ * and {@code identifier}s must increase per user (a checkpoint id does).
+ *
+ * <p>Contract of {@link #commit}:
+ * <ul>
+ *   <li>Atomic: each snapshot appears whole or not at all, published with the table's
+ *       {@link AtomicPublisher}; an existing snapshot is never replaced.</li>
+ *   <li>Racing committers: the loser of snapshot N+1 re-reads the latest snapshot, re-checks
+ *       conflicts and retries with back-off, up to {@code commit.max-retries}.</li>
+ *   <li>Idempotent: if the latest snapshot of {@code commitUser} already has an identifier at or
+ *       above {@code identifier}, the call does nothing (a replay after a crash).</li>
+ *   <li>Appended files make an APPEND snapshot; compaction results a COMPACT snapshot after it.
+ *       A conflict of the compaction part fails with {@link CommitConflictException}, leaves no
+ *       trace in the table and deletes the compaction's new files.</li>
+ * </ul>
+ */
+public final class TableCommit implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TableCommit.class);
+
+    private final String tableName;
+    private final TableSchema schema;
+    private final String commitUser;
+    private final FileIO io;
+    private final TablePaths paths;
+    private final SnapshotManager snapshots;
+    private final ManifestStore manifests;
+    private final AtomicPublisher publisher;
+    private final ConflictDetection conflicts;
+    private final int maxRetries;
+    private final long minWait;
+    private final long maxWait;
+
+    /** Highest snapshot id already searched for this user's commits (-1: none yet). */
+    private long checkedUpTo = -1;
+    private long lastCommittedIdentifier = Long.MIN_VALUE;
+
+    public TableCommit(String tableName, TableSchema schema, String commitUser, FileIO io, TablePaths paths,
+                       SnapshotManager snapshots, ManifestStore manifests, AtomicPublisher publisher) {
+        this.tableName = tableName;
+        this.schema = schema;
+        this.commitUser = commitUser;
+        this.io = io;
+        this.paths = paths;
+        this.snapshots = snapshots;
+        this.manifests = manifests;
+        this.publisher = publisher;
+        this.conflicts = new ConflictDetection(tableName, schema, manifests);
+        this.maxRetries = schema.tableOptions().get(CommitOptions.MAX_RETRIES);
+        this.minWait = schema.tableOptions().get(CommitOptions.MIN_RETRY_WAIT);
+        this.maxWait = schema.tableOptions().get(CommitOptions.MAX_RETRY_WAIT);
+    }
+
+    public String commitUser() {
+        return commitUser;
+    }
+
+    /**
+     * Commits {@code messages} under {@code identifier}.
+     *
+     * @return the ids of the snapshots published (empty when skipped as already committed or empty)
+     */
+    public List<Long> commit(long identifier, List<CommitMessage> messages) {
+        if (isCommitted(identifier)) {
+            LOG.info("table {}: commit {} of user {} is already in a snapshot; skipped", tableName, identifier, commitUser);
+            return List.of();
+        }
+        List<ManifestEntry> append = new ArrayList<>();
+        List<ManifestEntry> compact = new ArrayList<>();
+        for (CommitMessage m : messages) {
+            checkBuckets(m);
+            for (DataFileMeta f : m.appendFiles()) {
+                append.add(new ManifestEntry(FileKind.ADD, m.partition(), m.bucket(), m.totalBuckets(), f));
+            }
+            for (DataFileMeta f : m.compactBefore()) {
+                compact.add(new ManifestEntry(FileKind.DELETE, m.partition(), m.bucket(), m.totalBuckets(), f));
+            }
+            for (DataFileMeta f : m.compactAfter()) {
+                compact.add(new ManifestEntry(FileKind.ADD, m.partition(), m.bucket(), m.totalBuckets(), f));
+            }
+        }
+        List<Long> published = new ArrayList<>();
+        if (!append.isEmpty()) {
+            published.add(commitEntries(CommitKind.APPEND, identifier, append));
+        }
+        if (!compact.isEmpty()) {
+            try {
+                published.add(commitEntries(CommitKind.COMPACT, identifier, compact));
+            } catch (CommitConflictException e) {
+                deleteNewFiles(messages);
+                throw e;
+            }
+        }
+        lastCommittedIdentifier = identifier;
+        return published;
+    }
+
+    private void checkBuckets(CommitMessage m) {
+        if (m.totalBuckets() != schema.numBuckets() || m.bucket() < 0 || m.bucket() >= m.totalBuckets()) {
+            throw new IllegalArgumentException("table " + tableName + ": commit message for bucket " + m.bucket() + " of "
+                    + m.totalBuckets() + " does not match the table's " + schema.numBuckets() + " buckets");
+        }
+    }
+
+    /** True if a snapshot of this user already carries {@code identifier} or a later one. */
+    private boolean isCommitted(long identifier) {
+        if (identifier <= lastCommittedIdentifier) {
+            return true;
+        }
+        java.util.OptionalLong latest = snapshots.latestId();
+        if (latest.isEmpty()) {
+            return false;
+        }
+        java.util.OptionalLong earliest = snapshots.earliestId();
+        long stop = Math.max(checkedUpTo, earliest.isPresent() ? earliest.getAsLong() - 1 : 0);
+        boolean found = false;
+        for (long id = latest.getAsLong(); id > stop; id--) {
+            Snapshot s;
+            try {
+                s = snapshots.snapshot(id);
+            } catch (io.strata.storage.snapshot.SnapshotNotFoundException expired) {
+                break;
+            }
+            if (commitUser.equals(s.commitUser())) {
+                lastCommittedIdentifier = Math.max(lastCommittedIdentifier, s.commitIdentifier());
+                found = true;
+                break;
+            }
+        }
+        if (!found || checkedUpTo < latest.getAsLong()) {
+            checkedUpTo = latest.getAsLong();
+        }
+        return identifier <= lastCommittedIdentifier;
+    }
+
+    private long commitEntries(CommitKind kind, long identifier, List<ManifestEntry> entries) {
+        List<ManifestFileMeta> delta;
+        try {
+            delta = manifests.manifestFile().write(entries);
+        } catch (IOException e) {
+            throw new CommitFailedException("table " + tableName + ": cannot write manifests: " + e.getMessage(), e);
+        }
+        long recordDelta = 0;
+        for (ManifestEntry e : entries) {
+            recordDelta += e.kind() == FileKind.ADD ? e.file().rowCount() : -e.file().rowCount();
+        }
+        for (int attempt = 0; ; attempt++) {
+            Optional<Snapshot> latest = snapshots.latest();
+            try {
+                conflicts.check(latest.orElse(null), entries);
+            } catch (CommitConflictException e) {
+                deleteManifests(delta);
+                throw e;
+            }
+            Optional<Long> id = tryPublish(kind, identifier, latest.orElse(null), delta, recordDelta);
+            if (id.isPresent()) {
+                return id.get();
+            }
+            if (attempt >= maxRetries) {
+                deleteManifests(delta);
+                throw new CommitFailedException("table " + tableName + ": " + kind + " commit " + identifier + " of "
+                        + commitUser + " lost the race for a new snapshot " + (attempt + 1) + " times; giving up", null);
+            }
+            backOff(attempt);
+        }
+    }
+
+    /** One attempt; empty if another committer took the snapshot id first. */
+    private Optional<Long> tryPublish(CommitKind kind, long identifier, Snapshot latest, List<ManifestFileMeta> delta,
+                                      long recordDelta) {
+        long newId = latest == null ? 1 : latest.id() + 1;
+        List<ManifestFileMeta> written = new ArrayList<>();
+        List<String> lists = new ArrayList<>();
+        try {
+            List<ManifestFileMeta> base = new ArrayList<>();
+            if (latest != null) {
+                base.addAll(manifests.manifestList().read(latest.baseManifestList()));
+            }
+            base.addAll(delta);
+            List<ManifestFileMeta> merged = manifests.merger().merge(base, written);
+            String baseList = manifests.manifestList().write(merged);
+            lists.add(baseList);
+            String deltaList = manifests.manifestList().write(delta);
+            lists.add(deltaList);
+            long total = (latest == null ? 0 : latest.totalRecordCount()) + recordDelta;
+            Snapshot s = new Snapshot(newId, schema.id(), baseList, deltaList, null, commitUser, identifier, kind,
+                    System.currentTimeMillis(), total, recordDelta, null, latest == null ? null : latest.watermark());
+            if (publishOrCheck(s)) {
+                LOG.debug("table {}: committed snapshot {} ({})", tableName, newId, kind);
+                return Optional.of(newId);
+            }
+        } catch (IOException e) {
+            cleanup(written, lists);
+            throw new CommitFailedException("table " + tableName + ": " + kind + " commit " + identifier
+                    + " failed before its snapshot " + newId + " was published: " + e.getMessage(), e);
+        }
+        cleanup(written, lists);
+        return Optional.empty();
+    }
+
+    /**
+     * Publishes, and when the publisher cannot say whether it succeeded, decides by reading the
+     * snapshot back: ours (same user, identifier and base list) means success.
+     */
+    private boolean publishOrCheck(Snapshot s) throws IOException {
+        try {
+            return snapshots.publish(publisher, s);
+        } catch (IOException e) {
+            if (snapshots.exists(s.id())) {
+                Snapshot there = snapshots.snapshot(s.id());
+                if (commitUser.equals(there.commitUser()) && there.commitIdentifier() == s.commitIdentifier()
+                        && s.baseManifestList().equals(there.baseManifestList())) {
+                    return true;
+                }
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private void backOff(int attempt) {
+        long wait = Math.min(maxWait, minWait << Math.min(attempt, 20));
+        long jittered = wait / 2 + ThreadLocalRandom.current().nextLong(wait / 2 + 1);
+        try {
+            Thread.sleep(jittered);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CommitFailedException("table " + tableName + ": interrupted while retrying a commit", e);
+        }
+    }
+
+    private void cleanup(List<ManifestFileMeta> manifestsWritten, List<String> lists) {
+        deleteManifests(manifestsWritten);
+        for (String l : lists) {
+            deleteQuietly(manifests.manifestList().path(l));
+        }
+    }
+
+    private void deleteManifests(List<ManifestFileMeta> ms) {
+        for (ManifestFileMeta m : ms) {
+            deleteQuietly(paths.manifestFile(m.fileName()));
+        }
+    }
+
+    /** After a conflict: the compaction outputs were never committed; remove them (not upgraded inputs). */
+    private void deleteNewFiles(List<CommitMessage> messages) {
+        for (CommitMessage m : messages) {
+            Set<String> inputs = new HashSet<>();
+            for (DataFileMeta f : m.compactBefore()) {
+                inputs.add(f.fileName());
+            }
+            String partitionPath = PartitionPath.of(schema.partitionKeys(), m.partition());
+            for (DataFileMeta f : m.compactAfter()) {
+                if (!inputs.contains(f.fileName())) {
+                    deleteQuietly(paths.dataFile(partitionPath, m.bucket(), f.fileName()));
+                }
+            }
+        }
+    }
+
+    private void deleteQuietly(org.apache.hadoop.fs.Path p) {
+        try {
+            io.delete(p, false);
+        } catch (IOException e) {
+            LOG.warn("table {}: could not delete uncommitted file {}: {}", tableName, p, e.toString());
+        }
+    }
+
+    @Override
+    public void close() {
+    }
+}

@@ -1,0 +1,101 @@
+package io.strata.storage.data;
+
+import io.strata.storage.schema.DataType;
+import java.math.BigDecimal;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Orderings of values and rows. Nulls order first. Strings order by Unicode code point (the
+ * same as their UTF-8 bytes, so the order is independent of the JVM's UTF-16 strings); bytes
+ * order unsigned lexicographically.
+ */
+public final class ValueComparators {
+    private ValueComparators() {
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public static Comparator<Object> forType(DataType type) {
+        Comparator<Object> c;
+        switch (type.root()) {
+            case STRING:
+                c = (a, b) -> compareStrings((String) a, (String) b);
+                break;
+            case BYTES:
+                c = (a, b) -> Arrays.compareUnsigned((byte[]) a, (byte[]) b);
+                break;
+            case DECIMAL:
+                c = (a, b) -> ((BigDecimal) a).compareTo((BigDecimal) b);
+                break;
+            default:
+                c = (a, b) -> ((Comparable) a).compareTo(b);
+        }
+        return Comparator.nullsFirst(c);
+    }
+
+    /** Compares by code point. Surrogates (U+D800..DFFF) sort above U+E000..FFFF in UTF-16 but not in UTF-8. */
+    public static int compareStrings(String a, String b) {
+        int n = Math.min(a.length(), b.length());
+        for (int i = 0; i < n; i++) {
+            char x = a.charAt(i);
+            char y = b.charAt(i);
+            if (x != y) {
+                if (Character.isSurrogate(x) || Character.isSurrogate(y)) {
+                    return Integer.compare(a.codePointAt(i), b.codePointAt(i));
+                }
+                return x - y;
+            }
+        }
+        return a.length() - b.length();
+    }
+
+    /** Compares whole tuples (e.g. min/max keys) of the given types. */
+    public static Comparator<Object[]> forTuple(List<DataType> types) {
+        @SuppressWarnings("unchecked")
+        Comparator<Object>[] cs = new Comparator[types.size()];
+        for (int i = 0; i < cs.length; i++) {
+            cs[i] = forType(types.get(i));
+        }
+        return (a, b) -> {
+            for (int i = 0; i < cs.length; i++) {
+                int r = cs[i].compare(a[i], b[i]);
+                if (r != 0) {
+                    return r;
+                }
+            }
+            return 0;
+        };
+    }
+
+    /** Compares rows on the fields at {@code indexes}, without copying the key out of the row. */
+    public static Comparator<Object[]> forFields(int[] indexes, List<DataType> types) {
+        @SuppressWarnings("unchecked")
+        Comparator<Object>[] cs = new Comparator[indexes.length];
+        for (int i = 0; i < cs.length; i++) {
+            cs[i] = forType(types.get(i));
+        }
+        if (indexes.length == 1) {
+            int idx = indexes[0];
+            Comparator<Object> c = cs[0];
+            return (a, b) -> c.compare(a[idx], b[idx]);
+        }
+        return (a, b) -> {
+            for (int i = 0; i < cs.length; i++) {
+                int r = cs[i].compare(a[indexes[i]], b[indexes[i]]);
+                if (r != 0) {
+                    return r;
+                }
+            }
+            return 0;
+        };
+    }
+
+    public static Object[] project(Object[] row, int[] indexes) {
+        Object[] out = new Object[indexes.length];
+        for (int i = 0; i < indexes.length; i++) {
+            out[i] = row[indexes[i]];
+        }
+        return out;
+    }
+}

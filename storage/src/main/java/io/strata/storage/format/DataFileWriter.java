@@ -1,0 +1,301 @@
+package io.strata.storage.format;
+
+import io.strata.storage.data.KeyValue;
+import io.strata.storage.data.ValueComparators;
+import io.strata.storage.fs.FileIO;
+import io.strata.storage.schema.DataField;
+import io.strata.storage.schema.DataType;
+import io.strata.storage.schema.TableSchema;
+import java.io.Closeable;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.api.WriteSupport;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.RecordConsumer;
+import org.apache.parquet.schema.MessageType;
+
+/**
+ * Writes one Parquet data file from records in the order given (a primary-key writer gives them
+ * sorted by key and sequence) and produces its {@link DataFileMeta}. Column statistics come from
+ * Parquet's own footer, so writing does no extra per-value comparisons.
+ *
+ * <p>On failure the partial file is deleted by {@link #abort()}; a file is part of the table only
+ * once a snapshot names it.
+ */
+public final class DataFileWriter implements Closeable {
+    /** Footer key: the Strata data file format version. */
+    public static final String VERSION_KEY = "strata.data-file.version";
+    public static final String VERSION = "1";
+
+    private final FileIO io;
+    private final Path path;
+    private final TableSchema schema;
+    private final boolean primaryKey;
+    private final int[] keyIndexes;
+    private final int level;
+    private final FileSource source;
+    private final ParquetWriter<KeyValue> writer;
+
+    private long rowCount;
+    private long deleteCount;
+    private long minSeq = Long.MAX_VALUE;
+    private long maxSeq = Long.MIN_VALUE;
+    private Object[] firstRow;
+    private Object[] lastRow;
+    private boolean closed;
+
+    public DataFileWriter(FileIO io, Path path, TableSchema schema, FileFormatConfig format, int level,
+                          FileSource source) throws IOException {
+        this.io = io;
+        this.path = path;
+        this.schema = schema;
+        this.primaryKey = schema.hasPrimaryKey();
+        this.keyIndexes = schema.primaryKeyIndexes();
+        this.level = level;
+        this.source = source;
+        MessageType type = ParquetSchemas.messageType(schema.fields(), primaryKey);
+        this.writer = new Builder(ParquetFiles.output(io, path), new KeyValueWriteSupport(type, schema, primaryKey))
+                .withConf(format.conf())
+                .withCompressionCodec(format.codec())
+                .withRowGroupSize(format.blockSize())
+                .withPageSize(format.pageSize())
+                .withDictionaryPageSize(format.pageSize())
+                .withWriteMode(ParquetFileWriter.Mode.CREATE)
+                .withExtraMetaData(Map.of(VERSION_KEY, VERSION, "strata.schema-id", String.valueOf(schema.id())))
+                .build();
+    }
+
+    public void write(KeyValue kv) throws IOException {
+        writer.write(kv);
+        rowCount++;
+        if (kv.kind().isRetract()) {
+            deleteCount++;
+        }
+        long seq = kv.sequence();
+        if (seq < minSeq) {
+            minSeq = seq;
+        }
+        if (seq > maxSeq) {
+            maxSeq = seq;
+        }
+        if (firstRow == null) {
+            firstRow = kv.row();
+        }
+        lastRow = kv.row();
+    }
+
+    public long rowCount() {
+        return rowCount;
+    }
+
+    /** Bytes written plus buffered: an estimate of the final size, for rolling. */
+    public long estimatedSize() {
+        return writer.getDataSize();
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    /** The last row written, or null. */
+    public Object[] lastRow() {
+        return lastRow;
+    }
+
+    /** Closes the file and returns its metadata. */
+    public DataFileMeta finish() throws IOException {
+        writer.close();
+        closed = true;
+        ParquetMetadata footer = writer.getFooter();
+        Object[] minKey = primaryKey ? ValueComparators.project(firstRow, keyIndexes) : new Object[0];
+        Object[] maxKey = primaryKey ? ValueComparators.project(lastRow, keyIndexes) : new Object[0];
+        return new DataFileMeta(path.getName(), io.length(path), rowCount, deleteCount, minKey, maxKey,
+                rowCount == 0 ? 0 : minSeq, rowCount == 0 ? 0 : maxSeq, level, schema.id(),
+                statsFromFooter(footer, schema.fields()), System.currentTimeMillis(), source);
+    }
+
+    /** Closes and deletes the partial file. Never throws. */
+    public void abort() {
+        try {
+            if (!closed) {
+                closed = true;
+                writer.close();
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // the file is being discarded; its content does not matter
+        }
+        try {
+            io.delete(path, false);
+        } catch (IOException ignored) {
+            // an unreferenced file is harmless; orphan cleanup removes it
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (!closed) {
+            abort();
+        }
+    }
+
+    static List<ColumnStats> statsFromFooter(ParquetMetadata footer, List<DataField> fields) {
+        Map<String, DataField> byName = new HashMap<>();
+        for (DataField f : fields) {
+            byName.put(f.name(), f);
+        }
+        Map<String, Object[]> acc = new HashMap<>(); // name -> {min, max, nullCount(Long), known(Boolean)}
+        for (BlockMetaData block : footer.getBlocks()) {
+            for (ColumnChunkMetaData col : block.getColumns()) {
+                String name = col.getPath().toDotString();
+                DataField f = byName.get(name);
+                if (f == null) {
+                    continue;
+                }
+                Object[] a = acc.computeIfAbsent(name, k -> new Object[] {null, null, 0L, Boolean.TRUE});
+                Statistics<?> st = col.getStatistics();
+                if (st == null || st.isEmpty() || !st.isNumNullsSet()) {
+                    a[3] = Boolean.FALSE;
+                    continue;
+                }
+                a[2] = (Long) a[2] + st.getNumNulls();
+                if (st.hasNonNullValue()) {
+                    Comparator<Object> cmp = ValueComparators.forType(f.type());
+                    Object min = toValue(f.type(), st.genericGetMin());
+                    Object max = toValue(f.type(), st.genericGetMax());
+                    a[0] = a[0] == null || cmp.compare(min, a[0]) < 0 ? min : a[0];
+                    a[1] = a[1] == null || cmp.compare(max, a[1]) > 0 ? max : a[1];
+                } else if (col.getValueCount() > st.getNumNulls()) {
+                    a[3] = Boolean.FALSE;
+                }
+            }
+        }
+        List<ColumnStats> out = new ArrayList<>();
+        for (DataField f : fields) {
+            Object[] a = acc.get(f.name());
+            if (a == null || !((Boolean) a[3])) {
+                out.add(new ColumnStats(f.id(), null, null, -1));
+            } else {
+                out.add(new ColumnStats(f.id(), a[0], a[1], (Long) a[2]));
+            }
+        }
+        return out;
+    }
+
+    private static Object toValue(DataType type, Object parquetValue) {
+        if (parquetValue instanceof Binary) {
+            Binary b = (Binary) parquetValue;
+            switch (type.root()) {
+                case STRING: return b.toStringUsingUTF8();
+                case DECIMAL: return new BigDecimal(new BigInteger(b.getBytes()), type.scale());
+                default: return b.getBytes();
+            }
+        }
+        return parquetValue;
+    }
+
+    /** Parquet builder over an {@link OutputFile}. */
+    private static final class Builder extends ParquetWriter.Builder<KeyValue, Builder> {
+        private final WriteSupport<KeyValue> support;
+
+        Builder(OutputFile file, WriteSupport<KeyValue> support) {
+            super(file);
+            this.support = support;
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
+        }
+
+        @Override
+        protected WriteSupport<KeyValue> getWriteSupport(Configuration conf) {
+            return support;
+        }
+    }
+
+    /** Writes a record's system columns (primary-key files) and its fields. */
+    private static final class KeyValueWriteSupport extends WriteSupport<KeyValue> {
+        private final MessageType type;
+        private final boolean systemColumns;
+        private final String[] names;
+        private final DataType.Root[] roots;
+        private RecordConsumer consumer;
+
+        KeyValueWriteSupport(MessageType type, TableSchema schema, boolean systemColumns) {
+            this.type = type;
+            this.systemColumns = systemColumns;
+            List<DataField> fields = schema.fields();
+            names = new String[fields.size()];
+            roots = new DataType.Root[fields.size()];
+            for (int i = 0; i < names.length; i++) {
+                names[i] = fields.get(i).name();
+                roots[i] = fields.get(i).type().root();
+            }
+        }
+
+        @Override
+        public WriteContext init(Configuration configuration) {
+            return new WriteContext(type, Map.of());
+        }
+
+        @Override
+        public void prepareForWrite(RecordConsumer recordConsumer) {
+            this.consumer = recordConsumer;
+        }
+
+        @Override
+        public void write(KeyValue kv) {
+            RecordConsumer c = consumer;
+            c.startMessage();
+            int offset = 0;
+            if (systemColumns) {
+                c.startField(ParquetSchemas.SEQUENCE_COLUMN, 0);
+                c.addLong(kv.sequence());
+                c.endField(ParquetSchemas.SEQUENCE_COLUMN, 0);
+                c.startField(ParquetSchemas.ROW_KIND_COLUMN, 1);
+                c.addInteger(kv.kind().toByteValue());
+                c.endField(ParquetSchemas.ROW_KIND_COLUMN, 1);
+                offset = ParquetSchemas.SYSTEM_COLUMNS;
+            }
+            Object[] row = kv.row();
+            for (int i = 0; i < names.length; i++) {
+                Object v = row[i];
+                if (v == null) {
+                    continue;
+                }
+                int idx = i + offset;
+                c.startField(names[i], idx);
+                switch (roots[i]) {
+                    case BOOLEAN: c.addBoolean((Boolean) v); break;
+                    case INT: case DATE: c.addInteger((Integer) v); break;
+                    case BIGINT: case TIMESTAMP: c.addLong((Long) v); break;
+                    case FLOAT: c.addFloat((Float) v); break;
+                    case DOUBLE: c.addDouble((Double) v); break;
+                    case STRING: c.addBinary(Binary.fromString((String) v)); break;
+                    case BYTES: c.addBinary(Binary.fromConstantByteArray((byte[]) v)); break;
+                    case DECIMAL:
+                        c.addBinary(Binary.fromConstantByteArray(((BigDecimal) v).unscaledValue().toByteArray()));
+                        break;
+                    default: throw new IllegalStateException("unsupported " + roots[i]);
+                }
+                c.endField(names[i], idx);
+            }
+            c.endMessage();
+        }
+    }
+}

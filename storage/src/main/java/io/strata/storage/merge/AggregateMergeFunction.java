@@ -1,0 +1,102 @@
+package io.strata.storage.merge;
+
+import io.strata.storage.data.KeyValue;
+import io.strata.storage.data.RowKind;
+import io.strata.storage.schema.DataType;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * aggregation: each value field is folded with its {@link AggregateFunction}; key fields are kept.
+ * +I/+U aggregate; -U (and -D unless {@code aggregation.remove-record-on-delete}) retract, or are
+ * skipped for fields with {@code ignore-retract}. With remove-record-on-delete a -D removes the
+ * row. A key exists once a +I/+U has been aggregated since its last removal.
+ *
+ * <p>Partial result: [the last removing -D, if any] then [the accumulated row, if any +I/+U was
+ * added]. A run of retractions without a positive row is passed through unchanged, because an
+ * ignored retraction has no representation in an accumulated row.
+ */
+final class AggregateMergeFunction implements MergeFunction {
+    private final DataType[] types;
+    private final AggregateFunction[] functions; // null for key fields
+    private final boolean[] ignoreRetract;
+    private final boolean removeOnDelete;
+
+    private KeyValue removal;
+    private Object[] acc;
+    private boolean positive;
+    private long accSeq;
+    private final List<KeyValue> added = new ArrayList<>();
+
+    AggregateMergeFunction(DataType[] types, AggregateFunction[] functions, boolean[] ignoreRetract,
+                           boolean removeOnDelete) {
+        this.types = types;
+        this.functions = functions;
+        this.ignoreRetract = ignoreRetract;
+        this.removeOnDelete = removeOnDelete;
+    }
+
+    @Override
+    public void reset() {
+        removal = null;
+        acc = null;
+        positive = false;
+        added.clear();
+    }
+
+    @Override
+    public void add(KeyValue kv) {
+        added.add(kv);
+        if (removeOnDelete && kv.kind() == RowKind.DELETE) {
+            removal = kv;
+            acc = null;
+            positive = false;
+            return;
+        }
+        Object[] row = kv.row();
+        if (acc == null) {
+            acc = new Object[types.length];
+        }
+        boolean retract = kv.kind().isRetract();
+        for (int i = 0; i < types.length; i++) {
+            AggregateFunction f = functions[i];
+            if (f == null) {
+                acc[i] = row[i];
+            } else if (!retract) {
+                acc[i] = f.agg(types[i], acc[i], row[i]);
+            } else if (!ignoreRetract[i]) {
+                acc[i] = f.retract(types[i], acc[i], row[i]);
+            }
+        }
+        positive |= !retract;
+        accSeq = kv.sequence();
+    }
+
+    @Override
+    public List<KeyValue> partialResult() {
+        List<KeyValue> out = new ArrayList<>(2);
+        if (removal != null) {
+            out.add(removal);
+        }
+        if (positive) {
+            out.add(new KeyValue(accSeq, RowKind.INSERT, acc.clone()));
+        } else if (acc != null) {
+            // only retractions since the last removal (or ever): keep them as they came
+            boolean afterRemoval = removal == null;
+            for (KeyValue kv : added) {
+                if (afterRemoval && kv != removal) {
+                    out.add(kv);
+                }
+                if (kv == removal) {
+                    afterRemoval = true;
+                }
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public Object[] finalResult() {
+        return positive ? acc.clone() : null;
+    }
+}

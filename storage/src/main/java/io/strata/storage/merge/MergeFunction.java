@@ -1,0 +1,27 @@
+package io.strata.storage.merge;
+
+import io.strata.storage.data.KeyValue;
+import java.util.List;
+
+/**
+ * Folds the versions of one primary key, given oldest first (by sequence field, then sequence
+ * number). Two results:
+ * <ul>
+ *   <li>{@link #partialResult()}: records that, merged later with any older records of the key,
+ *       give the same final result as the records added. Used when older data may exist
+ *       elsewhere (write-buffer flush, compaction below the top level).</li>
+ *   <li>{@link #finalResult()}: the row a reader sees, or null when the key does not exist. Only
+ *       valid when every version of the key was added.</li>
+ * </ul>
+ * Implementations are reused: {@link #reset()} starts the next key. Not thread-safe.
+ */
+public interface MergeFunction {
+
+    void reset();
+
+    void add(KeyValue kv);
+
+    List<KeyValue> partialResult();
+
+    Object[] finalResult();
+}

@@ -1,0 +1,103 @@
+package io.strata.storage.mergetree;
+
+import io.strata.storage.data.KeyValue;
+import io.strata.storage.data.RowKind;
+import io.strata.storage.format.DataFileMeta;
+import io.strata.storage.format.DataFilePathFactory;
+import io.strata.storage.format.FileFormatConfig;
+import io.strata.storage.format.FileSource;
+import io.strata.storage.format.RollingFileWriter;
+import io.strata.storage.fs.FileIO;
+import io.strata.storage.schema.TableSchema;
+import io.strata.storage.util.CloseableIterator;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The writer of one bucket's LSM tree: records get increasing sequence numbers, go to the
+ * {@link WriteBuffer}, and become level-0 files when flushed. Sequence numbers continue from
+ * {@code nextSequence} (the bucket's highest committed sequence + 1 after a restart).
+ *
+ * <p>Files flushed but not yet handed out by {@link #prepareCommit()} are deleted by
+ * {@link #abort()}; files handed out belong to the committer.
+ */
+public final class MergeTreeWriter {
+    private final FileIO io;
+    private final TableSchema schema;
+    private final FileFormatConfig format;
+    private final DataFilePathFactory pathFactory;
+    private final WriteBuffer buffer;
+    private final RecordComparator comparator;
+    private final long targetFileSize;
+    private final List<DataFileMeta> pending = new ArrayList<>();
+    private long nextSequence;
+
+    public MergeTreeWriter(FileIO io, TableSchema schema, FileFormatConfig format, DataFilePathFactory pathFactory,
+                           WriteBuffer buffer, RecordComparator comparator, long targetFileSize, long nextSequence) {
+        this.io = io;
+        this.schema = schema;
+        this.format = format;
+        this.pathFactory = pathFactory;
+        this.buffer = buffer;
+        this.comparator = comparator;
+        this.targetFileSize = targetFileSize;
+        this.nextSequence = nextSequence;
+    }
+
+    public void write(RowKind kind, Object[] row) {
+        buffer.add(new KeyValue(nextSequence++, kind, row));
+    }
+
+    public long bufferedBytes() {
+        return buffer.estimatedBytes();
+    }
+
+    /** Frees memory: spills to local disk when {@code spillable}, else flushes a level-0 file. */
+    public void relieveMemory(boolean spillable) throws IOException {
+        if (spillable) {
+            buffer.spill();
+        } else {
+            flush();
+        }
+    }
+
+    /** Writes everything buffered as level-0 file(s) of one sorted run. */
+    public void flush() throws IOException {
+        if (buffer.isEmpty()) {
+            return;
+        }
+        RollingFileWriter out = new RollingFileWriter(io, pathFactory.supplier(DataFilePathFactory.DATA_PREFIX), schema,
+                format, 0, FileSource.APPEND, targetFileSize, comparator == null ? null : comparator.keys());
+        try (CloseableIterator<KeyValue> records = buffer.drain()) {
+            while (records.hasNext()) {
+                out.write(records.next());
+            }
+            pending.addAll(out.finish());
+        } catch (IOException | RuntimeException e) {
+            out.abort();
+            throw e;
+        }
+    }
+
+    /** Flushes and hands out the new files since the last call. */
+    public List<DataFileMeta> prepareCommit() throws IOException {
+        flush();
+        List<DataFileMeta> out = List.copyOf(pending);
+        pending.clear();
+        return out;
+    }
+
+    /** Discards the buffer and deletes files not yet handed out. Never throws. */
+    public void abort() {
+        buffer.discard();
+        for (DataFileMeta f : pending) {
+            try {
+                io.delete(pathFactory.toPath(f.fileName()), false);
+            } catch (IOException ignored) {
+                // an unreferenced file; orphan cleanup removes it
+            }
+        }
+        pending.clear();
+    }
+}

@@ -1,0 +1,161 @@
+package io.strata.storage.mergetree;
+
+import io.strata.storage.data.KeyValue;
+import io.strata.storage.merge.MergeFunction;
+import io.strata.storage.util.CloseableIterator;
+import java.io.File;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The in-memory buffer of one bucket: records in arrival order, sorted (and pre-merged per key)
+ * when spilled or drained. {@link #spill()} writes the sorted buffer to a local file, so a bucket
+ * that receives more than fits in memory still becomes one level-0 sorted run per commit.
+ * Memory use is estimated per record ({@link #estimatedBytes()}).
+ */
+public final class WriteBuffer {
+    private final RecordComparator comparator;
+    private final Supplier<MergeFunction> functions;
+    private final File spillDir;
+    private final boolean sorted;
+    private final List<KeyValue> records = new ArrayList<>();
+    private final List<SpillFile> spills = new ArrayList<>();
+    private long bytes;
+
+    /**
+     * @param comparator null for append tables: records keep arrival order and are not merged
+     */
+    public WriteBuffer(RecordComparator comparator, Supplier<MergeFunction> functions, File spillDir) {
+        this.comparator = comparator;
+        this.functions = functions;
+        this.spillDir = spillDir;
+        this.sorted = comparator != null;
+    }
+
+    public void add(KeyValue kv) {
+        records.add(kv);
+        bytes += estimate(kv.row());
+    }
+
+    public long estimatedBytes() {
+        return bytes;
+    }
+
+    public boolean isEmpty() {
+        return records.isEmpty() && spills.isEmpty();
+    }
+
+    public boolean hasSpills() {
+        return !spills.isEmpty();
+    }
+
+    /** Sorts, pre-merges and writes the in-memory records to a local spill file. */
+    public void spill() throws IOException {
+        if (records.isEmpty()) {
+            return;
+        }
+        try (CloseableIterator<KeyValue> it = sortedInMemory()) {
+            spills.add(SpillFile.write(spillDir, it));
+        }
+        records.clear();
+        bytes = 0;
+    }
+
+    /**
+     * Everything buffered (spills and memory) as one sorted, pre-merged stream. The buffer is
+     * empty afterwards; closing the iterator deletes the spill files.
+     */
+    public CloseableIterator<KeyValue> drain() throws IOException {
+        if (!sorted) {
+            List<KeyValue> copy = new ArrayList<>(records);
+            clearMemory();
+            return wrap(copy.iterator(), () -> { });
+        }
+        if (spills.isEmpty()) {
+            CloseableIterator<KeyValue> it = sortedInMemory();
+            clearMemory();
+            return it;
+        }
+        List<CloseableIterator<KeyValue>> runs = new ArrayList<>();
+        List<SpillFile> files = new ArrayList<>(spills);
+        spills.clear();
+        try {
+            for (SpillFile f : files) {
+                runs.add(f.read());
+            }
+            runs.add(sortedInMemory());
+        } catch (IOException | RuntimeException e) {
+            runs.forEach(CloseableIterator::close);
+            files.forEach(SpillFile::delete);
+            throw e;
+        }
+        clearMemory();
+        MergingIterator merged = new MergingIterator(runs, comparator, functions.get(), false);
+        return wrap(merged, () -> {
+            merged.close();
+            files.forEach(SpillFile::delete);
+        });
+    }
+
+    /** Drops everything buffered (a writer being aborted). */
+    public void discard() {
+        clearMemory();
+        spills.forEach(SpillFile::delete);
+        spills.clear();
+    }
+
+    private void clearMemory() {
+        records.clear();
+        bytes = 0;
+    }
+
+    private CloseableIterator<KeyValue> sortedInMemory() {
+        List<KeyValue> copy = new ArrayList<>(records);
+        copy.sort(comparator.records());
+        CloseableIterator<KeyValue> single = wrap(copy.iterator(), () -> { });
+        return new MergingIterator(List.of(single), comparator, functions.get(), false);
+    }
+
+    private static CloseableIterator<KeyValue> wrap(Iterator<KeyValue> it, Runnable onClose) {
+        return new CloseableIterator<>() {
+            @Override
+            public boolean hasNext() {
+                return it.hasNext();
+            }
+
+            @Override
+            public KeyValue next() {
+                return it.next();
+            }
+
+            @Override
+            public void close() {
+                onClose.run();
+            }
+        };
+    }
+
+    /** A conservative estimate of a record's heap footprint (object headers, boxes, arrays). */
+    static long estimate(Object[] row) {
+        long b = 64 + 8L * row.length;
+        for (Object v : row) {
+            if (v == null) {
+                continue;
+            }
+            if (v instanceof String) {
+                b += 56 + ((String) v).length() * 2L;
+            } else if (v instanceof byte[]) {
+                b += 24 + ((byte[]) v).length;
+            } else if (v instanceof BigDecimal) {
+                b += 80;
+            } else {
+                b += 24;
+            }
+        }
+        return b;
+    }
+}

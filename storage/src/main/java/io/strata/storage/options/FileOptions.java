@@ -1,0 +1,33 @@
+package io.strata.storage.options;
+
+/** The data file format. */
+public final class FileOptions {
+    private FileOptions() {
+    }
+
+    /** Supported data file formats. */
+    public enum Format { PARQUET }
+
+    /** Supported compression codecs. */
+    public enum Compression { ZSTD, SNAPPY, GZIP, UNCOMPRESSED }
+
+    public static final ConfigOption<Format> FILE_FORMAT = ConfigOption.key("file.format").enumType(Format.class)
+            .defaultValue(Format.PARQUET)
+            .withDescription("Data file format.");
+
+    public static final ConfigOption<Compression> FILE_COMPRESSION = ConfigOption.key("file.compression")
+            .enumType(Compression.class).defaultValue(Compression.ZSTD)
+            .withDescription("Compression codec of data and manifest files.");
+
+    public static final ConfigOption<Integer> ZSTD_LEVEL = ConfigOption.key("file.compression.zstd-level").intType()
+            .defaultValue(1)
+            .withDescription("Zstandard level when file.compression is zstd.");
+
+    public static final ConfigOption<Long> BLOCK_SIZE = ConfigOption.key("file.block-size").memoryType()
+            .defaultValue(128L << 20)
+            .withDescription("Parquet row group size.");
+
+    public static final ConfigOption<Long> PAGE_SIZE = ConfigOption.key("file.page-size").memoryType()
+            .defaultValue(1L << 20)
+            .withDescription("Parquet page size.");
+}

@@ -1,0 +1,41 @@
+package io.strata.storage.options;
+
+/** How versions of one primary key are merged. Semantics: docs/FORMAT.md, "Merge engines". */
+public final class MergeOptions {
+    private MergeOptions() {
+    }
+
+    /** The merge engines. */
+    public enum MergeEngine { DEDUPLICATE, PARTIAL_UPDATE, AGGREGATION, FIRST_ROW }
+
+    public static final ConfigOption<MergeEngine> MERGE_ENGINE = ConfigOption.key("merge-engine")
+            .enumType(MergeEngine.class).defaultValue(MergeEngine.DEDUPLICATE)
+            .withDescription("deduplicate keeps the last row of a key; partial-update overwrites with non-null fields; "
+                    + "aggregation combines fields with fields.<f>.aggregate-function; first-row keeps the first row.");
+
+    public static final ConfigOption<Boolean> IGNORE_DELETE = ConfigOption.key("ignore-delete").booleanType()
+            .defaultValue(false)
+            .withDescription("Drop -D and -U rows at write time, for every merge engine.");
+
+    public static final ConfigOption<String> SEQUENCE_FIELD = ConfigOption.key("sequence.field").stringType()
+            .noDefault()
+            .withDescription("A column that orders versions of a key before the sequence number: a late row with an "
+                    + "older value never overwrites a newer one, deletes included (a null value orders first). "
+                    + "Only with merge-engine=deduplicate.");
+
+    public static final ConfigOption<Boolean> PARTIAL_UPDATE_REMOVE_ON_DELETE =
+            ConfigOption.key("partial-update.remove-record-on-delete").booleanType().defaultValue(false)
+                    .withDescription("partial-update: a -D removes the row, so later rows start from empty "
+                            + "(-U is ignored). Without it (or ignore-delete) a -D is rejected.");
+
+    public static final ConfigOption<Boolean> AGGREGATION_REMOVE_ON_DELETE =
+            ConfigOption.key("aggregation.remove-record-on-delete").booleanType().defaultValue(false)
+                    .withDescription("aggregation: a -D removes the row, so later rows aggregate from empty. "
+                            + "Without it a -D retracts its values like -U.");
+
+    /** Pattern option {@code fields.<field>.aggregate-function}. */
+    public static final String AGGREGATE_FUNCTION_PATTERN = "fields.<field>.aggregate-function";
+
+    /** Pattern option {@code fields.<field>.ignore-retract}. */
+    public static final String IGNORE_RETRACT_PATTERN = "fields.<field>.ignore-retract";
+}

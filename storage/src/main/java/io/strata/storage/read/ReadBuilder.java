@@ -1,0 +1,123 @@
+package io.strata.storage.read;
+
+import io.strata.storage.data.GenericRow;
+import io.strata.storage.snapshot.Snapshot;
+import io.strata.storage.snapshot.SnapshotNotFoundException;
+import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.util.CloseableIterator;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+
+/**
+ * Configures a batch read: which snapshot (latest, by id, or the last at a timestamp), which
+ * rows (a {@link Predicate}), which columns. {@link #plan()} lists the splits;
+ * {@link #read(Split)} merges one; {@link #readAll()} reads everything.
+ */
+public final class ReadBuilder {
+    private final FileStoreTable table;
+    private Long snapshotId;
+    private Long timestampMillis;
+    private Predicate filter;
+    private int[] projection;
+
+    public ReadBuilder(FileStoreTable table) {
+        this.table = table;
+    }
+
+    public ReadBuilder withSnapshot(long id) {
+        this.snapshotId = id;
+        return this;
+    }
+
+    /** Time travel: the latest snapshot committed at or before {@code millis}. */
+    public ReadBuilder withTimestamp(long millis) {
+        this.timestampMillis = millis;
+        return this;
+    }
+
+    public ReadBuilder withFilter(Predicate predicate) {
+        this.filter = predicate;
+        return this;
+    }
+
+    /** Output columns, in this order. Default: all columns of the table's schema. */
+    public ReadBuilder withProjection(String... columns) {
+        int[] p = new int[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+            p[i] = table.schema().fieldIndex(columns[i]);
+            if (p[i] < 0) {
+                throw new IllegalArgumentException("table " + table.name() + " has no column '" + columns[i] + "'");
+            }
+        }
+        this.projection = p;
+        return this;
+    }
+
+    /** The snapshot to read, or empty for a table without snapshots. */
+    public Optional<Snapshot> snapshot() {
+        if (snapshotId != null) {
+            return Optional.of(table.snapshotManager().snapshot(snapshotId));
+        }
+        if (timestampMillis != null) {
+            Optional<Snapshot> s = table.snapshotManager().atOrBefore(timestampMillis);
+            if (s.isEmpty()) {
+                throw new SnapshotNotFoundException("table " + table.name() + " has no snapshot at or before "
+                        + java.time.Instant.ofEpochMilli(timestampMillis));
+            }
+            return s;
+        }
+        return table.snapshotManager().latest();
+    }
+
+    public List<Split> plan() {
+        Optional<Snapshot> s = snapshot();
+        return s.isEmpty() ? List.of() : new TableScan(table, filter).plan(s.get());
+    }
+
+    public CloseableIterator<GenericRow> read(Split split) {
+        return new TableRead(table, filter, projection).read(split);
+    }
+
+    /** Every row of the snapshot, split after split. */
+    public CloseableIterator<GenericRow> readAll() {
+        List<Split> splits = new ArrayList<>(plan());
+        TableRead reader = new TableRead(table, filter, projection);
+        Iterator<Split> it = splits.iterator();
+        return new CloseableIterator<>() {
+            private CloseableIterator<GenericRow> current;
+
+            @Override
+            public boolean hasNext() {
+                while (current == null || !current.hasNext()) {
+                    if (current != null) {
+                        current.close();
+                        current = null;
+                    }
+                    if (!it.hasNext()) {
+                        return false;
+                    }
+                    current = reader.read(it.next());
+                }
+                return true;
+            }
+
+            @Override
+            public GenericRow next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                return current.next();
+            }
+
+            @Override
+            public void close() {
+                if (current != null) {
+                    current.close();
+                }
+            }
+        };
+    }
+}

@@ -1,0 +1,101 @@
+package io.strata.storage.read;
+
+import io.strata.storage.format.DataFileMeta;
+import io.strata.storage.manifest.EntryFilter;
+import io.strata.storage.manifest.ManifestEntry;
+import io.strata.storage.schema.TableSchema;
+import io.strata.storage.snapshot.Snapshot;
+import io.strata.storage.table.FileStoreTable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Plans a batch read of a snapshot: reads its base manifests, prunes by partition (manifest
+ * ranges, then exact partition values) and by file statistics, and groups the live files into
+ * one {@link Split} per bucket.
+ *
+ * <p>File pruning on a primary-key table uses only conjuncts over primary-key fields: a newer
+ * version of a row in another file decides the row's value, so a file may be skipped only when
+ * no version of a matching key can be in it. Append tables prune on any column.
+ */
+final class TableScan {
+    private final FileStoreTable table;
+    private final TableSchema schema;
+    private final Predicate partitionFilter;
+    private final Predicate fileFilter;
+
+    TableScan(FileStoreTable table, Predicate filter) {
+        this.table = table;
+        this.schema = table.schema();
+        List<Predicate> partitionParts = new ArrayList<>();
+        List<Predicate> fileParts = new ArrayList<>();
+        Set<Integer> partitionFields = toSet(schema.partitionIndexes());
+        Set<Integer> keyFields = toSet(schema.primaryKeyIndexes());
+        if (filter != null) {
+            for (Predicate p : filter.conjuncts()) {
+                if (partitionFields.containsAll(p.fields())) {
+                    partitionParts.add(p);
+                } else if (!schema.hasPrimaryKey() || keyFields.containsAll(p.fields())) {
+                    fileParts.add(p);
+                }
+            }
+        }
+        this.partitionFilter = partitionParts.isEmpty() ? null : Predicate.and(partitionParts.toArray(new Predicate[0]));
+        this.fileFilter = fileParts.isEmpty() ? null : Predicate.and(fileParts.toArray(new Predicate[0]));
+    }
+
+    private static Set<Integer> toSet(int[] a) {
+        Set<Integer> s = new java.util.HashSet<>();
+        for (int i : a) {
+            s.add(i);
+        }
+        return s;
+    }
+
+    List<Split> plan(Snapshot snapshot) {
+        int[] partitionIndexes = schema.partitionIndexes();
+        int arity = schema.fields().size();
+        EntryFilter entries = new EntryFilter() {
+            @Override
+            public boolean mayContainPartitions(Object[] min, Object[] max) {
+                return partitionFilter == null
+                        || partitionFilter.mayMatch(StatsAdapters.ofPartitionRange(partitionIndexes, min, max));
+            }
+
+            @Override
+            public boolean accept(Object[] partition, int bucket) {
+                if (partitionFilter == null) {
+                    return true;
+                }
+                Object[] row = new Object[arity];
+                for (int i = 0; i < partitionIndexes.length; i++) {
+                    row[partitionIndexes[i]] = partition[i];
+                }
+                return partitionFilter.test(row);
+            }
+        };
+        Map<List<Object>, List<ManifestEntry>> byBucket = new LinkedHashMap<>();
+        for (ManifestEntry e : table.manifests().scanner().scan(snapshot.baseManifestList(), entries)) {
+            if (fileFilter != null && !fileFilter.mayMatch(StatsAdapters.ofFile(schema, e.file()))) {
+                continue;
+            }
+            List<Object> k = new ArrayList<>(Arrays.asList(e.partition()));
+            k.add(e.bucket());
+            byBucket.computeIfAbsent(k, x -> new ArrayList<>()).add(e);
+        }
+        List<Split> splits = new ArrayList<>();
+        for (List<ManifestEntry> group : byBucket.values()) {
+            List<DataFileMeta> files = new ArrayList<>();
+            for (ManifestEntry e : group) {
+                files.add(e.file());
+            }
+            ManifestEntry first = group.get(0);
+            splits.add(new Split(snapshot.id(), first.partition(), first.bucket(), files));
+        }
+        return splits;
+    }
+}

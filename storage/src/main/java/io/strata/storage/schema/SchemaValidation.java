@@ -1,0 +1,87 @@
+package io.strata.storage.schema;
+
+import io.strata.storage.options.BucketOptions;
+import io.strata.storage.options.TableOptions;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Structural checks of a new table's schema. Merge-engine specific checks (aggregate functions,
+ * sequence field) live with the engines ({@code MergeEngines.validate}).
+ */
+public final class SchemaValidation {
+    private SchemaValidation() {
+    }
+
+    /**
+     * Builds schema 0 of {@code table}. Primary key columns become NOT NULL (a key cannot be
+     * null). Every error message starts with the table name.
+     */
+    public static TableSchema firstSchema(String table, Schema schema, long now) {
+        String owner = "table " + table;
+        if (schema.columns().isEmpty()) {
+            throw new IllegalArgumentException(owner + ": a schema needs at least one column");
+        }
+        Set<String> names = new HashSet<>();
+        for (Schema.Column c : schema.columns()) {
+            if (c.name() == null || c.name().isBlank()) {
+                throw new IllegalArgumentException(owner + ": a column has an empty name");
+            }
+            if (c.name().startsWith("_")) {
+                throw new IllegalArgumentException(owner + ": column '" + c.name()
+                        + "': names starting with '_' are reserved for system columns");
+            }
+            if (!names.add(c.name())) {
+                throw new IllegalArgumentException(owner + ": column '" + c.name() + "' is declared twice");
+            }
+        }
+        requireColumns(owner, "primary key", schema.primaryKeys(), names);
+        requireColumns(owner, "partition key", schema.partitionKeys(), names);
+        if (!schema.primaryKeys().isEmpty() && !schema.primaryKeys().containsAll(schema.partitionKeys())) {
+            throw new IllegalArgumentException(owner + ": the primary key " + schema.primaryKeys()
+                    + " must contain every partition key " + schema.partitionKeys());
+        }
+        TableOptions options = TableOptions.validate(owner, schema.options());
+        int buckets = options.get(BucketOptions.BUCKET);
+        if (buckets < 1) {
+            throw new IllegalArgumentException(owner + ": option 'bucket' must be at least 1, got " + buckets);
+        }
+        List<DataField> fields = new ArrayList<>();
+        int id = 0;
+        for (Schema.Column c : schema.columns()) {
+            DataType type = schema.primaryKeys().contains(c.name()) ? c.type().copy(false) : c.type();
+            fields.add(new DataField(id++, c.name(), type));
+        }
+        TableSchema ts = new TableSchema(0, fields, id - 1, schema.partitionKeys(), schema.primaryKeys(),
+                schema.options(), now);
+        List<String> bucketKeys = ts.bucketKeys();
+        requireColumns(owner, "bucket key", bucketKeys, names);
+        if (ts.hasPrimaryKey()) {
+            for (String k : bucketKeys) {
+                if (!ts.primaryKeys().contains(k) || ts.partitionKeys().contains(k)) {
+                    throw new IllegalArgumentException(owner + ": bucket key field '" + k
+                            + "' must be a primary key field that is not a partition key");
+                }
+            }
+        } else if (buckets > 1 && bucketKeys.isEmpty()) {
+            throw new IllegalArgumentException(owner + ": an append table (no primary key) with bucket > 1 needs "
+                    + "option 'bucket-key'");
+        }
+        return ts;
+    }
+
+    private static void requireColumns(String owner, String what, List<String> keys, Set<String> names) {
+        Set<String> seen = new HashSet<>();
+        for (String k : keys) {
+            if (!names.contains(k)) {
+                throw new IllegalArgumentException(owner + ": " + what + " '" + k + "' is not a column (columns: "
+                        + names + ")");
+            }
+            if (!seen.add(k)) {
+                throw new IllegalArgumentException(owner + ": " + what + " '" + k + "' is listed twice");
+            }
+        }
+    }
+}

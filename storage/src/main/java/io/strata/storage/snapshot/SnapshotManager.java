@@ -1,0 +1,198 @@
+package io.strata.storage.snapshot;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.strata.storage.fs.AtomicPublisher;
+import io.strata.storage.fs.FileIO;
+import io.strata.storage.fs.TablePaths;
+import io.strata.storage.util.CorruptFileException;
+import io.strata.storage.util.Json;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Finds and reads snapshots. Snapshot ids are dense between EARLIEST and LATEST. The LATEST and
+ * EARLIEST files are hints: the latest snapshot is found by reading the hint and probing upward
+ * until an id is absent, falling back to a directory listing when the hint is missing or
+ * unreadable. Correctness never depends on a hint being current.
+ */
+public final class SnapshotManager {
+    private static final Logger LOG = LoggerFactory.getLogger(SnapshotManager.class);
+
+    private final FileIO io;
+    private final TablePaths paths;
+    private final String tableName;
+
+    public SnapshotManager(FileIO io, TablePaths paths, String tableName) {
+        this.io = io;
+        this.paths = paths;
+        this.tableName = tableName;
+    }
+
+    public Path snapshotPath(long id) {
+        return paths.snapshotFile(id);
+    }
+
+    /** Reads snapshot {@code id}; fails naming the file when it is missing or corrupt. */
+    public Snapshot snapshot(long id) {
+        Path path = paths.snapshotFile(id);
+        byte[] bytes;
+        try {
+            bytes = io.readFully(path);
+        } catch (FileNotFoundException e) {
+            throw new SnapshotNotFoundException("table " + tableName + " has no snapshot " + id + " (" + path + ")");
+        } catch (IOException e) {
+            throw new UncheckedIOException("table " + tableName + ": cannot read " + path + ": " + e.getMessage(), e);
+        }
+        return parse(path, bytes, id);
+    }
+
+    static Snapshot parse(Path path, byte[] bytes, long expectedId) {
+        try {
+            JsonNode node = Json.MAPPER.readTree(bytes);
+            if (node == null || !node.isObject()) {
+                throw new CorruptFileException(path, "not a JSON snapshot");
+            }
+            int version = node.path("version").asInt(-1);
+            if (version != Snapshot.FORMAT_VERSION) {
+                throw new CorruptFileException(path, "unsupported snapshot version " + version
+                        + " (this build reads version " + Snapshot.FORMAT_VERSION + ")");
+            }
+            Snapshot s = Json.MAPPER.treeToValue(node, Snapshot.class);
+            if (s.id() != expectedId || s.baseManifestList() == null || s.commitKind() == null) {
+                throw new CorruptFileException(path, "snapshot content is inconsistent (id " + s.id() + ")");
+            }
+            return s;
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof CorruptFileException) {
+                throw (CorruptFileException) e;
+            }
+            throw new CorruptFileException(path, "cannot parse snapshot: " + e.getMessage(), e);
+        }
+    }
+
+    public boolean exists(long id) {
+        try {
+            return io.exists(paths.snapshotFile(id));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public OptionalLong latestId() {
+        try {
+            OptionalLong hint = readHint(paths.latestHint());
+            if (hint.isPresent() && io.exists(paths.snapshotFile(hint.getAsLong()))) {
+                long id = hint.getAsLong();
+                while (io.exists(paths.snapshotFile(id + 1))) {
+                    id++;
+                }
+                return OptionalLong.of(id);
+            }
+            return listIds().stream().mapToLong(Long::longValue).max();
+        } catch (IOException e) {
+            throw new UncheckedIOException("table " + tableName + ": cannot find latest snapshot: " + e.getMessage(), e);
+        }
+    }
+
+    public OptionalLong earliestId() {
+        try {
+            OptionalLong hint = readHint(paths.earliestHint());
+            if (hint.isPresent() && io.exists(paths.snapshotFile(hint.getAsLong()))) {
+                long id = hint.getAsLong();
+                // expiration deletes from the oldest upward, so an older one may still exist
+                while (id > 1 && io.exists(paths.snapshotFile(id - 1))) {
+                    id--;
+                }
+                return OptionalLong.of(id);
+            }
+            return listIds().stream().mapToLong(Long::longValue).min();
+        } catch (IOException e) {
+            throw new UncheckedIOException("table " + tableName + ": cannot find earliest snapshot: " + e.getMessage(), e);
+        }
+    }
+
+    public Optional<Snapshot> latest() {
+        OptionalLong id = latestId();
+        return id.isPresent() ? Optional.of(snapshot(id.getAsLong())) : Optional.empty();
+    }
+
+    /** The latest snapshot committed at or before {@code timeMillis}. */
+    public Optional<Snapshot> atOrBefore(long timeMillis) {
+        OptionalLong lo = earliestId();
+        OptionalLong hi = latestId();
+        if (lo.isEmpty()) {
+            return Optional.empty();
+        }
+        long l = lo.getAsLong();
+        long h = hi.getAsLong();
+        Snapshot best = null;
+        while (l <= h) {
+            long mid = (l + h) >>> 1;
+            Snapshot s = snapshot(mid);
+            if (s.timeMillis() <= timeMillis) {
+                best = s;
+                l = mid + 1;
+            } else {
+                h = mid - 1;
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    /** All snapshot ids present, ascending. */
+    public List<Long> listIds() throws IOException {
+        List<Long> ids = new ArrayList<>();
+        for (FileStatus st : io.list(paths.snapshotDir())) {
+            String n = st.getPath().getName();
+            if (n.startsWith("snapshot-")) {
+                try {
+                    ids.add(Long.parseLong(n.substring("snapshot-".length())));
+                } catch (NumberFormatException ignored) {
+                    // not a snapshot
+                }
+            }
+        }
+        ids.sort(null);
+        return ids;
+    }
+
+    /**
+     * Publishes {@code snapshot} with the table's atomic primitive.
+     *
+     * @return false if a snapshot with that id already exists (another committer won)
+     */
+    public boolean publish(AtomicPublisher publisher, Snapshot snapshot) throws IOException {
+        io.mkdirs(paths.snapshotDir());
+        boolean ok = publisher.publish(paths.snapshotFile(snapshot.id()), Json.MAPPER.writeValueAsBytes(snapshot));
+        if (ok) {
+            try {
+                io.overwriteHint(paths.latestHint(), Long.toString(snapshot.id()));
+                if (snapshot.id() == 1) {
+                    io.overwriteHint(paths.earliestHint(), "1");
+                }
+            } catch (IOException e) {
+                LOG.warn("table {}: snapshot {} committed but the LATEST hint was not updated: {}", tableName,
+                        snapshot.id(), e.toString());
+            }
+        }
+        return ok;
+    }
+
+    private OptionalLong readHint(Path hint) {
+        try {
+            String s = io.readUtf8(hint).trim();
+            return OptionalLong.of(Long.parseLong(s));
+        } catch (IOException | NumberFormatException e) {
+            return OptionalLong.empty();
+        }
+    }
+}

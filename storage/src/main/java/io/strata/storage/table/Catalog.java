@@ -1,0 +1,152 @@
+package io.strata.storage.table;
+
+import io.strata.storage.fs.FileIO;
+import io.strata.storage.fs.Publishers;
+import io.strata.storage.fs.TablePaths;
+import io.strata.storage.merge.MergeEngines;
+import io.strata.storage.options.CommitOptions;
+import io.strata.storage.schema.Schema;
+import io.strata.storage.schema.SchemaManager;
+import io.strata.storage.schema.SchemaValidation;
+import io.strata.storage.schema.TableSchema;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * A warehouse: databases are directories {@code <db>.db}, tables are directories inside them
+ * with a {@code schema/} directory. No metastore; the file system is the catalog.
+ */
+public final class Catalog {
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_]+");
+
+    private final String warehouse;
+    private final FileIO io;
+    private final Path root;
+
+    private Catalog(String warehouse, FileIO io) {
+        this.warehouse = warehouse;
+        this.io = io;
+        this.root = new Path(FileIO.qualify(warehouse));
+    }
+
+    public static Catalog open(String warehouse) {
+        return new Catalog(warehouse, FileIO.forWarehouse(warehouse, Map.of()));
+    }
+
+    public static Catalog open(String warehouse, Configuration hadoopConf) {
+        return new Catalog(warehouse, FileIO.forWarehouse(warehouse, hadoopConf));
+    }
+
+    public String warehouse() {
+        return warehouse;
+    }
+
+    public FileIO fileIO() {
+        return io;
+    }
+
+    public Path tablePath(String database, String table) {
+        return new Path(new Path(root, checkName("database", database) + ".db"), checkName("table", table));
+    }
+
+    private static String checkName(String what, String name) {
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException(what + " name '" + name + "' is invalid: use letters, digits and '_'");
+        }
+        return name;
+    }
+
+    /** Parses {@code db.table}. */
+    public static String[] splitIdentifier(String identifier) {
+        String[] parts = identifier == null ? new String[0] : identifier.split("\\.");
+        if (parts.length != 2) {
+            throw new IllegalArgumentException("table identifier '" + identifier + "' must be <database>.<table>");
+        }
+        checkName("database", parts[0]);
+        checkName("table", parts[1]);
+        return parts;
+    }
+
+    public boolean tableExists(String database, String table) {
+        try {
+            return io.exists(new TablePaths(tablePath(database, table)).schemaFile(0));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Creates a table from {@code schema}. With {@code ignoreIfExists} an existing table is
+     * returned unchanged; otherwise it is an error. Validation errors name the table.
+     */
+    public FileStoreTable createTable(String database, String table, Schema schema, boolean ignoreIfExists) {
+        String name = database + "." + table;
+        TablePaths paths = new TablePaths(tablePath(database, table));
+        if (tableExists(database, table)) {
+            if (ignoreIfExists) {
+                return getTable(database, table);
+            }
+            throw new IllegalArgumentException("table " + name + " already exists at " + paths.root());
+        }
+        TableSchema first = SchemaValidation.firstSchema(name, schema, System.currentTimeMillis());
+        if (first.hasPrimaryKey()) {
+            MergeEngines.of(name, first);
+        }
+        SchemaManager sm = new SchemaManager(io, paths, name);
+        try {
+            boolean created = sm.publish(Publishers.forTable(io, paths.root().toString(),
+                    first.tableOptions().get(CommitOptions.LOCK_CLASS)), first);
+            if (!created && !ignoreIfExists) {
+                throw new IllegalArgumentException("table " + name + " was created concurrently");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create table " + name + " at " + paths.root() + ": " + e.getMessage(), e);
+        }
+        return getTable(database, table);
+    }
+
+    public FileStoreTable getTable(String database, String table) {
+        String name = database + "." + table;
+        if (!tableExists(database, table)) {
+            throw new TableNotFoundException("table " + name + " does not exist in warehouse " + warehouse);
+        }
+        TablePaths paths = new TablePaths(tablePath(database, table));
+        SchemaManager sm = new SchemaManager(io, paths, name);
+        return new FileStoreTable(name, io, paths, sm, sm.latest());
+    }
+
+    public FileStoreTable getTable(String identifier) {
+        String[] p = splitIdentifier(identifier);
+        return getTable(p[0], p[1]);
+    }
+
+    public List<String> listDatabases() throws IOException {
+        List<String> out = new ArrayList<>();
+        for (FileStatus st : io.list(root)) {
+            String n = st.getPath().getName();
+            if (st.isDirectory() && n.endsWith(".db")) {
+                out.add(n.substring(0, n.length() - 3));
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
+    public List<String> listTables(String database) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (FileStatus st : io.list(new Path(root, checkName("database", database) + ".db"))) {
+            if (st.isDirectory() && tableExists(database, st.getPath().getName())) {
+                out.add(st.getPath().getName());
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+}

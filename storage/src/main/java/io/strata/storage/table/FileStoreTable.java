@@ -1,0 +1,122 @@
+package io.strata.storage.table;
+
+import io.strata.storage.commit.TableCommit;
+import io.strata.storage.format.FileFormatConfig;
+import io.strata.storage.fs.AtomicPublisher;
+import io.strata.storage.fs.FileIO;
+import io.strata.storage.fs.Publishers;
+import io.strata.storage.fs.TablePaths;
+import io.strata.storage.manifest.ManifestStore;
+import io.strata.storage.merge.MergeEngines;
+import io.strata.storage.options.CommitOptions;
+import io.strata.storage.read.ReadBuilder;
+import io.strata.storage.schema.DataType;
+import io.strata.storage.schema.SchemaManager;
+import io.strata.storage.schema.TableSchema;
+import io.strata.storage.snapshot.SnapshotManager;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+
+/**
+ * A handle on one table at its latest schema: the entry point for writers, committers and
+ * readers. Cheap to create; holds no open files. Options given with {@link #copyWithOptions}
+ * apply to this handle only (a job's overrides) and are validated like table options.
+ */
+public final class FileStoreTable {
+    private final String name;
+    private final FileIO io;
+    private final TablePaths paths;
+    private final SchemaManager schemaManager;
+    private final TableSchema schema;
+    private final SnapshotManager snapshotManager;
+    private final FileFormatConfig format;
+    private final ManifestStore manifests;
+    private final MergeEngines mergeEngines;
+
+    FileStoreTable(String name, FileIO io, TablePaths paths, SchemaManager schemaManager, TableSchema schema) {
+        this.name = name;
+        this.io = io;
+        this.paths = paths;
+        this.schemaManager = schemaManager;
+        this.schema = schema;
+        this.snapshotManager = new SnapshotManager(io, paths, name);
+        this.format = new FileFormatConfig(io.conf(), schema.tableOptions());
+        this.manifests = new ManifestStore(io, paths, format, schema.tableOptions(),
+                schema.typesOf(schema.partitionIndexes()));
+        this.mergeEngines = schema.hasPrimaryKey() ? MergeEngines.of(name, schema) : null;
+    }
+
+    public String name() { return name; }
+    public FileIO fileIO() { return io; }
+    public TablePaths paths() { return paths; }
+    public TableSchema schema() { return schema; }
+    public SchemaManager schemaManager() { return schemaManager; }
+    public SnapshotManager snapshotManager() { return snapshotManager; }
+    public FileFormatConfig formatConfig() { return format; }
+    public ManifestStore manifests() { return manifests; }
+
+    /** The merge engine; null for append tables. */
+    public MergeEngines mergeEngines() { return mergeEngines; }
+
+    public AtomicPublisher publisher() {
+        return Publishers.forTable(io, paths.root().toString(), schema.tableOptions().get(CommitOptions.LOCK_CLASS));
+    }
+
+    /** A writer for one writer task; {@code commitUser} must be the one its committer uses. */
+    public TableWrite newWrite(String commitUser) {
+        return new TableWrite(this, commitUser);
+    }
+
+    public TableCommit newCommit(String commitUser) {
+        return new TableCommit(name, schema, commitUser, io, paths, snapshotManager, manifests, publisher());
+    }
+
+    public ReadBuilder newReadBuilder() {
+        return new ReadBuilder(this);
+    }
+
+    /** This table with per-job option overrides (validated). Schema id and fields are unchanged. */
+    public FileStoreTable copyWithOptions(Map<String, String> overrides) {
+        if (overrides.isEmpty()) {
+            return this;
+        }
+        TableSchema s = new TableSchema(schema.id(), schema.fields(), schema.highestFieldId(), schema.partitionKeys(),
+                schema.primaryKeys(), schema.tableOptions().with("table " + name, overrides).toMap(),
+                schema.timeMillis());
+        return new FileStoreTable(name, io, paths, schemaManager, s);
+    }
+
+    /**
+     * Adds a nullable column as schema id+1. Files written earlier read null for it. Returns the
+     * table at the new schema.
+     */
+    public FileStoreTable addColumn(String column, DataType type) {
+        if (!type.isNullable()) {
+            throw new IllegalArgumentException("table " + name + ": a new column must be nullable ('" + column + "')");
+        }
+        if (schema.fieldIndex(column) >= 0) {
+            throw new IllegalArgumentException("table " + name + ": column '" + column + "' already exists");
+        }
+        if (column.startsWith("_")) {
+            throw new IllegalArgumentException("table " + name + ": column '" + column + "': names starting with '_' "
+                    + "are reserved");
+        }
+        TableSchema latest = schemaManager.latest();
+        TableSchema next = latest.withAddedColumn(column, type, System.currentTimeMillis());
+        try {
+            if (!schemaManager.publish(publisher(), next)) {
+                throw new IllegalStateException("table " + name + ": schema " + next.id()
+                        + " was created concurrently; reload the table and retry");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("table " + name + ": cannot write schema " + next.id(), e);
+        }
+        return new FileStoreTable(name, io, paths, schemaManager, next);
+    }
+
+    @Override
+    public String toString() {
+        return "table " + name + " at " + paths.root();
+    }
+}

@@ -1,0 +1,242 @@
+package io.strata.storage.table;
+
+import io.strata.storage.commit.CommitMessage;
+import io.strata.storage.data.BucketHasher;
+import io.strata.storage.data.GenericRow;
+import io.strata.storage.data.PartitionPath;
+import io.strata.storage.data.ValueComparators;
+import io.strata.storage.format.DataFilePathFactory;
+import io.strata.storage.manifest.EntryFilter;
+import io.strata.storage.manifest.ManifestEntry;
+import io.strata.storage.merge.MergeEngines;
+import io.strata.storage.merge.MergeFunction;
+import io.strata.storage.mergetree.MergeTreeWriter;
+import io.strata.storage.mergetree.RecordComparator;
+import io.strata.storage.mergetree.WriteBuffer;
+import io.strata.storage.options.WriteOptions;
+import io.strata.storage.schema.DataField;
+import io.strata.storage.schema.DataType;
+import io.strata.storage.schema.TableSchema;
+import io.strata.storage.snapshot.Snapshot;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The first phase of the two-phase commit, for one writer task: rows are validated, routed to
+ * their partition and bucket, buffered, and flushed as level-0 files; {@link #prepareCommit()}
+ * returns the committables. One writer per bucket at a time (fixed buckets).
+ *
+ * <p>Memory: all buckets of this writer share {@code write-buffer-size}; when it is exceeded the
+ * largest bucket buffer spills to local disk ({@code write-buffer-spillable}) or is flushed.
+ * Not thread-safe.
+ */
+public final class TableWrite implements AutoCloseable {
+    private final FileStoreTable table;
+    private final TableSchema schema;
+    private final MergeEngines engines;
+    private final RecordComparator comparator;
+    private final Supplier<MergeFunction> functions;
+    private final BucketHasher hasher;
+    private final int[] partitionIndexes;
+    private final long bufferLimit;
+    private final boolean spillable;
+    private final long targetFileSize;
+    private final File spillDir;
+    private final Map<PartitionBucket, MergeTreeWriter> writers = new LinkedHashMap<>();
+    private Map<PartitionBucket, Long> restoredSequences;
+    private long buffered;
+    private long rowNumber;
+
+    TableWrite(FileStoreTable table, String commitUser) {
+        this.table = table;
+        this.schema = table.schema();
+        this.engines = table.mergeEngines();
+        if (schema.hasPrimaryKey()) {
+            this.comparator = new RecordComparator(schema, engines.sequenceFieldIndex());
+            this.functions = engines.functionFactory();
+        } else {
+            this.comparator = null;
+            this.functions = null;
+        }
+        this.hasher = new BucketHasher(schema.indexesOf(schema.bucketKeys()), schema.numBuckets());
+        this.partitionIndexes = schema.partitionIndexes();
+        this.bufferLimit = schema.tableOptions().get(WriteOptions.WRITE_BUFFER_SIZE);
+        this.spillable = schema.tableOptions().get(WriteOptions.WRITE_BUFFER_SPILLABLE);
+        this.targetFileSize = schema.tableOptions().get(WriteOptions.TARGET_FILE_SIZE);
+        String dir = schema.tableOptions().get(WriteOptions.SPILL_DIR);
+        this.spillDir = new File(dir != null ? dir : System.getProperty("java.io.tmpdir"), "strata-spill");
+    }
+
+    /**
+     * Writes one row. Rejects, with a message naming the table and field, a row that does not
+     * match the schema or that the merge engine cannot accept; nothing is buffered then.
+     */
+    public void write(GenericRow row) {
+        rowNumber++;
+        validate(row);
+        Object[] fields = row.fields();
+        if (schema.hasPrimaryKey()) {
+            fields = engines.prepare(row);
+            if (fields == null) {
+                return;
+            }
+        } else if (row.kind().isRetract()) {
+            throw new IllegalArgumentException("table " + table.name() + ": append tables (no primary key) accept only "
+                    + "+I and +U rows, got " + row.kind().shortString() + " at row " + rowNumber);
+        }
+        Object[] partition = ValueComparators.project(fields, partitionIndexes);
+        int bucket = hasher.bucket(fields);
+        MergeTreeWriter w = writerFor(new PartitionBucket(partition, bucket));
+        long before = w.bufferedBytes();
+        w.write(row.kind(), fields);
+        buffered += w.bufferedBytes() - before;
+        if (buffered > bufferLimit) {
+            relieveMemory();
+        }
+    }
+
+    private void validate(GenericRow row) {
+        List<DataField> fs = schema.fields();
+        if (row.arity() != fs.size()) {
+            throw new IllegalArgumentException("table " + table.name() + ": row " + rowNumber + " has " + row.arity()
+                    + " fields but the schema (id " + schema.id() + ") has " + fs.size() + ": " + fs);
+        }
+        for (int i = 0; i < fs.size(); i++) {
+            DataType t = fs.get(i).type();
+            Object v = row.get(i);
+            if (!t.accepts(v)) {
+                throw new IllegalArgumentException("table " + table.name() + ": row " + rowNumber + " field '"
+                        + fs.get(i).name() + "' expects " + t + " (" + t.root().javaClass().getSimpleName() + ")"
+                        + ", got " + (v == null ? "null" : v.getClass().getSimpleName() + " " + v));
+            }
+            if (v instanceof BigDecimal) {
+                checkDecimal(fs.get(i), (BigDecimal) v);
+            }
+        }
+    }
+
+    private void checkDecimal(DataField f, BigDecimal v) {
+        DataType t = f.type();
+        BigDecimal scaled;
+        try {
+            scaled = v.setScale(t.scale(), RoundingMode.UNNECESSARY);
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException("table " + table.name() + ": row " + rowNumber + " field '" + f.name()
+                    + "' value " + v + " does not fit " + t + " without rounding");
+        }
+        if (scaled.precision() > t.precision() || v.scale() != t.scale()) {
+            throw new IllegalArgumentException("table " + table.name() + ": row " + rowNumber + " field '" + f.name()
+                    + "' value " + v + " must have scale " + t.scale() + " and at most " + t.precision() + " digits");
+        }
+    }
+
+    private MergeTreeWriter writerFor(PartitionBucket pb) {
+        MergeTreeWriter w = writers.get(pb);
+        if (w == null) {
+            String partitionPath = PartitionPath.of(schema.partitionKeys(), pb.partition);
+            DataFilePathFactory paths = new DataFilePathFactory(table.paths(), partitionPath, pb.bucket);
+            WriteBuffer buffer = new WriteBuffer(comparator, functions, spillDir);
+            w = new MergeTreeWriter(table.fileIO(), schema, table.formatConfig(), paths, buffer, comparator,
+                    targetFileSize, nextSequence(pb));
+            writers.put(pb, w);
+        }
+        return w;
+    }
+
+    /** The bucket's highest committed sequence number + 1, from the latest snapshot (read once). */
+    private long nextSequence(PartitionBucket pb) {
+        if (restoredSequences == null) {
+            restoredSequences = new HashMap<>();
+            Optional<Snapshot> latest = table.snapshotManager().latest();
+            if (latest.isPresent()) {
+                for (ManifestEntry e : table.manifests().scanner().scan(latest.get().baseManifestList(), EntryFilter.ALL)) {
+                    restoredSequences.merge(new PartitionBucket(e.partition(), e.bucket()), e.file().maxSequence(),
+                            Math::max);
+                }
+            }
+        }
+        Long max = restoredSequences.get(pb);
+        return max == null ? 0 : max + 1;
+    }
+
+    private void relieveMemory() {
+        MergeTreeWriter largest = null;
+        for (MergeTreeWriter w : writers.values()) {
+            if (largest == null || w.bufferedBytes() > largest.bufferedBytes()) {
+                largest = w;
+            }
+        }
+        if (largest == null) {
+            return;
+        }
+        long before = largest.bufferedBytes();
+        try {
+            largest.relieveMemory(spillable);
+        } catch (IOException e) {
+            throw new UncheckedIOException("table " + table.name() + ": cannot spill or flush a write buffer: "
+                    + e.getMessage(), e);
+        }
+        buffered -= before - largest.bufferedBytes();
+    }
+
+    /** Flushes every bucket and returns the committables (one per touched bucket). */
+    public List<CommitMessage> prepareCommit() {
+        List<CommitMessage> out = new ArrayList<>();
+        try {
+            for (Map.Entry<PartitionBucket, MergeTreeWriter> e : writers.entrySet()) {
+                PartitionBucket pb = e.getKey();
+                List<io.strata.storage.format.DataFileMeta> files = e.getValue().prepareCommit();
+                if (!files.isEmpty()) {
+                    out.add(CommitMessage.append(pb.partition, pb.bucket, schema.numBuckets(), files));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("table " + table.name() + ": cannot flush write buffers: " + e.getMessage(), e);
+        }
+        buffered = 0;
+        return out;
+    }
+
+    /** Discards buffered rows and deletes files flushed but not handed out. */
+    @Override
+    public void close() {
+        for (MergeTreeWriter w : writers.values()) {
+            w.abort();
+        }
+        writers.clear();
+        buffered = 0;
+    }
+
+    /** A (partition, bucket) pair usable as a map key (deep equality on partition values). */
+    static final class PartitionBucket {
+        final Object[] partition;
+        final int bucket;
+
+        PartitionBucket(Object[] partition, int bucket) {
+            this.partition = partition;
+            this.bucket = bucket;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof PartitionBucket && ((PartitionBucket) o).bucket == bucket
+                    && Arrays.deepEquals(((PartitionBucket) o).partition, partition);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.deepHashCode(partition) * 31 + bucket;
+        }
+    }
+}
