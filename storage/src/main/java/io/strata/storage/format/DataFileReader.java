@@ -10,7 +10,6 @@ import io.strata.storage.util.CloseableIterator;
 import io.strata.storage.util.CorruptFileException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -22,9 +21,16 @@ import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.column.Dictionary;
-import org.apache.parquet.hadoop.ParquetReader;
-import org.apache.parquet.hadoop.api.InitContext;
-import org.apache.parquet.hadoop.api.ReadSupport;
+import java.nio.file.NoSuchFileException;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.conf.HadoopParquetConfiguration;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.FileMetaData;
+import org.apache.parquet.hadoop.util.HadoopCodecs;
+import org.apache.parquet.io.ColumnIOFactory;
+import org.apache.parquet.io.MessageColumnIO;
+import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.Converter;
@@ -45,13 +51,19 @@ import org.apache.parquet.schema.Type;
  */
 public final class DataFileReader implements CloseableIterator<KeyValue> {
     private final Path path;
-    private final ParquetReader<KeyValue> reader;
-    private KeyValue next;
+    private final ParquetFileReader reader;
+    private final MessageColumnIO columnIO;
+    private final KeyValueMaterializer materializer;
+    private RecordReader<KeyValue> records;
+    private long rowsLeftInGroup;
     private boolean done;
 
-    private DataFileReader(Path path, ParquetReader<KeyValue> reader) {
+    private DataFileReader(Path path, ParquetFileReader reader, MessageColumnIO columnIO,
+                           KeyValueMaterializer materializer) {
         this.path = path;
         this.reader = reader;
+        this.columnIO = columnIO;
+        this.materializer = materializer;
     }
 
     /**
@@ -62,31 +74,78 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
      */
     public static DataFileReader open(FileIO io, Configuration conf, Path path, TableSchema readSchema,
                                       BitSet projection, boolean primaryKey, long fileSize) {
-        InputFile in = ParquetFiles.input(io, path, fileSize);
+        InputFile in = io.inputFile(path, fileSize);
+        ParquetFileReader reader;
         try {
-            ParquetReader<KeyValue> r = new Builder(in, new KeyValueReadSupport(readSchema, projection, primaryKey, path))
-                    .withConf(conf).build();
-            return new DataFileReader(path, r);
-        } catch (FileNotFoundException e) {
+            ParquetReadOptions options = ParquetReadOptions.builder(new HadoopParquetConfiguration(conf))
+                    .withCodecFactory(HadoopCodecs.newFactory(conf, 0)).build();
+            reader = new ParquetFileReader(in, options);
+        } catch (FileNotFoundException | NoSuchFileException e) {
             throw new CorruptFileException(path, "data file is missing (named by the manifest, absent on the file system)", e);
         } catch (IOException | RuntimeException e) {
             throw new CorruptFileException(path, "cannot open data file: " + e.getMessage(), e);
         }
+        try {
+            FileMetaData meta = reader.getFileMetaData();
+            String version = meta.getKeyValueMetaData().get(DataFileWriter.VERSION_KEY);
+            if (!DataFileWriter.VERSION.equals(version)) {
+                throw new CorruptFileException(path, "not a Strata data file of version " + DataFileWriter.VERSION
+                        + " (found " + version + ")");
+            }
+            MessageType fileSchema = meta.getSchema();
+            MessageType requested = requestedSchema(fileSchema, readSchema, projection, primaryKey);
+            reader.setRequestedSchema(requested);
+            MessageColumnIO columnIO = new ColumnIOFactory(meta.getCreatedBy()).getColumnIO(requested, fileSchema, true);
+            return new DataFileReader(path, reader, columnIO, new KeyValueMaterializer(requested, readSchema, primaryKey));
+        } catch (RuntimeException e) {
+            closeQuietly(reader);
+            throw e instanceof CorruptFileException ? e
+                    : new CorruptFileException(path, "unexpected data file layout: " + e.getMessage(), e);
+        }
+    }
+
+    /** The projected columns present in the file; columns are matched to the read schema by field id. */
+    private static MessageType requestedSchema(MessageType file, TableSchema readSchema, BitSet projection,
+                                               boolean primaryKey) {
+        BitSet inSchema = new BitSet();
+        for (DataField f : readSchema.fields()) {
+            inSchema.set(f.id());
+        }
+        List<Type> requested = new ArrayList<>();
+        if (primaryKey) {
+            requested.add(file.getType(ParquetSchemas.SEQUENCE_COLUMN));
+            requested.add(file.getType(ParquetSchemas.ROW_KIND_COLUMN));
+        }
+        for (Type t : file.getFields()) {
+            if (t.getId() != null) {
+                int id = t.getId().intValue();
+                if (inSchema.get(id) && (projection == null || projection.get(id))) {
+                    requested.add(t);
+                }
+            }
+        }
+        return new MessageType(file.getName(), requested);
     }
 
     @Override
     public boolean hasNext() {
-        if (next == null && !done) {
-            try {
-                next = reader.read();
-            } catch (IOException | RuntimeException e) {
-                throw new CorruptFileException(path, "cannot read data file: " + e.getMessage(), e);
-            }
-            if (next == null) {
-                done = true;
-            }
+        if (done) {
+            return false;
         }
-        return next != null;
+        try {
+            while (rowsLeftInGroup == 0) {
+                PageReadStore pages = reader.readNextRowGroup();
+                if (pages == null) {
+                    done = true;
+                    return false;
+                }
+                rowsLeftInGroup = pages.getRowCount();
+                records = columnIO.getRecordReader(pages, materializer);
+            }
+            return true;
+        } catch (IOException | RuntimeException e) {
+            throw new CorruptFileException(path, "cannot read data file: " + e.getMessage(), e);
+        }
     }
 
     @Override
@@ -94,85 +153,25 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
         if (!hasNext()) {
             throw new NoSuchElementException();
         }
-        KeyValue kv = next;
-        next = null;
-        return kv;
+        try {
+            KeyValue kv = records.read();
+            rowsLeftInGroup--;
+            return kv;
+        } catch (RuntimeException e) {
+            throw new CorruptFileException(path, "cannot decode data file: " + e.getMessage(), e);
+        }
     }
 
     @Override
     public void close() {
+        closeQuietly(reader);
+    }
+
+    private static void closeQuietly(ParquetFileReader r) {
         try {
-            reader.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot close " + path, e);
-        }
-    }
-
-    private static final class Builder extends ParquetReader.Builder<KeyValue> {
-        private final ReadSupport<KeyValue> support;
-
-        Builder(InputFile file, ReadSupport<KeyValue> support) {
-            super(file);
-            this.support = support;
-        }
-
-        @Override
-        protected ReadSupport<KeyValue> getReadSupport() {
-            return support;
-        }
-    }
-
-    /** Requests the projected columns present in the file and maps them to read-schema positions. */
-    private static final class KeyValueReadSupport extends ReadSupport<KeyValue> {
-        private final TableSchema readSchema;
-        private final BitSet projection;
-        private final boolean primaryKey;
-        private final Path path;
-
-        KeyValueReadSupport(TableSchema readSchema, BitSet projection, boolean primaryKey, Path path) {
-            this.readSchema = readSchema;
-            this.projection = projection;
-            this.primaryKey = primaryKey;
-            this.path = path;
-        }
-
-        @Override
-        public ReadContext init(InitContext context) {
-            MessageType file = context.getFileSchema();
-            String version = context.getKeyValueMetadata().containsKey(DataFileWriter.VERSION_KEY)
-                    ? context.getKeyValueMetadata().get(DataFileWriter.VERSION_KEY).iterator().next() : null;
-            if (!DataFileWriter.VERSION.equals(version)) {
-                throw new CorruptFileException(path, "not a Strata data file of version " + DataFileWriter.VERSION
-                        + " (found " + version + ")");
-            }
-            List<Type> requested = new ArrayList<>();
-            if (primaryKey) {
-                requested.add(file.getType(ParquetSchemas.SEQUENCE_COLUMN));
-                requested.add(file.getType(ParquetSchemas.ROW_KIND_COLUMN));
-            }
-            for (Type t : file.getFields()) {
-                if (t.getId() != null && wanted(t.getId().intValue())) {
-                    requested.add(t);
-                }
-            }
-            return new ReadContext(new MessageType(file.getName(), requested));
-        }
-
-        private boolean wanted(int fieldId) {
-            boolean inSchema = false;
-            for (DataField f : readSchema.fields()) {
-                if (f.id() == fieldId) {
-                    inSchema = true;
-                    break;
-                }
-            }
-            return inSchema && (projection == null || projection.get(fieldId));
-        }
-
-        @Override
-        public RecordMaterializer<KeyValue> prepareForRead(Configuration conf, Map<String, String> meta,
-                                                           MessageType fileSchema, ReadContext context) {
-            return new KeyValueMaterializer(context.getRequestedSchema(), readSchema, primaryKey);
+            r.close();
+        } catch (IOException ignored) {
+            // read-only handle; nothing to lose
         }
     }
 

@@ -69,7 +69,7 @@ public final class DataFileWriter implements Closeable {
         this.level = level;
         this.source = source;
         MessageType type = ParquetSchemas.messageType(schema.fields(), primaryKey);
-        this.writer = new Builder(ParquetFiles.output(io, path), new KeyValueWriteSupport(type, schema, primaryKey))
+        this.writer = new Builder(io.outputFile(path), new KeyValueWriteSupport(type, schema, primaryKey))
                 .withConf(format.conf())
                 .withCompressionCodec(format.codec())
                 .withRowGroupSize(format.blockSize())

@@ -1,40 +1,59 @@
 package io.strata.storage.fs;
 
 import java.io.ByteArrayOutputStream;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.OutputFile;
 
 /**
- * The file system of one warehouse: a Hadoop {@link FileSystem} (local, HDFS, S3A, ...). On the
- * local file system the raw (checksum-free) implementation is used, so no {@code .crc} side
- * files appear beside table files.
+ * The file system of one warehouse. {@code file:} warehouses use {@link LocalFileIO} (java.nio:
+ * no checksum side files, no forked {@code chmod} per file, real {@code fsync}); every other
+ * scheme uses a Hadoop {@link FileSystem} ({@link HadoopFileIO}: HDFS, S3A, ...).
  *
  * <p>Everything a table writes is written once and never modified, except the LATEST/EARLIEST
- * hints, which readers treat as hints only.
+ * hints, which readers treat as hints only. Files written by {@link #create} are durable once
+ * closed (fsync on local disks, hsync on HDFS), so a snapshot never names a file an OS crash
+ * could lose.
  */
-public final class FileIO {
-    private final FileSystem fs;
+public abstract class FileIO {
     private final Configuration conf;
 
-    private FileIO(FileSystem fs, Configuration conf) {
-        this.fs = fs;
+    protected FileIO(Configuration conf) {
         this.conf = conf;
     }
 
-    /** The file system for {@code warehouse}; {@code hadoopConf} entries are added to a fresh Configuration. */
+    /** One entry of a directory listing. */
+    public static final class FileEntry {
+        private final Path path;
+        private final long length;
+        private final boolean directory;
+        private final long modificationTime;
+
+        public FileEntry(Path path, long length, boolean directory, long modificationTime) {
+            this.path = path;
+            this.length = length;
+            this.directory = directory;
+            this.modificationTime = modificationTime;
+        }
+
+        public Path path() { return path; }
+        public long length() { return length; }
+        public boolean isDirectory() { return directory; }
+        public long modificationTime() { return modificationTime; }
+    }
+
     public static FileIO forWarehouse(String warehouse, Map<String, String> hadoopConf) {
         Configuration conf = new Configuration();
         hadoopConf.forEach(conf::set);
@@ -42,13 +61,16 @@ public final class FileIO {
     }
 
     public static FileIO forWarehouse(String warehouse, Configuration conf) {
+        URI uri = qualify(warehouse);
+        if ("file".equals(uri.getScheme())) {
+            return new LocalFileIO(conf);
+        }
         try {
-            URI uri = qualify(warehouse);
             FileSystem fs = FileSystem.get(uri, conf);
             if (fs instanceof LocalFileSystem) {
                 fs = ((LocalFileSystem) fs).getRawFileSystem();
             }
-            return new FileIO(fs, conf);
+            return new HadoopFileIO(fs, conf);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open file system of warehouse " + warehouse + ": " + e.getMessage(), e);
         }
@@ -63,54 +85,40 @@ public final class FileIO {
         return uri;
     }
 
-    public FileSystem fileSystem() {
-        return fs;
-    }
-
+    /** Hadoop configuration for Parquet codecs and Hadoop file systems. */
     public Configuration conf() {
         return conf;
     }
 
-    public String scheme() {
-        return fs.getUri().getScheme();
-    }
+    public abstract String scheme();
 
-    public boolean exists(Path path) throws IOException {
-        return fs.exists(path);
-    }
+    public abstract boolean exists(Path path) throws IOException;
 
-    public FSDataInputStream open(Path path) throws IOException {
-        return fs.open(path);
-    }
+    public abstract InputStream open(Path path) throws IOException;
 
-    /** Creates a new file; fails if it exists. */
-    public FSDataOutputStream create(Path path) throws IOException {
-        return fs.create(path, false);
-    }
+    /** Creates a new file (and missing parents); fails if it exists. Durable once closed. */
+    public abstract OutputStream create(Path path) throws IOException;
 
-    public long length(Path path) throws IOException {
-        return fs.getFileStatus(path).getLen();
-    }
+    public abstract long length(Path path) throws IOException;
 
-    public boolean delete(Path path, boolean recursive) throws IOException {
-        return fs.delete(path, recursive);
-    }
+    public abstract boolean delete(Path path, boolean recursive) throws IOException;
 
-    public void mkdirs(Path path) throws IOException {
-        fs.mkdirs(path);
-    }
+    public abstract void mkdirs(Path path) throws IOException;
 
     /** The entries of a directory, or none if it does not exist. */
-    public FileStatus[] list(Path dir) throws IOException {
-        try {
-            return fs.listStatus(dir);
-        } catch (FileNotFoundException e) {
-            return new FileStatus[0];
-        }
-    }
+    public abstract List<FileEntry> list(Path dir) throws IOException;
+
+    /** Moves {@code src} over {@code dst}, replacing it (hints only). */
+    protected abstract void replace(Path src, Path dst) throws IOException;
+
+    /** Parquet's view of a file to read; {@code knownLength} saves a round trip when >= 0. */
+    public abstract InputFile inputFile(Path path, long knownLength);
+
+    /** Parquet's view of a new file; never overwrites; durable once closed. */
+    public abstract OutputFile outputFile(Path path);
 
     public byte[] readFully(Path path) throws IOException {
-        try (InputStream in = fs.open(path)) {
+        try (InputStream in = open(path)) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             in.transferTo(out);
             return out.toByteArray();
@@ -121,11 +129,10 @@ public final class FileIO {
         return new String(readFully(path), StandardCharsets.UTF_8);
     }
 
-    /** Writes a new file with {@code content} and makes it durable before returning; fails if it exists. */
+    /** Writes a new file with {@code content}, durable before returning; fails if it exists. */
     public void writeNew(Path path, byte[] content) throws IOException {
-        try (FSDataOutputStream out = fs.create(path, false)) {
+        try (OutputStream out = create(path)) {
             out.write(content);
-            out.hsync();
         }
     }
 
@@ -136,11 +143,10 @@ public final class FileIO {
     public void overwriteHint(Path path, String content) throws IOException {
         Path tmp = tempSibling(path);
         writeNew(tmp, content.getBytes(StandardCharsets.UTF_8));
-        if (!fs.rename(tmp, path)) {
-            fs.delete(path, false);
-            if (!fs.rename(tmp, path)) {
-                fs.delete(tmp, false);
-            }
+        try {
+            replace(tmp, path);
+        } finally {
+            delete(tmp, false);
         }
     }
 

@@ -1,6 +1,5 @@
 package io.strata.storage.fs;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -23,7 +22,7 @@ final class HardLinkPublisher implements AtomicPublisher {
         Path tmp = FileIO.tempSibling(target);
         io.writeNew(tmp, content);
         try {
-            Files.createLink(new File(target.toUri()).toPath(), new File(tmp.toUri()).toPath());
+            Files.createLink(LocalFileIO.local(target), LocalFileIO.local(tmp));
             return true;
         } catch (FileAlreadyExistsException e) {
             return false;

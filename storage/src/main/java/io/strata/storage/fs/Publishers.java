@@ -19,11 +19,11 @@ public final class Publishers {
             return new LockingPublisher(io, instantiate(lockClass, tableLocation), tableLocation);
         }
         String scheme = io.scheme();
-        if ("file".equals(scheme)) {
+        if (io instanceof LocalFileIO) {
             return new HardLinkPublisher(io);
         }
-        if (RENAME_SAFE.contains(scheme)) {
-            return new RenamePublisher(io);
+        if (io instanceof HadoopFileIO && RENAME_SAFE.contains(scheme)) {
+            return new RenamePublisher((HadoopFileIO) io);
         }
         throw new IllegalArgumentException("table " + tableLocation + ": file system '" + scheme
                 + "' has no atomic no-overwrite primitive that Strata trusts; set the table option "

@@ -9,9 +9,9 @@ import org.apache.hadoop.fs.Path;
  * exists, leaving it untouched.
  */
 final class RenamePublisher implements AtomicPublisher {
-    private final FileIO io;
+    private final HadoopFileIO io;
 
-    RenamePublisher(FileIO io) {
+    RenamePublisher(HadoopFileIO io) {
         this.io = io;
     }
 
@@ -21,7 +21,7 @@ final class RenamePublisher implements AtomicPublisher {
         io.writeNew(tmp, content);
         boolean renamed = false;
         try {
-            renamed = io.fileSystem().rename(tmp, target);
+            renamed = io.renameNoOverwrite(tmp, target);
             return renamed;
         } finally {
             if (!renamed) {

@@ -10,7 +10,6 @@ import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 
 /** Reads and publishes the schema versions of one table. Schema files are immutable. */
@@ -35,8 +34,8 @@ public final class SchemaManager {
 
     public OptionalLong latestId() throws IOException {
         long max = -1;
-        for (FileStatus st : io.list(paths.schemaDir())) {
-            String n = st.getPath().getName();
+        for (FileIO.FileEntry st : io.list(paths.schemaDir())) {
+            String n = st.path().getName();
             if (n.startsWith("schema-")) {
                 try {
                     max = Math.max(max, Long.parseLong(n.substring("schema-".length())));

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -151,8 +150,8 @@ public final class SnapshotManager {
     /** All snapshot ids present, ascending. */
     public List<Long> listIds() throws IOException {
         List<Long> ids = new ArrayList<>();
-        for (FileStatus st : io.list(paths.snapshotDir())) {
-            String n = st.getPath().getName();
+        for (FileIO.FileEntry st : io.list(paths.snapshotDir())) {
+            String n = st.path().getName();
             if (n.startsWith("snapshot-")) {
                 try {
                     ids.add(Long.parseLong(n.substring("snapshot-".length())));

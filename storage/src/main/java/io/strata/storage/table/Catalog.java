@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -129,8 +128,8 @@ public final class Catalog {
 
     public List<String> listDatabases() throws IOException {
         List<String> out = new ArrayList<>();
-        for (FileStatus st : io.list(root)) {
-            String n = st.getPath().getName();
+        for (FileIO.FileEntry st : io.list(root)) {
+            String n = st.path().getName();
             if (st.isDirectory() && n.endsWith(".db")) {
                 out.add(n.substring(0, n.length() - 3));
             }
@@ -141,9 +140,9 @@ public final class Catalog {
 
     public List<String> listTables(String database) throws IOException {
         List<String> out = new ArrayList<>();
-        for (FileStatus st : io.list(new Path(root, checkName("database", database) + ".db"))) {
-            if (st.isDirectory() && tableExists(database, st.getPath().getName())) {
-                out.add(st.getPath().getName());
+        for (FileIO.FileEntry st : io.list(new Path(root, checkName("database", database) + ".db"))) {
+            if (st.isDirectory() && tableExists(database, st.path().getName())) {
+                out.add(st.path().getName());
             }
         }
         out.sort(null);

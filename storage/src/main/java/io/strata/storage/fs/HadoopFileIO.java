@@ -1,0 +1,178 @@
+package io.strata.storage.fs;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.util.HadoopStreams;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.PositionOutputStream;
+import org.apache.parquet.io.SeekableInputStream;
+
+/** A warehouse on a Hadoop file system (HDFS, S3A, ...). */
+final class HadoopFileIO extends FileIO {
+    private final FileSystem fs;
+
+    HadoopFileIO(FileSystem fs, Configuration conf) {
+        super(conf);
+        this.fs = fs;
+    }
+
+    FileSystem fileSystem() {
+        return fs;
+    }
+
+    @Override
+    public String scheme() {
+        return fs.getUri().getScheme();
+    }
+
+    @Override
+    public boolean exists(Path path) throws IOException {
+        return fs.exists(path);
+    }
+
+    @Override
+    public InputStream open(Path path) throws IOException {
+        return fs.open(path);
+    }
+
+    @Override
+    public OutputStream create(Path path) throws IOException {
+        FSDataOutputStream out = fs.create(path, false);
+        return new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                out.write(b);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                out.write(b, off, len);
+            }
+
+            @Override
+            public void close() throws IOException {
+                try {
+                    out.hsync();
+                } finally {
+                    out.close();
+                }
+            }
+        };
+    }
+
+    @Override
+    public long length(Path path) throws IOException {
+        return fs.getFileStatus(path).getLen();
+    }
+
+    @Override
+    public boolean delete(Path path, boolean recursive) throws IOException {
+        return fs.delete(path, recursive);
+    }
+
+    @Override
+    public void mkdirs(Path path) throws IOException {
+        fs.mkdirs(path);
+    }
+
+    @Override
+    public List<FileEntry> list(Path dir) throws IOException {
+        List<FileEntry> out = new ArrayList<>();
+        try {
+            for (FileStatus st : fs.listStatus(dir)) {
+                out.add(new FileEntry(st.getPath(), st.getLen(), st.isDirectory(), st.getModificationTime()));
+            }
+        } catch (FileNotFoundException e) {
+            return out;
+        }
+        return out;
+    }
+
+    /** Rename that never overwrites: false if {@code dst} exists (HDFS semantics). */
+    boolean renameNoOverwrite(Path src, Path dst) throws IOException {
+        return fs.rename(src, dst);
+    }
+
+    @Override
+    protected void replace(Path src, Path dst) throws IOException {
+        if (!fs.rename(src, dst)) {
+            fs.delete(dst, false);
+            fs.rename(src, dst);
+        }
+    }
+
+    @Override
+    public InputFile inputFile(Path path, long knownLength) {
+        return new InputFile() {
+            @Override
+            public long getLength() throws IOException {
+                return knownLength >= 0 ? knownLength : length(path);
+            }
+
+            @Override
+            public SeekableInputStream newStream() throws IOException {
+                return HadoopStreams.wrap(fs.open(path));
+            }
+
+            @Override
+            public String toString() {
+                return path.toString();
+            }
+        };
+    }
+
+    @Override
+    public OutputFile outputFile(Path path) {
+        return new OutputFile() {
+            @Override
+            public PositionOutputStream create(long blockSizeHint) throws IOException {
+                FSDataOutputStream out = fs.create(path, false);
+                return new org.apache.parquet.io.DelegatingPositionOutputStream(out) {
+                    @Override
+                    public long getPos() throws IOException {
+                        return out.getPos();
+                    }
+
+                    @Override
+                    public void close() throws IOException {
+                        try {
+                            out.hsync();
+                        } finally {
+                            out.close();
+                        }
+                    }
+                };
+            }
+
+            @Override
+            public PositionOutputStream createOrOverwrite(long blockSizeHint) throws IOException {
+                throw new IOException("table files are never overwritten: " + path);
+            }
+
+            @Override
+            public boolean supportsBlockSize() {
+                return false;
+            }
+
+            @Override
+            public long defaultBlockSize() {
+                return 0;
+            }
+
+            @Override
+            public String getPath() {
+                return path.toString();
+            }
+        };
+    }
+}

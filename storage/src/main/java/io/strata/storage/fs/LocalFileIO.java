@@ -1,0 +1,217 @@
+package io.strata.storage.fs;
+
+import java.io.File;
+import java.io.FileNotFoundException;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.io.DelegatingPositionOutputStream;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.PositionOutputStream;
+
+/** A warehouse on the local file system, through java.nio. */
+final class LocalFileIO extends FileIO {
+
+    LocalFileIO(Configuration conf) {
+        super(conf);
+    }
+
+    static java.nio.file.Path local(Path path) {
+        return new File(path.toUri().getPath()).toPath();
+    }
+
+    @Override
+    public String scheme() {
+        return "file";
+    }
+
+    @Override
+    public boolean exists(Path path) {
+        return Files.exists(local(path));
+    }
+
+    @Override
+    public InputStream open(Path path) throws IOException {
+        try {
+            return Files.newInputStream(local(path));
+        } catch (NoSuchFileException e) {
+            throw new FileNotFoundException(path.toString());
+        }
+    }
+
+    @Override
+    public OutputStream create(Path path) throws IOException {
+        java.nio.file.Path p = local(path);
+        Files.createDirectories(p.getParent());
+        if (Files.exists(p)) {
+            throw new org.apache.hadoop.fs.FileAlreadyExistsException(path.toString());
+        }
+        return new SyncingOutputStream(new FileOutputStream(p.toFile()));
+    }
+
+    @Override
+    public long length(Path path) throws IOException {
+        try {
+            return Files.size(local(path));
+        } catch (NoSuchFileException e) {
+            throw new FileNotFoundException(path.toString());
+        }
+    }
+
+    @Override
+    public boolean delete(Path path, boolean recursive) throws IOException {
+        java.nio.file.Path p = local(path);
+        if (!Files.exists(p)) {
+            return false;
+        }
+        if (recursive && Files.isDirectory(p)) {
+            try (Stream<java.nio.file.Path> walk = Files.walk(p)) {
+                for (java.nio.file.Path x : (Iterable<java.nio.file.Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
+                    Files.deleteIfExists(x);
+                }
+            }
+            return true;
+        }
+        return Files.deleteIfExists(p);
+    }
+
+    @Override
+    public void mkdirs(Path path) throws IOException {
+        Files.createDirectories(local(path));
+    }
+
+    @Override
+    public List<FileEntry> list(Path dir) throws IOException {
+        List<FileEntry> out = new ArrayList<>();
+        java.nio.file.Path d = local(dir);
+        if (!Files.isDirectory(d)) {
+            return out;
+        }
+        try (DirectoryStream<java.nio.file.Path> ds = Files.newDirectoryStream(d)) {
+            for (java.nio.file.Path p : ds) {
+                BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+                out.add(new FileEntry(new Path(dir, p.getFileName().toString()), a.size(), a.isDirectory(),
+                        a.lastModifiedTime().toMillis()));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    protected void replace(Path src, Path dst) throws IOException {
+        Files.move(local(src), local(dst), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    @Override
+    public InputFile inputFile(Path path, long knownLength) {
+        java.nio.file.Path p = local(path);
+        return new LocalInputFile(p) {
+            @Override
+            public long getLength() throws IOException {
+                return knownLength >= 0 ? knownLength : super.getLength();
+            }
+
+            @Override
+            public String toString() {
+                return path.toString();
+            }
+        };
+    }
+
+    @Override
+    public OutputFile outputFile(Path path) {
+        return new OutputFile() {
+            @Override
+            public PositionOutputStream create(long blockSizeHint) throws IOException {
+                OutputStream out = LocalFileIO.this.create(path);
+                return new DelegatingPositionOutputStream(new java.io.BufferedOutputStream(out, 1 << 16)) {
+                    private long pos;
+
+                    @Override
+                    public long getPos() {
+                        return pos;
+                    }
+
+                    @Override
+                    public void write(int b) throws IOException {
+                        super.write(b);
+                        pos++;
+                    }
+
+                    @Override
+                    public void write(byte[] b) throws IOException {
+                        write(b, 0, b.length);
+                    }
+
+                    @Override
+                    public void write(byte[] b, int off, int len) throws IOException {
+                        super.write(b, off, len);
+                        pos += len;
+                    }
+                };
+            }
+
+            @Override
+            public PositionOutputStream createOrOverwrite(long blockSizeHint) throws IOException {
+                throw new IOException("table files are never overwritten: " + path);
+            }
+
+            @Override
+            public boolean supportsBlockSize() {
+                return false;
+            }
+
+            @Override
+            public long defaultBlockSize() {
+                return 0;
+            }
+
+            @Override
+            public String getPath() {
+                return path.toString();
+            }
+        };
+    }
+
+    /** Forces content to disk on close, so a published snapshot never names a file an OS crash could lose. */
+    private static final class SyncingOutputStream extends OutputStream {
+        private final FileOutputStream out;
+
+        SyncingOutputStream(FileOutputStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                out.getChannel().force(false);
+            } finally {
+                out.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package io.strata.storage.mergetree;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.strata.storage.commit.CommitMessage;
+import io.strata.storage.commit.TableCommit;
+import io.strata.storage.data.GenericRow;
+import io.strata.storage.data.RowKind;
+import io.strata.storage.table.Catalog;
+import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.table.TableWrite;
+import io.strata.storage.testutil.TableModel;
+import io.strata.storage.testutil.TableModel.Mode;
+import io.strata.storage.testutil.TestTables;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Random upsert/delete streams over many commits, with writer restarts, abandoned writers,
+ * spills and flushes forced by a tiny write buffer, for every merge engine. After every commit
+ * the scan must equal {@link TableModel}; at the end, time travel to every snapshot must equal
+ * the model as it was then.
+ */
+class ModelBasedTableTest {
+    @TempDir Path dir;
+
+    static Stream<Arguments> cases() {
+        List<Arguments> out = new ArrayList<>();
+        long seed = 1000;
+        for (int rep = 0; rep < TestTables.iterations(); rep++) {
+            for (Mode m : Mode.values()) {
+                out.add(Arguments.of(m, seed++));
+                out.add(Arguments.of(m, seed++));
+            }
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0} seed={1}")
+    @MethodSource("cases")
+    void scanEqualsModelAfterEveryCommit(Mode mode, long seed) {
+        try {
+            run(mode, seed);
+        } catch (AssertionError | RuntimeException e) {
+            throw new AssertionError("failed with mode=" + mode + " seed=" + seed + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void run(Mode mode, long seed) {
+        Random rnd = new Random(seed);
+        boolean partitioned = rnd.nextBoolean();
+        int buckets = 1 + rnd.nextInt(3);
+        Map<String, String> options = new HashMap<>(TableModel.options(mode));
+        options.put("write-buffer-size", (2 + rnd.nextInt(40)) + " kb");
+        options.put("write-buffer-spillable", String.valueOf(rnd.nextBoolean()));
+        options.put("write-buffer-spill.dir", dir.resolve("spill").toString());
+        FileStoreTable table = Catalog.open(dir.resolve("wh").toString())
+                .createTable("db", "t", TestTables.modelSchema(partitioned, buckets, options), false);
+
+        TableModel model = new TableModel(mode);
+        Map<Long, Map<List<Object>, List<Object>>> modelAt = new HashMap<>();
+        String user = "writer-" + seed;
+        TableWrite write = table.newWrite(user);
+        TableCommit commit = table.newCommit(user);
+        int keys = 5 + rnd.nextInt(60);
+        int commits = 15 + rnd.nextInt(15);
+        long identifier = 0;
+        for (int c = 0; c < commits; c++) {
+            if (rnd.nextInt(6) == 0) {
+                // an abandoned writer: rows written, never committed, must not show
+                try (TableWrite lost = table.newWrite("lost-" + c)) {
+                    for (int i = 0; i < 20; i++) {
+                        lost.write(randomRow(rnd, mode, keys));
+                    }
+                }
+            }
+            int rows = rnd.nextInt(4) == 0 ? rnd.nextInt(400) : rnd.nextInt(40);
+            for (int i = 0; i < rows; i++) {
+                GenericRow r = randomRow(rnd, mode, keys);
+                write.write(r);
+                model.apply(r);
+            }
+            List<CommitMessage> messages = write.prepareCommit();
+            List<Long> ids = commit.commit(++identifier, messages);
+            for (long id : ids) {
+                modelAt.put(id, model.contents());
+            }
+            assertThat(TableModel.toContents(TestTables.scan(table))).as("after commit %d", c)
+                    .isEqualTo(model.contents());
+            if (rnd.nextInt(5) == 0) {
+                // writer restart: a new writer and committer with the same user continue the stream
+                write.close();
+                write = table.newWrite(user);
+                commit = table.newCommit(user);
+            }
+        }
+        write.close();
+        for (Map.Entry<Long, Map<List<Object>, List<Object>>> e : modelAt.entrySet()) {
+            assertThat(TableModel.toContents(TestTables.scan(table.newReadBuilder().withSnapshot(e.getKey()))))
+                    .as("time travel to snapshot %d", e.getKey()).isEqualTo(e.getValue());
+        }
+    }
+
+    static GenericRow randomRow(Random rnd, Mode mode, int keys) {
+        int p = rnd.nextInt(2);
+        int id = rnd.nextInt(keys);
+        int k = rnd.nextInt(10);
+        RowKind kind = k < 6 ? RowKind.INSERT : k < 7 ? RowKind.UPDATE_AFTER : k < 8 ? RowKind.UPDATE_BEFORE : RowKind.DELETE;
+        Long a = rnd.nextInt(5) == 0 ? null : (long) rnd.nextInt(100);
+        Integer b = rnd.nextInt(5) == 0 ? null : rnd.nextInt(1000);
+        String c = rnd.nextInt(5) == 0 ? null : "s" + rnd.nextInt(50);
+        Long d = rnd.nextInt(3) == 0 ? null : (long) rnd.nextInt(10);
+        Double e = rnd.nextInt(4) == 0 ? null : rnd.nextInt(100) / 4.0;
+        Long ts = rnd.nextInt(8) == 0 ? null : (long) rnd.nextInt(200);
+        return new GenericRow(kind, p, id, a, b, c, d, e, ts);
+    }
+}

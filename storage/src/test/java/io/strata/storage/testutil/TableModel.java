@@ -1,0 +1,249 @@
+package io.strata.storage.testutil;
+
+import io.strata.storage.data.GenericRow;
+import io.strata.storage.data.RowKind;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * The reference semantics of a primary-key table, written independently of the engine: rows are
+ * applied one at a time, in write order, to a map. Used by the model-based tests.
+ *
+ * <p>Row layout of the model tables ({@link #COLUMNS}): p INT (partition), id INT, a BIGINT,
+ * b INT, c STRING, d BIGINT, e DOUBLE, ts BIGINT. Key = (p, id).
+ */
+public final class TableModel {
+    public static final String[] COLUMNS = {"p", "id", "a", "b", "c", "d", "e", "ts"};
+
+    /** Engine configurations the model knows. */
+    public enum Mode {
+        DEDUPLICATE, DEDUPLICATE_SEQUENCE_FIELD, FIRST_ROW, PARTIAL_UPDATE_REMOVE, PARTIAL_UPDATE_IGNORE_DELETE,
+        AGGREGATION, AGGREGATION_REMOVE
+    }
+
+    private final Mode mode;
+    private final Map<List<Object>, State> states = new HashMap<>();
+    private long arrival;
+
+    private static final class State {
+        Object[] row;          // current value (dedupe/first-row/partial-update) or accumulators (aggregation)
+        boolean present;
+        RowKind winnerKind;   // sequence-field dedupe: the winning record's kind
+        Long winnerTs;
+        long winnerArrival;
+    }
+
+    public TableModel(Mode mode) {
+        this.mode = mode;
+    }
+
+    public Mode mode() {
+        return mode;
+    }
+
+    /** Table options that configure the engine for this mode. */
+    public static Map<String, String> options(Mode mode) {
+        Map<String, String> o = new TreeMap<>();
+        switch (mode) {
+            case DEDUPLICATE:
+                break;
+            case DEDUPLICATE_SEQUENCE_FIELD:
+                o.put("sequence.field", "ts");
+                break;
+            case FIRST_ROW:
+                o.put("merge-engine", "first-row");
+                o.put("ignore-delete", "true");
+                break;
+            case PARTIAL_UPDATE_REMOVE:
+                o.put("merge-engine", "partial-update");
+                o.put("partial-update.remove-record-on-delete", "true");
+                break;
+            case PARTIAL_UPDATE_IGNORE_DELETE:
+                o.put("merge-engine", "partial-update");
+                o.put("ignore-delete", "true");
+                break;
+            case AGGREGATION_REMOVE:
+                o.put("aggregation.remove-record-on-delete", "true");
+                // fall through: same functions
+            case AGGREGATION:
+                o.put("merge-engine", "aggregation");
+                o.put("fields.a.aggregate-function", "sum");
+                o.put("fields.b.aggregate-function", "max");
+                o.put("fields.b.ignore-retract", "true");
+                o.put("fields.c.aggregate-function", "last_value");
+                o.put("fields.d.aggregate-function", "count");
+                o.put("fields.e.aggregate-function", "last_non_null_value");
+                o.put("fields.e.ignore-retract", "true");
+                o.put("fields.ts.aggregate-function", "max");
+                o.put("fields.ts.ignore-retract", "true");
+                break;
+            default:
+                throw new IllegalStateException();
+        }
+        return o;
+    }
+
+    public void apply(GenericRow r) {
+        arrival++;
+        Object[] v = r.fields();
+        List<Object> key = List.of(v[0], v[1]);
+        State s = states.computeIfAbsent(key, k -> new State());
+        RowKind kind = r.kind();
+        switch (mode) {
+            case DEDUPLICATE:
+                s.present = !kind.isRetract();
+                s.row = v.clone();
+                break;
+            case DEDUPLICATE_SEQUENCE_FIELD: {
+                Long ts = (Long) v[7];
+                boolean wins = s.winnerKind == null || compareNullsFirst(ts, s.winnerTs) >= 0;
+                if (wins) {
+                    s.winnerKind = kind;
+                    s.winnerTs = ts;
+                    s.winnerArrival = arrival;
+                    s.present = !kind.isRetract();
+                    s.row = v.clone();
+                }
+                break;
+            }
+            case FIRST_ROW:
+                if (kind.isRetract()) {
+                    break;
+                }
+                if (!s.present) {
+                    s.present = true;
+                    s.row = v.clone();
+                }
+                break;
+            case PARTIAL_UPDATE_IGNORE_DELETE:
+            case PARTIAL_UPDATE_REMOVE:
+                if (kind == RowKind.DELETE) {
+                    if (mode == Mode.PARTIAL_UPDATE_REMOVE) {
+                        s.present = false;
+                        s.row = null;
+                    }
+                    break;
+                }
+                if (kind == RowKind.UPDATE_BEFORE) {
+                    break;
+                }
+                if (!s.present) {
+                    s.present = true;
+                    s.row = v.clone();
+                } else {
+                    for (int i = 0; i < v.length; i++) {
+                        if (v[i] != null) {
+                            s.row[i] = v[i];
+                        }
+                    }
+                }
+                break;
+            case AGGREGATION:
+            case AGGREGATION_REMOVE:
+                aggregate(s, kind, v);
+                break;
+            default:
+                throw new IllegalStateException();
+        }
+    }
+
+    private void aggregate(State s, RowKind kind, Object[] v) {
+        if (mode == Mode.AGGREGATION_REMOVE && kind == RowKind.DELETE) {
+            s.present = false;
+            s.row = null;
+            return;
+        }
+        if (s.row == null) {
+            s.row = new Object[v.length];
+            s.row[0] = v[0];
+            s.row[1] = v[1];
+        }
+        Object[] acc = s.row;
+        if (!kind.isRetract()) {
+            s.present = true;
+            if (v[2] != null) {
+                acc[2] = acc[2] == null ? v[2] : (Long) acc[2] + (Long) v[2];
+            }
+            if (v[3] != null) {
+                acc[3] = acc[3] == null ? v[3] : Math.max((Integer) acc[3], (Integer) v[3]);
+            }
+            acc[4] = v[4];
+            if (v[5] != null) {
+                acc[5] = acc[5] == null ? 1L : (Long) acc[5] + 1;
+            }
+            if (v[6] != null) {
+                acc[6] = v[6];
+            }
+            if (v[7] != null) {
+                acc[7] = acc[7] == null ? v[7] : Math.max((Long) acc[7], (Long) v[7]);
+            }
+        } else {
+            if (v[2] != null) {
+                acc[2] = acc[2] == null ? -(Long) v[2] : (Long) acc[2] - (Long) v[2];
+            }
+            acc[4] = null;
+            if (v[5] != null) {
+                acc[5] = acc[5] == null ? -1L : (Long) acc[5] - 1;
+            }
+        }
+    }
+
+    private static int compareNullsFirst(Long a, Long b) {
+        if (a == null) {
+            return b == null ? 0 : -1;
+        }
+        return b == null ? 1 : Long.compare(a, b);
+    }
+
+    /** The table as a reader should see it: key (p, id) -> row. */
+    public Map<List<Object>, List<Object>> contents() {
+        Map<List<Object>, List<Object>> out = new TreeMap<>(TableModel::compareKeys);
+        for (Map.Entry<List<Object>, State> e : states.entrySet()) {
+            if (e.getValue().present) {
+                out.put(e.getKey(), Arrays.asList(e.getValue().row.clone()));
+            }
+        }
+        return out;
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public static int compareKeys(List<Object> a, List<Object> b) {
+        for (int i = 0; i < a.size(); i++) {
+            int c = ((Comparable) a.get(i)).compareTo(b.get(i));
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
+    }
+
+    /** Turns scanned rows into the same shape as {@link #contents()}; fails on a duplicate key. */
+    public static Map<List<Object>, List<Object>> toContents(List<GenericRow> rows) {
+        Map<List<Object>, List<Object>> out = new TreeMap<>(TableModel::compareKeys);
+        for (GenericRow r : rows) {
+            List<Object> key = List.of(r.get(0), r.get(1));
+            List<Object> prev = out.put(key, new ArrayList<>(Arrays.asList(r.fields())));
+            if (prev != null) {
+                throw new AssertionError("key " + key + " returned twice: " + prev + " and " + r);
+            }
+        }
+        return out;
+    }
+
+    public static boolean rowsEqual(List<Object> a, List<Object> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (!Objects.equals(a.get(i), b.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
