@@ -79,13 +79,13 @@ class ModelBasedTableTest {
                 // an abandoned writer: rows written, never committed, must not show
                 try (TableWrite lost = table.newWrite("lost-" + c)) {
                     for (int i = 0; i < 20; i++) {
-                        lost.write(randomRow(rnd, mode, keys));
+                        lost.write(TableModel.randomRow(rnd, keys));
                     }
                 }
             }
             int rows = rnd.nextInt(4) == 0 ? rnd.nextInt(400) : rnd.nextInt(40);
             for (int i = 0; i < rows; i++) {
-                GenericRow r = randomRow(rnd, mode, keys);
+                GenericRow r = TableModel.randomRow(rnd, keys);
                 write.write(r);
                 model.apply(r);
             }
@@ -108,19 +108,5 @@ class ModelBasedTableTest {
             assertThat(TableModel.toContents(TestTables.scan(table.newReadBuilder().withSnapshot(e.getKey()))))
                     .as("time travel to snapshot %d", e.getKey()).isEqualTo(e.getValue());
         }
-    }
-
-    static GenericRow randomRow(Random rnd, Mode mode, int keys) {
-        int p = rnd.nextInt(2);
-        int id = rnd.nextInt(keys);
-        int k = rnd.nextInt(10);
-        RowKind kind = k < 6 ? RowKind.INSERT : k < 7 ? RowKind.UPDATE_AFTER : k < 8 ? RowKind.UPDATE_BEFORE : RowKind.DELETE;
-        Long a = rnd.nextInt(5) == 0 ? null : (long) rnd.nextInt(100);
-        Integer b = rnd.nextInt(5) == 0 ? null : rnd.nextInt(1000);
-        String c = rnd.nextInt(5) == 0 ? null : "s" + rnd.nextInt(50);
-        Long d = rnd.nextInt(3) == 0 ? null : (long) rnd.nextInt(10);
-        Double e = rnd.nextInt(4) == 0 ? null : rnd.nextInt(100) / 4.0;
-        Long ts = rnd.nextInt(8) == 0 ? null : (long) rnd.nextInt(200);
-        return new GenericRow(kind, p, id, a, b, c, d, e, ts);
     }
 }

@@ -246,4 +246,19 @@ public final class TableModel {
         }
         return true;
     }
+
+    /** A random row of the model schema: keys in two partitions x {@code keys} ids, every row kind, some nulls. */
+    public static GenericRow randomRow(java.util.Random rnd, int keys) {
+        int p = rnd.nextInt(2);
+        int id = rnd.nextInt(keys);
+        int k = rnd.nextInt(10);
+        RowKind kind = k < 6 ? RowKind.INSERT : k < 7 ? RowKind.UPDATE_AFTER : k < 8 ? RowKind.UPDATE_BEFORE : RowKind.DELETE;
+        Long a = rnd.nextInt(5) == 0 ? null : (long) rnd.nextInt(100);
+        Integer b = rnd.nextInt(5) == 0 ? null : rnd.nextInt(1000);
+        String c = rnd.nextInt(5) == 0 ? null : "s" + rnd.nextInt(50);
+        Long d = rnd.nextInt(3) == 0 ? null : (long) rnd.nextInt(10);
+        Double e = rnd.nextInt(4) == 0 ? null : rnd.nextInt(100) / 4.0;
+        Long ts = rnd.nextInt(8) == 0 ? null : (long) rnd.nextInt(200);
+        return new GenericRow(kind, p, id, a, b, c, d, e, ts);
+    }
 }
