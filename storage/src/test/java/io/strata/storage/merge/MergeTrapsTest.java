@@ -115,7 +115,7 @@ class MergeTrapsTest {
     void commitBoundariesDoNotChangeTheTable(Mode mode) {
         Random rnd = new Random(77 + mode.ordinal());
         List<GenericRow> rows = new ArrayList<>();
-        for (int i = 0; i < 300; i++) {
+        for (int i = 0; i < 150; i++) {
             GenericRow r = TableModel.randomRow(rnd, 12);
             rows.add(new GenericRow(r.kind(), 0, r.get(1), r.get(2), r.get(3), r.get(4), r.get(5), r.get(6), r.get(7)));
         }
