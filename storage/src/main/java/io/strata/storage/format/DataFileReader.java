@@ -22,6 +22,7 @@ import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.column.Dictionary;
+import org.apache.parquet.conf.HadoopParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.api.InitContext;
 import org.apache.parquet.hadoop.api.ReadSupport;
@@ -44,13 +45,19 @@ import org.apache.parquet.schema.Type;
  * names the file.
  */
 public final class DataFileReader implements CloseableIterator<KeyValue> {
+    private static final String MISSING = "data file is missing (named by the manifest, absent on the file system)";
+
+    private final FileIO io;
     private final Path path;
+    private final long fileSize;
     private final ParquetReader<KeyValue> reader;
     private KeyValue next;
     private boolean done;
 
-    private DataFileReader(Path path, ParquetReader<KeyValue> reader) {
+    private DataFileReader(FileIO io, Path path, long fileSize, ParquetReader<KeyValue> reader) {
+        this.io = io;
         this.path = path;
+        this.fileSize = fileSize;
         this.reader = reader;
     }
 
@@ -64,13 +71,13 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
                                       BitSet projection, boolean primaryKey, long fileSize) {
         InputFile in = ParquetFiles.input(io, path, fileSize);
         try {
-            ParquetReader<KeyValue> r = new Builder(in, new KeyValueReadSupport(readSchema, projection, primaryKey, path))
-                    .withConf(conf).build();
-            return new DataFileReader(path, r);
+            ParquetReader<KeyValue> r = new Builder(in, conf,
+                    new KeyValueReadSupport(readSchema, projection, primaryKey, path)).withConf(conf).build();
+            return new DataFileReader(io, path, fileSize, r);
         } catch (FileNotFoundException e) {
-            throw new CorruptFileException(path, "data file is missing (named by the manifest, absent on the file system)", e);
+            throw new CorruptFileException(path, MISSING, e);
         } catch (IOException | RuntimeException e) {
-            throw new CorruptFileException(path, "cannot open data file: " + e.getMessage(), e);
+            throw new CorruptFileException(path, "cannot open data file: " + reason(io, path, fileSize, e), e);
         }
     }
 
@@ -79,14 +86,36 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
         if (next == null && !done) {
             try {
                 next = reader.read();
+            } catch (FileNotFoundException e) {
+                // Parquet opens the file on the first read, not when the reader is built
+                throw new CorruptFileException(path, MISSING, e);
             } catch (IOException | RuntimeException e) {
-                throw new CorruptFileException(path, "cannot read data file: " + e.getMessage(), e);
+                throw new CorruptFileException(path, "cannot read data file: " + reason(io, path, fileSize, e), e);
             }
             if (next == null) {
                 done = true;
             }
         }
         return next != null;
+    }
+
+    /**
+     * The failure's message (Parquet's EOF errors have none) and, when the file's length differs
+     * from the size the manifest recorded, both sizes: the usual sign of a truncated copy.
+     */
+    private static String reason(FileIO io, Path path, long expectedSize, Exception e) {
+        String r = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+        if (expectedSize >= 0) {
+            try {
+                long actual = io.length(path);
+                if (actual != expectedSize) {
+                    r += " (the file has " + actual + " bytes, the manifest records " + expectedSize + ")";
+                }
+            } catch (IOException | RuntimeException ignored) {
+                // only an extra hint for the message
+            }
+        }
+        return r;
     }
 
     @Override
@@ -111,8 +140,12 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
     private static final class Builder extends ParquetReader.Builder<KeyValue> {
         private final ReadSupport<KeyValue> support;
 
-        Builder(InputFile file, ReadSupport<KeyValue> support) {
-            super(file);
+        /**
+         * Passes {@code conf} to Parquet's constructor: the one-argument constructor builds a fresh
+         * Hadoop Configuration (parsing core-default.xml, ~20 ms) for every file opened.
+         */
+        Builder(InputFile file, Configuration conf, ReadSupport<KeyValue> support) {
+            super(file, new HadoopParquetConfiguration(conf));
             this.support = support;
         }
 
