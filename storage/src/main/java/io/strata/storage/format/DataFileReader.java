@@ -50,6 +50,10 @@ import org.apache.parquet.schema.Type;
  * names the file.
  */
 public final class DataFileReader implements CloseableIterator<KeyValue> {
+    private static final String MISSING = "data file is missing (named by the manifest, absent on the file system)";
+
+    private final FileIO io;
+    private final long fileSize;
     private final Path path;
     private final ParquetFileReader reader;
     private final MessageColumnIO columnIO;
@@ -58,8 +62,10 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
     private long rowsLeftInGroup;
     private boolean done;
 
-    private DataFileReader(Path path, ParquetFileReader reader, MessageColumnIO columnIO,
+    private DataFileReader(FileIO io, long fileSize, Path path, ParquetFileReader reader, MessageColumnIO columnIO,
                            KeyValueMaterializer materializer) {
+        this.io = io;
+        this.fileSize = fileSize;
         this.path = path;
         this.reader = reader;
         this.columnIO = columnIO;
@@ -81,9 +87,9 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
                     .withCodecFactory(HadoopCodecs.newFactory(conf, 0)).build();
             reader = new ParquetFileReader(in, options);
         } catch (FileNotFoundException | NoSuchFileException e) {
-            throw new CorruptFileException(path, "data file is missing (named by the manifest, absent on the file system)", e);
+            throw new CorruptFileException(path, MISSING, e);
         } catch (IOException | RuntimeException e) {
-            throw new CorruptFileException(path, "cannot open data file: " + e.getMessage(), e);
+            throw new CorruptFileException(path, "cannot open data file: " + reason(io, path, fileSize, e), e);
         }
         try {
             FileMetaData meta = reader.getFileMetaData();
@@ -96,7 +102,7 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
             MessageType requested = requestedSchema(fileSchema, readSchema, projection, primaryKey);
             reader.setRequestedSchema(requested);
             MessageColumnIO columnIO = new ColumnIOFactory(meta.getCreatedBy()).getColumnIO(requested, fileSchema, true);
-            return new DataFileReader(path, reader, columnIO, new KeyValueMaterializer(requested, readSchema, primaryKey));
+            return new DataFileReader(io, fileSize, path, reader, columnIO, new KeyValueMaterializer(requested, readSchema, primaryKey));
         } catch (RuntimeException e) {
             closeQuietly(reader);
             throw e instanceof CorruptFileException ? e
@@ -144,7 +150,7 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
             }
             return true;
         } catch (IOException | RuntimeException e) {
-            throw new CorruptFileException(path, "cannot read data file: " + e.getMessage(), e);
+            throw new CorruptFileException(path, "cannot read data file: " + reason(io, path, fileSize, e), e);
         }
     }
 
@@ -158,8 +164,27 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
             rowsLeftInGroup--;
             return kv;
         } catch (RuntimeException e) {
-            throw new CorruptFileException(path, "cannot decode data file: " + e.getMessage(), e);
+            throw new CorruptFileException(path, "cannot decode data file: " + reason(io, path, fileSize, e), e);
         }
+    }
+
+    /**
+     * The failure's message (Parquet's EOF errors have none) and, when the file's length differs
+     * from the size the manifest recorded, both sizes: the usual sign of a truncated copy.
+     */
+    private static String reason(FileIO io, Path path, long expectedSize, Exception e) {
+        String r = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+        if (expectedSize >= 0) {
+            try {
+                long actual = io.length(path);
+                if (actual != expectedSize) {
+                    r += " (the file has " + actual + " bytes, the manifest records " + expectedSize + ")";
+                }
+            } catch (IOException | RuntimeException ignored) {
+                // only an extra hint for the message
+            }
+        }
+        return r;
     }
 
     @Override

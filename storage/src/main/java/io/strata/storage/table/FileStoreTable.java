@@ -95,14 +95,16 @@ public final class FileStoreTable {
         if (!type.isNullable()) {
             throw new IllegalArgumentException("table " + name + ": a new column must be nullable ('" + column + "')");
         }
-        if (schema.fieldIndex(column) >= 0) {
-            throw new IllegalArgumentException("table " + name + ": column '" + column + "' already exists");
-        }
         if (column.startsWith("_")) {
             throw new IllegalArgumentException("table " + name + ": column '" + column + "': names starting with '_' "
                     + "are reserved");
         }
+        // check against the latest schema, not this handle's: another handle may have added it since
         TableSchema latest = schemaManager.latest();
+        if (schema.fieldIndex(column) >= 0 || latest.fieldIndex(column) >= 0) {
+            throw new IllegalArgumentException("table " + name + ": column '" + column + "' already exists"
+                    + (schema.fieldIndex(column) >= 0 ? "" : " in schema " + latest.id()));
+        }
         TableSchema next = latest.withAddedColumn(column, type, System.currentTimeMillis());
         try {
             if (!schemaManager.publish(publisher(), next)) {

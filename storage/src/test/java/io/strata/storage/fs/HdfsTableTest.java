@@ -1,0 +1,238 @@
+package io.strata.storage.fs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.strata.storage.commit.TableCommit;
+import io.strata.storage.data.GenericRow;
+import io.strata.storage.schema.Schema;
+import io.strata.storage.snapshot.Snapshot;
+import io.strata.storage.snapshot.SnapshotManager;
+import io.strata.storage.table.Catalog;
+import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.table.TableWrite;
+import io.strata.storage.testutil.Rows;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The write/commit/scan flow on a real HDFS (a MiniDFSCluster in this JVM, one data node), where
+ * snapshots are published with rename-without-overwrite.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class HdfsTableTest {
+    private static MiniDFSCluster cluster;
+    private static Configuration conf;
+    private static String warehouse;
+    private static File baseDir;
+
+    @BeforeAll
+    static void startHdfs() throws Exception {
+        // surefire runs in the module directory; keep everything the cluster writes under target/
+        baseDir = new File("target", "minidfs-" + UUID.randomUUID()).getAbsoluteFile();
+        Configuration c = new Configuration();
+        c.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, baseDir.getPath());
+        c.set("dfs.namenode.http-address", "127.0.0.1:0");
+        c.set("dfs.datanode.http.address", "127.0.0.1:0");
+        c.setInt("dfs.replication", 1);
+        // the client polls the name node while closing a file; start polling sooner than 400 ms
+        c.setInt("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", 10);
+        cluster = new MiniDFSCluster.Builder(c, baseDir).numDataNodes(1).format(true).build();
+        cluster.waitActive();
+        conf = cluster.getConfiguration(0);
+        warehouse = "hdfs://localhost:" + cluster.getNameNodePort() + "/warehouse";
+    }
+
+    @AfterAll
+    static void stopHdfs() throws Exception {
+        if (cluster != null) {
+            cluster.shutdown(true);
+        }
+        FileSystem.closeAll();
+        if (baseDir != null && baseDir.exists()) {
+            try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(baseDir.toPath())) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
+    }
+
+    private static Catalog catalog() {
+        return Catalog.open(warehouse, conf);
+    }
+
+    @Test
+    void writeCommitAndTimeTravelOnHdfs() {
+        FileStoreTable table = catalog().createTable("db", "orders", Schema.newBuilder().column("id", "BIGINT")
+                .column("v", "STRING").primaryKey("id").option("bucket", "2").build(), false);
+        assertThat(table.fileIO().scheme()).isEqualTo("hdfs");
+        assertThat(table.publisher().describe()).isEqualTo("rename without overwrite");
+
+        Map<Long, Map<Long, List<Object>>> expectedAt = new HashMap<>();
+        Map<Long, List<Object>> model = new TreeMap<>();
+        try (TableWrite w = table.newWrite("job"); TableCommit c = table.newCommit("job")) {
+            for (int commit = 1; commit <= 5; commit++) {
+                for (long k = 0; k < 20; k++) {
+                    long key = (k * 7 + commit * 3) % 30;
+                    if ((k + commit) % 5 == 0) {
+                        w.write(GenericRow.delete(key, null));
+                        model.remove(key);
+                    } else {
+                        String v = "c" + commit + "k" + key;
+                        w.write(GenericRow.insert(key, v));
+                        model.put(key, List.of(v));
+                    }
+                }
+                List<Long> ids = c.commit(commit, w.prepareCommit());
+                assertThat(ids).containsExactly((long) commit);
+                expectedAt.put((long) commit, new TreeMap<>(model));
+            }
+        }
+        assertThat(model).isNotEmpty();
+
+        // a fresh catalog (another client) sees the same table
+        FileStoreTable reader = catalog().getTable("db", "orders");
+        assertThat(reader.snapshotManager().latestId()).hasValue(5);
+        assertThat(Rows.byKey(Rows.readAll(reader.newReadBuilder()))).isEqualTo(expectedAt.get(5L));
+        for (long id = 1; id <= 5; id++) {
+            assertThat(Rows.byKey(Rows.readAll(reader.newReadBuilder().withSnapshot(id))))
+                    .as("time travel to snapshot %s", id).isEqualTo(expectedAt.get(id));
+        }
+        assertThat(expectedAt.get(2L)).isNotEqualTo(expectedAt.get(5L));
+    }
+
+    @Test
+    void renamePublisherNeverOverwrites() throws Exception {
+        FileStoreTable table = catalog().createTable("db", "pub", Schema.newBuilder().column("id", "BIGINT").build(),
+                false);
+        AtomicPublisher publisher = table.publisher();
+        FileSystem fs = ((HadoopFileIO) table.fileIO()).fileSystem();
+        Path dir = new Path(table.paths().root(), "race");
+        fs.mkdirs(dir);
+        int contenders = 3;
+        ExecutorService pool = Executors.newFixedThreadPool(contenders);
+        try {
+            for (int round = 0; round < 5; round++) {
+                Path target = new Path(dir, "file-" + round);
+                CyclicBarrier go = new CyclicBarrier(contenders);
+                List<Future<Boolean>> results = new ArrayList<>();
+                for (int i = 0; i < contenders; i++) {
+                    byte[] content = ("contender-" + i).getBytes(StandardCharsets.UTF_8);
+                    results.add(pool.submit(() -> {
+                        go.await();
+                        return publisher.publish(target, content);
+                    }));
+                }
+                int winner = -1;
+                for (int i = 0; i < contenders; i++) {
+                    if (results.get(i).get(30, TimeUnit.SECONDS)) {
+                        assertThat(winner).as("round %s: two publishers both won", round).isEqualTo(-1);
+                        winner = i;
+                    }
+                }
+                assertThat(winner).as("round %s: nobody won", round).isNotEqualTo(-1);
+                assertThat(table.fileIO().readUtf8(target)).isEqualTo("contender-" + winner);
+                // a later publisher does not replace it either
+                assertThat(publisher.publish(target, "late".getBytes(StandardCharsets.UTF_8))).isFalse();
+                assertThat(table.fileIO().readUtf8(target)).isEqualTo("contender-" + winner);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        for (FileStatus st : fs.listStatus(dir)) {
+            assertThat(st.getPath().getName()).as("temporary file left behind").startsWith("file-");
+        }
+    }
+
+    @Test
+    void racingCommittersOnHdfsLoseNoCommit() throws Exception {
+        catalog().createTable("db", "race", Schema.newBuilder().column("p", "INT").column("id", "BIGINT")
+                .column("v", "STRING").primaryKey("p", "id").partitionKeys("p")
+                .option("commit.max-retries", "100").option("commit.max-retry-wait", "200 ms").build(), false);
+        int committers = 2;
+        int commits = 5;
+        CyclicBarrier start = new CyclicBarrier(committers);
+        ExecutorService pool = Executors.newFixedThreadPool(committers);
+        List<Future<List<Long>>> results = new ArrayList<>();
+        for (int t = 0; t < committers; t++) {
+            final int p = t;
+            results.add(pool.submit(() -> {
+                FileStoreTable table = catalog().getTable("db", "race");
+                String user = "committer-" + p;
+                List<Long> ids = new ArrayList<>();
+                start.await();
+                try (TableWrite w = table.newWrite(user); TableCommit c = table.newCommit(user)) {
+                    for (int n = 1; n <= commits; n++) {
+                        w.write(GenericRow.insert(p, (long) n, user + "#" + n));
+                        ids.addAll(c.commit(n, w.prepareCommit()));
+                    }
+                }
+                return ids;
+            }));
+        }
+        pool.shutdown();
+        List<Long> published = new ArrayList<>();
+        for (Future<List<Long>> f : results) {
+            List<Long> ids = f.get(90, TimeUnit.SECONDS);
+            assertThat(ids).hasSize(commits);
+            published.addAll(ids);
+        }
+        int total = committers * commits;
+        FileStoreTable table = catalog().getTable("db", "race");
+        SnapshotManager sm = table.snapshotManager();
+        List<Long> expectedIds = new ArrayList<>();
+        for (long i = 1; i <= total; i++) {
+            expectedIds.add(i);
+        }
+        assertThat(sm.listIds()).containsExactlyElementsOf(expectedIds);
+        assertThat(published).containsExactlyInAnyOrderElementsOf(expectedIds);
+        Set<String> commitsSeen = new HashSet<>();
+        for (long id = 1; id <= total; id++) {
+            Snapshot s = sm.snapshot(id);
+            assertThat(commitsSeen.add(s.commitUser() + "#" + s.commitIdentifier()))
+                    .as("(user, identifier) of snapshot %s seen before", id).isTrue();
+            assertThat(s.totalRecordCount()).isEqualTo(id);
+        }
+        assertThat(commitsSeen).hasSize(total);
+        Set<String> rows = new HashSet<>();
+        for (GenericRow r : Rows.readAll(table.newReadBuilder())) {
+            rows.add(r.get(0) + "/" + r.get(1) + "/" + r.get(2));
+        }
+        Set<String> expectedRows = new HashSet<>();
+        for (int p = 0; p < committers; p++) {
+            for (int n = 1; n <= commits; n++) {
+                expectedRows.add(p + "/" + n + "/committer-" + p + "#" + n);
+            }
+        }
+        assertThat(rows).isEqualTo(expectedRows);
+
+        // losers of the rename race removed their temporary files
+        FileSystem fs = ((HadoopFileIO) table.fileIO()).fileSystem();
+        RemoteIterator<LocatedFileStatus> it = fs.listFiles(table.paths().root(), true);
+        while (it.hasNext()) {
+            assertThat(it.next().getPath().getName()).as("hidden/temporary file").doesNotStartWith(".");
+        }
+    }
+}
