@@ -68,7 +68,11 @@ public final class ValueComparators {
         };
     }
 
-    /** Compares rows on the fields at {@code indexes}, without copying the key out of the row. */
+    /**
+     * Compares rows on the fields at {@code indexes}, without copying the key out of the row.
+     * A single non-null BIGINT or INT field (the common primary key) compares unboxed values
+     * directly: this comparator sorts every write buffer and drives every merge.
+     */
     public static Comparator<Object[]> forFields(int[] indexes, List<DataType> types) {
         @SuppressWarnings("unchecked")
         Comparator<Object>[] cs = new Comparator[indexes.length];
@@ -77,6 +81,13 @@ public final class ValueComparators {
         }
         if (indexes.length == 1) {
             int idx = indexes[0];
+            DataType t = types.get(0);
+            if (!t.isNullable() && t.root() == DataType.Root.BIGINT) {
+                return (a, b) -> Long.compare((Long) a[idx], (Long) b[idx]);
+            }
+            if (!t.isNullable() && t.root() == DataType.Root.INT) {
+                return (a, b) -> Integer.compare((Integer) a[idx], (Integer) b[idx]);
+            }
             Comparator<Object> c = cs[0];
             return (a, b) -> c.compare(a[idx], b[idx]);
         }

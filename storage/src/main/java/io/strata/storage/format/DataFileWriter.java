@@ -69,7 +69,16 @@ public final class DataFileWriter implements Closeable {
         this.level = level;
         this.source = source;
         MessageType type = ParquetSchemas.messageType(schema.fields(), primaryKey);
-        this.writer = new Builder(io.outputFile(path), new KeyValueWriteSupport(type, schema, primaryKey))
+        Builder builder = new Builder(io.outputFile(path), new KeyValueWriteSupport(type, schema, primaryKey));
+        if (primaryKey) {
+            // Keys and sequence numbers are (nearly) unique within a sorted file: a dictionary
+            // would only be built to be thrown away.
+            builder.withDictionaryEncoding(ParquetSchemas.SEQUENCE_COLUMN, false);
+            for (int i : keyIndexes) {
+                builder.withDictionaryEncoding(schema.fields().get(i).name(), false);
+            }
+        }
+        this.writer = builder
                 .withConf(format.conf())
                 .withCompressionCodec(format.codec())
                 .withRowGroupSize(format.blockSize())

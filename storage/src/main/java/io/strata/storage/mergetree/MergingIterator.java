@@ -62,6 +62,24 @@ public final class MergingIterator implements CloseableIterator<KeyValue> {
         function.reset();
         Object[] key = heads.peek().current.row();
         long newestSeq = Long.MIN_VALUE;
+        if (heads.size() == 1) {
+            // one run left: its records are already in order, no heap work per record
+            Head h = heads.peek();
+            while (true) {
+                function.add(h.current);
+                newestSeq = Math.max(newestSeq, h.current.sequence());
+                if (!h.iterator.hasNext()) {
+                    heads.clear();
+                    break;
+                }
+                h.current = h.iterator.next();
+                if (keyComparator.compare(h.current.row(), key) != 0) {
+                    break;
+                }
+            }
+            emit(newestSeq);
+            return;
+        }
         while (!heads.isEmpty() && keyComparator.compare(heads.peek().current.row(), key) == 0) {
             Head h = heads.poll();
             function.add(h.current);
@@ -71,6 +89,10 @@ public final class MergingIterator implements CloseableIterator<KeyValue> {
                 heads.add(h);
             }
         }
+        emit(newestSeq);
+    }
+
+    private void emit(long newestSeq) {
         if (finalMode) {
             Object[] row = function.finalResult();
             if (row != null) {

@@ -19,6 +19,7 @@ import java.util.function.Supplier;
  */
 public final class WriteBuffer {
     private final RecordComparator comparator;
+    private final KeySorter sorter;
     private final Supplier<MergeFunction> functions;
     private final File spillDir;
     private final boolean sorted;
@@ -28,9 +29,11 @@ public final class WriteBuffer {
 
     /**
      * @param comparator null for append tables: records keep arrival order and are not merged
+     * @param sorter       sorts the buffer (null for append tables)
      */
-    public WriteBuffer(RecordComparator comparator, Supplier<MergeFunction> functions, File spillDir) {
+    public WriteBuffer(RecordComparator comparator, KeySorter sorter, Supplier<MergeFunction> functions, File spillDir) {
         this.comparator = comparator;
+        this.sorter = sorter;
         this.functions = functions;
         this.spillDir = spillDir;
         this.sorted = comparator != null;
@@ -114,9 +117,8 @@ public final class WriteBuffer {
     }
 
     private CloseableIterator<KeyValue> sortedInMemory() {
-        List<KeyValue> copy = new ArrayList<>(records);
-        copy.sort(comparator.records());
-        CloseableIterator<KeyValue> single = wrap(copy.iterator(), () -> { });
+        List<KeyValue> sortedRecords = java.util.Arrays.asList(sorter.sort(records));
+        CloseableIterator<KeyValue> single = wrap(sortedRecords.iterator(), () -> { });
         return new MergingIterator(List.of(single), comparator, functions.get(), false);
     }
 

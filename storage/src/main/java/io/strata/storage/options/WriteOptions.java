@@ -23,6 +23,11 @@ public final class WriteOptions {
             .defaultValue(128L << 20)
             .withDescription("Data files are rolled when they reach about this size.");
 
+    public static final ConfigOption<Integer> FLUSH_THREADS = ConfigOption.key("write.flush-threads").intType()
+            .defaultValue(0)
+            .withDescription("Threads that flush the buckets of one writer in parallel at prepareCommit (sorting and "
+                    + "Parquet encoding). 0: the number of available processors.");
+
     public static final ConfigOption<Boolean> WRITE_ONLY = ConfigOption.key("write-only").booleanType()
             .defaultValue(false)
             .withDescription("The writer never compacts: every prepareCommit adds one level-0 sorted run per touched "

@@ -10,6 +10,7 @@ import io.strata.storage.manifest.EntryFilter;
 import io.strata.storage.manifest.ManifestEntry;
 import io.strata.storage.merge.MergeEngines;
 import io.strata.storage.merge.MergeFunction;
+import io.strata.storage.mergetree.KeySorter;
 import io.strata.storage.mergetree.MergeTreeWriter;
 import io.strata.storage.mergetree.RecordComparator;
 import io.strata.storage.mergetree.WriteBuffer;
@@ -30,7 +31,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import io.strata.storage.format.DataFileMeta;
 
 /**
  * The first phase of the two-phase commit, for one writer task: rows are validated, routed to
@@ -46,6 +53,7 @@ public final class TableWrite implements AutoCloseable {
     private final TableSchema schema;
     private final MergeEngines engines;
     private final RecordComparator comparator;
+    private final KeySorter sorter;
     private final Supplier<MergeFunction> functions;
     private final BucketHasher hasher;
     private final int[] partitionIndexes;
@@ -55,6 +63,7 @@ public final class TableWrite implements AutoCloseable {
     private final File spillDir;
     private final Map<PartitionBucket, MergeTreeWriter> writers = new LinkedHashMap<>();
     private Map<PartitionBucket, Long> restoredSequences;
+    private ExecutorService flushPool;
     private long buffered;
     private long rowNumber;
 
@@ -64,9 +73,11 @@ public final class TableWrite implements AutoCloseable {
         this.engines = table.mergeEngines();
         if (schema.hasPrimaryKey()) {
             this.comparator = new RecordComparator(schema, engines.sequenceFieldIndex());
+            this.sorter = KeySorter.of(schema, engines.sequenceFieldIndex(), comparator);
             this.functions = engines.functionFactory();
         } else {
             this.comparator = null;
+            this.sorter = null;
             this.functions = null;
         }
         this.hasher = new BucketHasher(schema.indexesOf(schema.bucketKeys()), schema.numBuckets());
@@ -146,7 +157,7 @@ public final class TableWrite implements AutoCloseable {
         if (w == null) {
             String partitionPath = PartitionPath.of(schema.partitionKeys(), pb.partition);
             DataFilePathFactory paths = new DataFilePathFactory(table.paths(), partitionPath, pb.bucket);
-            WriteBuffer buffer = new WriteBuffer(comparator, functions, spillDir);
+            WriteBuffer buffer = new WriteBuffer(comparator, sorter, functions, spillDir);
             w = new MergeTreeWriter(table.fileIO(), schema, table.formatConfig(), paths, buffer, comparator,
                     targetFileSize, nextSequence(pb));
             writers.put(pb, w);
@@ -190,27 +201,63 @@ public final class TableWrite implements AutoCloseable {
         buffered -= before - largest.bufferedBytes();
     }
 
-    /** Flushes every bucket and returns the committables (one per touched bucket). */
+    /**
+     * Flushes every bucket (in parallel, {@code write.flush-threads}) and returns the
+     * committables, one per touched bucket, in the order buckets were first written.
+     */
     public List<CommitMessage> prepareCommit() {
+        List<PartitionBucket> keys = new ArrayList<>(writers.keySet());
+        List<Future<List<DataFileMeta>>> flushes = new ArrayList<>();
+        for (PartitionBucket pb : keys) {
+            MergeTreeWriter w = writers.get(pb);
+            flushes.add(flushPool().submit(w::prepareCommit));
+        }
         List<CommitMessage> out = new ArrayList<>();
-        try {
-            for (Map.Entry<PartitionBucket, MergeTreeWriter> e : writers.entrySet()) {
-                PartitionBucket pb = e.getKey();
-                List<io.strata.storage.format.DataFileMeta> files = e.getValue().prepareCommit();
+        Throwable failure = null;
+        for (int i = 0; i < keys.size(); i++) {
+            try {
+                List<DataFileMeta> files = flushes.get(i).get();
                 if (!files.isEmpty()) {
+                    PartitionBucket pb = keys.get(i);
                     out.add(CommitMessage.append(pb.partition, pb.bucket, schema.numBuckets(), files));
                 }
+            } catch (ExecutionException e) {
+                failure = failure == null ? e.getCause() : failure;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                failure = failure == null ? e : failure;
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("table " + table.name() + ": cannot flush write buffers: " + e.getMessage(), e);
         }
         buffered = 0;
+        if (failure != null) {
+            throw new UncheckedIOException("table " + table.name() + ": cannot flush write buffers: "
+                    + failure.getMessage(), failure instanceof IOException ? (IOException) failure
+                    : new IOException(failure));
+        }
         return out;
+    }
+
+    private ExecutorService flushPool() {
+        if (flushPool == null) {
+            int n = schema.tableOptions().get(WriteOptions.FLUSH_THREADS);
+            n = n > 0 ? n : Runtime.getRuntime().availableProcessors();
+            AtomicInteger id = new AtomicInteger();
+            flushPool = Executors.newFixedThreadPool(n, r -> {
+                Thread t = new Thread(r, "strata-flush-" + table.name() + "-" + id.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        return flushPool;
     }
 
     /** Discards buffered rows and deletes files flushed but not handed out. */
     @Override
     public void close() {
+        if (flushPool != null) {
+            flushPool.shutdownNow();
+            flushPool = null;
+        }
         for (MergeTreeWriter w : writers.values()) {
             w.abort();
         }

@@ -1,0 +1,170 @@
+package io.strata.bench;
+
+import io.strata.cli.workload.StandardWorkload;
+import io.strata.cli.workload.WorkloadCheck;
+import io.strata.cli.workload.WorkloadChecksum;
+import io.strata.cli.workload.WorkloadSchema;
+import io.strata.storage.data.GenericRow;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.disk.IOManager;
+import org.apache.paimon.fs.Path;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.table.sink.StreamTableCommit;
+import org.apache.paimon.table.sink.StreamTableWrite;
+import org.apache.paimon.table.sink.StreamWriteBuilder;
+import org.apache.paimon.table.source.DataSplit;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.table.source.Split;
+
+/**
+ * The Apache Paimon peer of WORKLOAD.md: one workload table in a filesystem catalog on a local
+ * directory, driven only through Paimon's public Java API. One instance per table; not
+ * thread-safe. The scenarios time themselves with {@link System#nanoTime()}; {@link #check()}
+ * and {@link #files()} are outside the timings.
+ */
+public final class PaimonPeer implements AutoCloseable {
+    private static final String DATABASE = "bench";
+    private static final String INGEST_USER = "strata-bench-ingest";
+    private static final String COMPACT_USER = "strata-bench-compact";
+
+    private final Catalog catalog;
+    private final Identifier identifier;
+    private final IOManager ioManager;
+    /** Commit identifiers of {@link #COMPACT_USER}: Paimon wants them increasing per user. */
+    private long nextCompactionCommit;
+
+    private PaimonPeer(Catalog catalog, Identifier identifier, IOManager ioManager) {
+        this.catalog = catalog;
+        this.identifier = identifier;
+        this.ioManager = ioManager;
+    }
+
+    /**
+     * Creates the workload table {@code bench.<table>} under {@code warehouse} (created if
+     * missing; the table must not exist). Paimon's spill files go to {@code warehouse/.io-tmp}.
+     */
+    public static PaimonPeer createTable(java.nio.file.Path warehouse, String table) throws Exception {
+        java.nio.file.Path tmp = Files.createDirectories(warehouse.resolve(".io-tmp"));
+        Catalog catalog = CatalogFactory.createCatalog(
+                CatalogContext.create(new Path(warehouse.toAbsolutePath().toString())));
+        try {
+            Identifier id = Identifier.create(DATABASE, table);
+            catalog.createDatabase(DATABASE, true);
+            catalog.createTable(id, PaimonSchema.workloadTable(), false);
+            return new PaimonPeer(catalog, id, IOManager.create(tmp.toString()));
+        } catch (Exception e) {
+            catalog.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Scenario 1: the remaining commits of {@code workload}, one Paimon commit each, with
+     * {@code write-only=true} so that no compaction runs and every commit adds one level-0 file
+     * per bucket. Timed from opening the writer to closing it after the last commit; the time
+     * includes generating and converting the rows.
+     */
+    public IngestResult ingest(StandardWorkload workload) throws Exception {
+        int first = workload.nextCommit();
+        Table table = catalog.getTable(identifier).copy(Map.of("write-only", "true"));
+        StreamWriteBuilder builder = table.newStreamWriteBuilder().withCommitUser(INGEST_USER);
+        long start = System.nanoTime();
+        try (StreamTableWrite write = builder.newWrite(); StreamTableCommit commit = builder.newCommit()) {
+            write.withIOManager(ioManager);
+            for (int c = first; c < workload.commits(); c++) {
+                workload.forEachRowOfCommit(c, row -> write(write, row));
+                commit.commit(c, write.prepareCommit(false, c));
+            }
+        }
+        long nanos = System.nanoTime() - start;
+        int commits = workload.commits() - first;
+        return new IngestResult((long) commits * workload.rowsPerCommit(), commits, nanos, files());
+    }
+
+    /**
+     * Scenario 2: {@code compact(partition, bucket, fullCompaction=true)} for every bucket, then
+     * one commit once the compactions are done. Paimon runs them on its one compaction thread.
+     * Timed from opening the writer to closing it after the commit.
+     */
+    public CompactionResult fullCompaction() throws Exception {
+        FileSummary input = files();
+        Table table = catalog.getTable(identifier);
+        int buckets = Integer.parseInt(table.options().get("bucket"));
+        StreamWriteBuilder builder = table.newStreamWriteBuilder().withCommitUser(COMPACT_USER);
+        long start = System.nanoTime();
+        try (StreamTableWrite write = builder.newWrite(); StreamTableCommit commit = builder.newCommit()) {
+            write.withIOManager(ioManager);
+            for (int b = 0; b < buckets; b++) {
+                write.compact(BinaryRow.EMPTY_ROW, b, true);
+            }
+            long id = nextCompactionCommit++;
+            commit.commit(id, write.prepareCommit(true, id));
+        }
+        long nanos = System.nanoTime() - start;
+        return new CompactionResult(input, files(), nanos);
+    }
+
+    /**
+     * Reads the latest snapshot back (Paimon merges the runs and drops deleted keys) and
+     * computes the workload check over its rows, to compare with {@code ExpectedTable}.
+     *
+     * @throws IllegalStateException if the read returns a retracting row
+     */
+    public WorkloadCheck check() throws Exception {
+        ReadBuilder rb = catalog.getTable(identifier).newReadBuilder()
+                .withProjection(new int[] {WorkloadSchema.ID, WorkloadSchema.TS});
+        WorkloadChecksum checksum = new WorkloadChecksum();
+        try (RecordReader<InternalRow> reader = rb.newRead().createReader(rb.newScan().plan())) {
+            reader.forEachRemaining(row -> {
+                if (row.getRowKind().isRetract()) {
+                    throw new IllegalStateException("a batch read returned a " + row.getRowKind() + " row");
+                }
+                checksum.add(row.getLong(0), row.getLong(1));
+            });
+        }
+        return checksum.result();
+    }
+
+    /** The data files of the latest snapshot. */
+    public FileSummary files() throws Exception {
+        List<Split> splits = catalog.getTable(identifier).newReadBuilder().newScan().plan().splits();
+        int files = 0;
+        long rows = 0;
+        long bytes = 0;
+        for (Split split : splits) {
+            for (DataFileMeta f : ((DataSplit) split).dataFiles()) {
+                files++;
+                rows += f.rowCount();
+                bytes += f.fileSize();
+            }
+        }
+        return new FileSummary(files, rows, bytes);
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            ioManager.close();
+        } finally {
+            catalog.close();
+        }
+    }
+
+    private static void write(StreamTableWrite write, GenericRow row) {
+        try {
+            write.write(PaimonRows.toPaimon(row));
+        } catch (Exception e) {
+            throw new IllegalStateException("Paimon rejected row " + row, e);
+        }
+    }
+}

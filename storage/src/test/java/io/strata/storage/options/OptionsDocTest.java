@@ -1,0 +1,43 @@
+package io.strata.storage.options;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class OptionsDocTest {
+
+    @Test
+    void docsOptionsIsGeneratedFromTheDeclarations() throws Exception {
+        Path doc = Path.of("..", "docs", "OPTIONS.md");
+        assertThat(Files.readString(doc, StandardCharsets.UTF_8))
+                .as("docs/OPTIONS.md is out of date: regenerate it with bin/generate-docs")
+                .isEqualTo(OptionsDocGenerator.generate());
+        for (String key : OptionRegistry.all().keySet()) {
+            assertThat(OptionsDocGenerator.generate()).contains("`" + key + "`");
+        }
+    }
+
+    @Test
+    void unknownOptionIsRejectedWithTheKnownOnes() {
+        assertThatThrownBy(() -> TableOptions.validate("table db.t", Map.of("bukcet", "4")))
+                .hasMessageContaining("table db.t").hasMessageContaining("'bukcet'")
+                .hasMessageContaining("bucket").hasMessageContaining("write-buffer-size");
+    }
+
+    @Test
+    void typedValuesParse() {
+        TableOptions o = TableOptions.validate("t", Map.of("write-buffer-size", "64 mb", "commit.min-retry-wait", "2 s",
+                "merge-engine", "partial-update"));
+        assertThat(o.get(WriteOptions.WRITE_BUFFER_SIZE)).isEqualTo(64L << 20);
+        assertThat(o.get(CommitOptions.MIN_RETRY_WAIT)).isEqualTo(2000L);
+        assertThat(o.get(MergeOptions.MERGE_ENGINE)).isEqualTo(MergeOptions.MergeEngine.PARTIAL_UPDATE);
+        assertThat(o.get(BucketOptions.BUCKET)).isEqualTo(1);
+        assertThatThrownBy(() -> TableOptions.validate("t", Map.of("merge-engine", "dedup")))
+                .hasMessageContaining("merge-engine").hasMessageContaining("deduplicate");
+    }
+}

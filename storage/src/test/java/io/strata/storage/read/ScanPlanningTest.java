@@ -1,0 +1,126 @@
+package io.strata.storage.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.strata.storage.commit.TableCommit;
+import io.strata.storage.data.GenericRow;
+import io.strata.storage.read.Predicate.Op;
+import io.strata.storage.schema.Schema;
+import io.strata.storage.snapshot.SnapshotNotFoundException;
+import io.strata.storage.table.Catalog;
+import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.table.TableWrite;
+import io.strata.storage.testutil.TestTables;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Partition and key-range pruning, projection, time travel by timestamp, append tables. */
+class ScanPlanningTest {
+    @TempDir Path dir;
+
+    private FileStoreTable partitioned() {
+        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "p", Schema.newBuilder()
+                .column("dt", "INT NOT NULL").column("id", "BIGINT").column("v", "STRING")
+                .primaryKey("dt", "id").partitionKeys("dt").option("bucket", "1").build(), false);
+        try (TableWrite w = t.newWrite("u"); TableCommit c = t.newCommit("u")) {
+            long ident = 0;
+            for (int dt = 1; dt <= 3; dt++) {
+                for (int batch = 0; batch < 2; batch++) {
+                    for (long id = batch * 100; id < batch * 100 + 100; id++) {
+                        w.write(GenericRow.insert(dt, id, "v" + dt + "-" + id));
+                    }
+                    c.commit(++ident, w.prepareCommit());
+                }
+            }
+        }
+        return t;
+    }
+
+    @Test
+    void partitionFilterSkipsOtherPartitionsFiles() {
+        FileStoreTable t = partitioned();
+        assertThat(t.newReadBuilder().plan()).hasSize(3);
+        ReadBuilder rb = t.newReadBuilder().withFilter(Predicate.leaf(t.schema(), "dt", Op.EQ, 2));
+        List<Split> splits = rb.plan();
+        assertThat(splits).hasSize(1);
+        assertThat(splits.get(0).partition()).containsExactly(2);
+        assertThat(TestTables.scan(rb)).hasSize(200).allMatch(r -> r.get(0).equals(2));
+    }
+
+    @Test
+    void keyRangeFilterSkipsFilesOutsideTheRange() {
+        FileStoreTable t = partitioned();
+        ReadBuilder rb = t.newReadBuilder().withFilter(Predicate.and(
+                Predicate.leaf(t.schema(), "dt", Op.EQ, 1), Predicate.leaf(t.schema(), "id", Op.GE, 150L)));
+        List<Split> splits = rb.plan();
+        assertThat(splits).hasSize(1);
+        assertThat(splits.get(0).files()).as("only the file with ids 100..199").hasSize(1);
+        assertThat(TestTables.scan(rb)).hasSize(50);
+    }
+
+    @Test
+    void valueFilterNeverPrunesFilesOfAPrimaryKeyTable() {
+        FileStoreTable t = partitioned();
+        try (TableWrite w = t.newWrite("u2"); TableCommit c = t.newCommit("u2")) {
+            w.write(GenericRow.insert(1, 5L, "changed"));
+            c.commit(1, w.prepareCommit());
+        }
+        // the old value "v1-5" is in an older file whose stats match; the newer version must win
+        ReadBuilder rb = t.newReadBuilder().withFilter(Predicate.leaf(t.schema(), "v", Op.EQ, "v1-5"));
+        assertThat(TestTables.scan(rb)).isEmpty();
+        assertThat(TestTables.scan(t.newReadBuilder().withFilter(Predicate.leaf(t.schema(), "v", Op.EQ, "changed"))))
+                .containsExactly(GenericRow.insert(1, 5L, "changed"));
+    }
+
+    @Test
+    void projectionReturnsColumnsInTheAskedOrder() {
+        FileStoreTable t = partitioned();
+        List<GenericRow> rows = TestTables.scan(t.newReadBuilder().withProjection("v", "id")
+                .withFilter(Predicate.leaf(t.schema(), "dt", Op.EQ, 3)));
+        assertThat(rows).hasSize(200);
+        assertThat(rows).contains(GenericRow.insert("v3-7", 7L));
+    }
+
+    @Test
+    void timeTravelByTimestamp() throws Exception {
+        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "tt", Schema.newBuilder()
+                .column("id", "BIGINT").column("v", "INT").primaryKey("id").build(), false);
+        long[] times = new long[4];
+        try (TableWrite w = t.newWrite("u"); TableCommit c = t.newCommit("u")) {
+            for (int i = 1; i <= 3; i++) {
+                w.write(GenericRow.insert(1L, i));
+                c.commit(i, w.prepareCommit());
+                times[i] = t.snapshotManager().snapshot(i).timeMillis();
+                Thread.sleep(5);
+            }
+        }
+        for (int i = 1; i <= 3; i++) {
+            assertThat(TestTables.scan(t.newReadBuilder().withTimestamp(times[i])))
+                    .containsExactly(GenericRow.insert(1L, i));
+        }
+        assertThatThrownBy(() -> t.newReadBuilder().withTimestamp(times[1] - 1000).plan())
+                .isInstanceOf(SnapshotNotFoundException.class).hasMessageContaining("db.tt");
+    }
+
+    @Test
+    void appendTableKeepsEveryRowAndPrunesOnAnyColumn() {
+        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "log", Schema.newBuilder()
+                .column("ts", "BIGINT").column("msg", "STRING").build(), false);
+        try (TableWrite w = t.newWrite("u"); TableCommit c = t.newCommit("u")) {
+            for (int batch = 0; batch < 3; batch++) {
+                for (long i = 0; i < 10; i++) {
+                    w.write(GenericRow.insert(batch * 10 + i, "same"));
+                }
+                c.commit(batch + 1, w.prepareCommit());
+            }
+            assertThatThrownBy(() -> w.write(GenericRow.delete(1L, "x"))).hasMessageContaining("db.log");
+        }
+        assertThat(TestTables.scan(t)).hasSize(30);
+        ReadBuilder rb = t.newReadBuilder().withFilter(Predicate.leaf(t.schema(), "ts", Op.LT, 10L));
+        assertThat(rb.plan().get(0).files()).hasSize(1);
+        assertThat(TestTables.scan(rb)).hasSize(10);
+    }
+}
