@@ -42,7 +42,7 @@ final class DemoCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         String warehouse = new File(parent, "run-" + LocalDateTime.now().format(
-                DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"))).getAbsolutePath();
+                DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"))).toPath().toAbsolutePath().normalize().toString();
         StandardWorkload workload = large ? StandardWorkload.large() : StandardWorkload.small();
         out.println("== Strata demo: warehouse " + warehouse);
         out.println("== 1. ingest " + workload + " with a write-only writer (one snapshot per commit)");

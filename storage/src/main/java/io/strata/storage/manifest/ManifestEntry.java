@@ -30,18 +30,24 @@ public final class ManifestEntry {
 
     /** Identifies the file across ADD and DELETE entries. */
     public Identifier identifier() {
-        return new Identifier(partition, bucket, file.fileName());
+        return new Identifier(partition, bucket, file.level(), file.fileName());
     }
 
-    /** (partition, bucket, file name): unique per table because file names carry a random uuid. */
+    /**
+     * (partition, bucket, level, file name). The name alone is unique per table (it carries a
+     * random uuid); the level is part of the identity because a compaction may move a file to
+     * another level without rewriting it (DELETE at the old level, ADD at the new one).
+     */
     public static final class Identifier {
         private final Object[] partition;
         private final int bucket;
+        private final int level;
         private final String fileName;
 
-        public Identifier(Object[] partition, int bucket, String fileName) {
+        public Identifier(Object[] partition, int bucket, int level, String fileName) {
             this.partition = partition;
             this.bucket = bucket;
+            this.level = level;
             this.fileName = fileName;
         }
 
@@ -55,7 +61,8 @@ public final class ManifestEntry {
                 return false;
             }
             Identifier i = (Identifier) o;
-            return bucket == i.bucket && fileName.equals(i.fileName) && Arrays.deepEquals(partition, i.partition);
+            return bucket == i.bucket && level == i.level && fileName.equals(i.fileName)
+                    && Arrays.deepEquals(partition, i.partition);
         }
 
         @Override
@@ -65,7 +72,7 @@ public final class ManifestEntry {
 
         @Override
         public String toString() {
-            return Arrays.toString(partition) + "/bucket-" + bucket + "/" + fileName;
+            return Arrays.toString(partition) + "/bucket-" + bucket + "/" + fileName + "@level-" + level;
         }
     }
 

@@ -96,6 +96,15 @@ final class AggregateMergeFunction implements MergeFunction {
     }
 
     @Override
+    public List<KeyValue> topLevelResult() {
+        List<KeyValue> out = partialResult();
+        if (!out.isEmpty() && out.get(0) == removal) {
+            return out.subList(1, out.size()); // nothing older is left to remove
+        }
+        return out;
+    }
+
+    @Override
     public Object[] finalResult() {
         return positive ? acc.clone() : null;
     }

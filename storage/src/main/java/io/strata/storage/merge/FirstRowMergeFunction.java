@@ -25,6 +25,11 @@ final class FirstRowMergeFunction implements MergeFunction {
     }
 
     @Override
+    public List<KeyValue> topLevelResult() {
+        return List.of(first);
+    }
+
+    @Override
     public Object[] finalResult() {
         return first.row();
     }

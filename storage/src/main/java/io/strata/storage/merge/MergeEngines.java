@@ -111,7 +111,10 @@ public final class MergeEngines {
 
     public Supplier<MergeFunction> functionFactory() {
         switch (engine) {
-            case DEDUPLICATE: return DeduplicateMergeFunction::new;
+            case DEDUPLICATE: {
+                boolean tombstones = sequenceFieldIndex >= 0;
+                return () -> new DeduplicateMergeFunction(tombstones);
+            }
             case FIRST_ROW: return FirstRowMergeFunction::new;
             case PARTIAL_UPDATE: {
                 int arity = schema.fields().size();

@@ -23,5 +23,12 @@ public interface MergeFunction {
 
     List<KeyValue> partialResult();
 
+    /**
+     * Records to store when nothing older than the added versions exists anywhere (compaction
+     * into the bucket's highest non-empty level): deletes that have nothing left to remove are
+     * dropped, but whatever a later version still needs to be merged correctly is kept.
+     */
+    List<KeyValue> topLevelResult();
+
     Object[] finalResult();
 }

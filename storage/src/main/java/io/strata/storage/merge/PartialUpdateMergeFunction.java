@@ -65,6 +65,11 @@ final class PartialUpdateMergeFunction implements MergeFunction {
     }
 
     @Override
+    public List<KeyValue> topLevelResult() {
+        return acc == null ? List.of() : List.of(new KeyValue(accSeq, RowKind.INSERT, acc.clone()));
+    }
+
+    @Override
     public Object[] finalResult() {
         return acc == null ? null : acc.clone();
     }

@@ -12,25 +12,34 @@ import java.util.PriorityQueue;
 
 /**
  * K-way merge of sorted runs (each sorted by {@link RecordComparator#records()}), folding the
- * versions of each key with a {@link MergeFunction}. In partial mode it yields the function's
- * partial results (records to store); in final mode one INSERT record per existing key, carrying
- * the row a reader sees and the sequence number of its newest version. Holds one record per run
- * plus one key's versions in memory.
+ * versions of each key with a {@link MergeFunction}. Holds one record per run plus one key's
+ * versions in memory.
  */
 public final class MergingIterator implements CloseableIterator<KeyValue> {
+
+    /** What is emitted per key. */
+    public enum Mode {
+        /** The function's partial results: records to store where older versions may exist elsewhere. */
+        PARTIAL,
+        /** The function's top-level results: records to store where nothing older exists. */
+        TOP_LEVEL,
+        /** One INSERT per existing key with the row a reader sees and its newest sequence number. */
+        FINAL
+    }
+
     private final List<? extends CloseableIterator<KeyValue>> runs;
     private final PriorityQueue<Head> heads;
     private final Comparator<Object[]> keyComparator;
     private final MergeFunction function;
-    private final boolean finalMode;
+    private final Mode mode;
     private final ArrayDeque<KeyValue> ready = new ArrayDeque<>();
 
     public MergingIterator(List<? extends CloseableIterator<KeyValue>> runs, RecordComparator comparator,
-                           MergeFunction function, boolean finalMode) {
+                           MergeFunction function, Mode mode) {
         this.runs = runs;
         this.keyComparator = comparator.keys();
         this.function = function;
-        this.finalMode = finalMode;
+        this.mode = mode;
         Comparator<KeyValue> records = comparator.records();
         this.heads = new PriorityQueue<>(Math.max(1, runs.size()), (a, b) -> records.compare(a.current, b.current));
         for (CloseableIterator<KeyValue> r : runs) {
@@ -93,13 +102,19 @@ public final class MergingIterator implements CloseableIterator<KeyValue> {
     }
 
     private void emit(long newestSeq) {
-        if (finalMode) {
-            Object[] row = function.finalResult();
-            if (row != null) {
-                ready.add(new KeyValue(newestSeq, RowKind.INSERT, row));
+        switch (mode) {
+            case FINAL: {
+                Object[] row = function.finalResult();
+                if (row != null) {
+                    ready.add(new KeyValue(newestSeq, RowKind.INSERT, row));
+                }
+                break;
             }
-        } else {
-            ready.addAll(function.partialResult());
+            case TOP_LEVEL:
+                ready.addAll(function.topLevelResult());
+                break;
+            default:
+                ready.addAll(function.partialResult());
         }
     }
 

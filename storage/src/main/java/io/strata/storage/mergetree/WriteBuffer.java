@@ -97,7 +97,7 @@ public final class WriteBuffer {
             throw e;
         }
         clearMemory();
-        MergingIterator merged = new MergingIterator(runs, comparator, functions.get(), false);
+        MergingIterator merged = new MergingIterator(runs, comparator, functions.get(), MergingIterator.Mode.PARTIAL);
         return wrap(merged, () -> {
             merged.close();
             files.forEach(SpillFile::delete);
@@ -119,7 +119,7 @@ public final class WriteBuffer {
     private CloseableIterator<KeyValue> sortedInMemory() {
         List<KeyValue> sortedRecords = java.util.Arrays.asList(sorter.sort(records));
         CloseableIterator<KeyValue> single = wrap(sortedRecords.iterator(), () -> { });
-        return new MergingIterator(List.of(single), comparator, functions.get(), false);
+        return new MergingIterator(List.of(single), comparator, functions.get(), MergingIterator.Mode.PARTIAL);
     }
 
     private static CloseableIterator<KeyValue> wrap(Iterator<KeyValue> it, Runnable onClose) {

@@ -80,6 +80,10 @@ public final class ConfigOption<T> {
             }, String::valueOf);
         }
 
+        public Typed<Double> doubleType() {
+            return new Typed<>(key, "double", Double::parseDouble, String::valueOf);
+        }
+
         public Typed<String> stringType() {
             return new Typed<>(key, "string", s -> s, s -> s);
         }

@@ -7,6 +7,7 @@ import io.strata.storage.data.RowKind;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.format.DataFileReader;
 import io.strata.storage.merge.MergeEngines;
+import io.strata.storage.mergetree.ConcatIterator;
 import io.strata.storage.mergetree.MergingIterator;
 import io.strata.storage.mergetree.RecordComparator;
 import io.strata.storage.mergetree.SortedRuns;
@@ -84,7 +85,7 @@ final class TableRead {
             }
             MergeEngines engines = table.mergeEngines();
             records = new MergingIterator(runs, new RecordComparator(schema, engines.sequenceFieldIndex()),
-                    engines.functionFactory().get(), true);
+                    engines.functionFactory().get(), MergingIterator.Mode.FINAL);
         } else {
             records = new ConcatIterator(split.files(), f -> open(partitionPath, split.bucket(), f));
         }

@@ -5,7 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.strata.storage.commit.CommitMessage;
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.data.GenericRow;
+import io.strata.storage.compact.CompactResult;
+import io.strata.storage.compact.CompactStrategy;
+import io.strata.storage.compact.TableCompactor;
 import io.strata.storage.data.RowKind;
+import io.strata.storage.snapshot.CommitKind;
+import io.strata.storage.testutil.LsmInvariants;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
@@ -63,6 +68,11 @@ class ModelBasedTableTest {
         options.put("write-buffer-size", (2 + rnd.nextInt(40)) + " kb");
         options.put("write-buffer-spillable", String.valueOf(rnd.nextBoolean()));
         options.put("write-buffer-spill.dir", dir.resolve("spill").toString());
+        // compaction, interleaved at random below: small files and low triggers exercise every path
+        options.put("num-sorted-run.compaction-trigger", String.valueOf(2 + rnd.nextInt(4)));
+        options.put("target-file-size", (2 + rnd.nextInt(30)) + " kb");
+        options.put("sort-spill-threshold", String.valueOf(2 + rnd.nextInt(6)));
+        options.put("compaction.small-file-ratio", String.valueOf(rnd.nextDouble()));
         FileStoreTable table = Catalog.open(dir.resolve("wh").toString())
                 .createTable("db", "t", TestTables.modelSchema(partitioned, buckets, options), false);
 
@@ -74,6 +84,7 @@ class ModelBasedTableTest {
         int keys = 5 + rnd.nextInt(60);
         int commits = 15 + rnd.nextInt(15);
         long identifier = 0;
+        long compactions = 0;
         for (int c = 0; c < commits; c++) {
             if (rnd.nextInt(6) == 0) {
                 // an abandoned writer: rows written, never committed, must not show
@@ -96,6 +107,32 @@ class ModelBasedTableTest {
             }
             assertThat(TableModel.toContents(TestTables.scan(table))).as("after commit %d", c)
                     .isEqualTo(model.contents());
+            if (rnd.nextInt(3) == 0) {
+                CompactStrategy strategy = CompactStrategy.values()[rnd.nextInt(CompactStrategy.values().length)];
+                List<CompactResult> results = new TableCompactor(table).compact(strategy, "compactor-" + seed,
+                        ++compactions);
+                if (!results.isEmpty()) {
+                    long id = table.snapshotManager().latestId().getAsLong();
+                    assertThat(table.snapshotManager().snapshot(id).commitKind()).isEqualTo(CommitKind.COMPACT);
+                    modelAt.put(id, model.contents());
+                }
+                Map<List<Object>, List<Object>> got = TableModel.toContents(TestTables.scan(table));
+                if (!got.equals(model.contents())) {
+                    for (List<Object> k : model.contents().keySet()) {
+                        if (!model.contents().get(k).equals(got.get(k))) {
+                            System.err.println("DIFF " + k + " model=" + model.contents().get(k) + " table=" + got.get(k));
+                        }
+                    }
+                    for (List<Object> k : got.keySet()) {
+                        if (!model.contents().containsKey(k)) {
+                            System.err.println("EXTRA " + k + " table=" + got.get(k));
+                        }
+                    }
+                    results.forEach(r -> System.err.println("PLAN " + r.plan() + " before=" + r.before() + " after=" + r.after()));
+                }
+                assertThat(got).as("after %s compaction %d", strategy, compactions).isEqualTo(model.contents());
+                LsmInvariants.check(table);
+            }
             if (rnd.nextInt(5) == 0) {
                 // writer restart: a new writer and committer with the same user continue the stream
                 write.close();
@@ -104,6 +141,11 @@ class ModelBasedTableTest {
             }
         }
         write.close();
+        new TableCompactor(table).compact(CompactStrategy.FULL, "compactor-" + seed, ++compactions);
+        assertThat(TableModel.toContents(TestTables.scan(table))).as("after the final full compaction")
+                .isEqualTo(model.contents());
+        LsmInvariants.check(table);
+        LsmInvariants.checkRowCounts(table);
         for (Map.Entry<Long, Map<List<Object>, List<Object>>> e : modelAt.entrySet()) {
             assertThat(TableModel.toContents(TestTables.scan(table.newReadBuilder().withSnapshot(e.getKey()))))
                     .as("time travel to snapshot %d", e.getKey()).isEqualTo(e.getValue());

@@ -1,4 +1,4 @@
-package io.strata.storage.read;
+package io.strata.storage.mergetree;
 
 import io.strata.storage.data.KeyValue;
 import io.strata.storage.format.DataFileMeta;
@@ -8,13 +8,13 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.function.Function;
 
-/** Reads files one after another, opening each only when the previous one is exhausted. */
-final class ConcatIterator implements CloseableIterator<KeyValue> {
+/** Reads the files of a sorted run one after another, opening each only when the previous one is exhausted. */
+public final class ConcatIterator implements CloseableIterator<KeyValue> {
     private final Iterator<DataFileMeta> files;
     private final Function<DataFileMeta, CloseableIterator<KeyValue>> opener;
     private CloseableIterator<KeyValue> current;
 
-    ConcatIterator(List<DataFileMeta> files, Function<DataFileMeta, CloseableIterator<KeyValue>> opener) {
+    public ConcatIterator(List<DataFileMeta> files, Function<DataFileMeta, CloseableIterator<KeyValue>> opener) {
         this.files = files.iterator();
         this.opener = opener;
     }

@@ -1,0 +1,116 @@
+package io.strata.storage.compact;
+
+import io.strata.storage.data.KeyValue;
+import io.strata.storage.data.PartitionPath;
+import io.strata.storage.format.DataFileMeta;
+import io.strata.storage.format.DataFilePathFactory;
+import io.strata.storage.format.DataFileReader;
+import io.strata.storage.format.FileSource;
+import io.strata.storage.format.RollingFileWriter;
+import io.strata.storage.merge.MergeEngines;
+import io.strata.storage.mergetree.BoundedMerge;
+import io.strata.storage.mergetree.ConcatIterator;
+import io.strata.storage.mergetree.MergingIterator;
+import io.strata.storage.mergetree.RecordComparator;
+import io.strata.storage.mergetree.SortedRuns;
+import io.strata.storage.options.CompactionOptions;
+import io.strata.storage.options.WriteOptions;
+import io.strata.storage.schema.TableSchema;
+import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.util.CloseableIterator;
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Executes a {@link CompactPlan}: upgraded files move to the output level unchanged; every
+ * rewritten section is k-way merged with the table's merge engine (top-level results when the
+ * plan drops deletes, partial results otherwise) into files of about {@code target-file-size} on
+ * the output level. At most {@code sort-spill-threshold} runs are merged at once.
+ *
+ * <p>Nothing is committed here. On failure every file written is deleted; the inputs are never
+ * touched.
+ */
+public final class CompactRewriter {
+    private final FileStoreTable table;
+    private final TableSchema schema;
+    private final RecordComparator comparator;
+    private final MergeEngines engines;
+    private final long targetFileSize;
+    private final int maxRuns;
+    private final File spillDir;
+    private final java.util.Comparator<Object[]> keyTuples;
+
+    public CompactRewriter(FileStoreTable table) {
+        this.table = table;
+        this.schema = table.schema();
+        this.engines = table.mergeEngines();
+        if (engines == null) {
+            throw new IllegalArgumentException("table " + table.name() + " has no primary key: append tables are not "
+                    + "compacted by the merge-tree compaction");
+        }
+        this.comparator = new RecordComparator(schema, engines.sequenceFieldIndex());
+        this.targetFileSize = schema.tableOptions().get(WriteOptions.TARGET_FILE_SIZE);
+        this.maxRuns = schema.tableOptions().get(CompactionOptions.SORT_SPILL_THRESHOLD);
+        String dir = schema.tableOptions().get(WriteOptions.SPILL_DIR);
+        this.spillDir = new File(dir != null ? dir : System.getProperty("java.io.tmpdir"), "strata-spill");
+        this.keyTuples = io.strata.storage.data.ValueComparators.forTuple(schema.typesOf(schema.primaryKeyIndexes()));
+    }
+
+    public CompactResult rewrite(CompactPlan plan) throws IOException {
+        String partitionPath = PartitionPath.of(schema.partitionKeys(), plan.partition());
+        DataFilePathFactory paths = new DataFilePathFactory(table.paths(), partitionPath, plan.bucket());
+        List<DataFileMeta> before = new ArrayList<>();
+        List<DataFileMeta> after = new ArrayList<>();
+        List<RollingFileWriter> writers = new ArrayList<>();
+        long rowsRead = 0;
+        long rowsWritten = 0;
+        try {
+            for (CompactPlan.Section section : plan.sections()) {
+                if (!section.rewrite()) {
+                    for (DataFileMeta f : section.files()) {
+                        if (f.level() != plan.outputLevel()) {
+                            before.add(f);
+                            after.add(f.upgrade(plan.outputLevel()));
+                        }
+                    }
+                    continue;
+                }
+                before.addAll(section.files());
+                RollingFileWriter out = new RollingFileWriter(table.fileIO(),
+                        paths.supplier(DataFilePathFactory.DATA_PREFIX), schema, table.formatConfig(),
+                        plan.outputLevel(), FileSource.COMPACT, targetFileSize, comparator.keys());
+                writers.add(out);
+                try (CloseableIterator<KeyValue> merged = merge(section, paths, plan.dropDelete())) {
+                    while (merged.hasNext()) {
+                        out.write(merged.next());
+                        rowsWritten++;
+                    }
+                }
+                for (DataFileMeta f : section.files()) {
+                    rowsRead += f.rowCount();
+                }
+                after.addAll(out.finish());
+            }
+        } catch (IOException | RuntimeException e) {
+            writers.forEach(RollingFileWriter::abort);
+            throw e;
+        }
+        return new CompactResult(plan, before, after, rowsRead, rowsWritten);
+    }
+
+    private CloseableIterator<KeyValue> merge(CompactPlan.Section section, DataFilePathFactory paths,
+                                              boolean dropDelete) {
+        // Merge in LSM order (level-0 files newest first, then each level), not the packed runs of
+        // the section: batches of the bounded merge must be adjacent in age (see BoundedMerge).
+        List<Supplier<CloseableIterator<KeyValue>>> runs = new ArrayList<>();
+        for (List<DataFileMeta> run : SortedRuns.of(section.files(), keyTuples)) {
+            runs.add(() -> new ConcatIterator(run, f -> DataFileReader.open(table.fileIO(),
+                    table.formatConfig().conf(), paths.toPath(f.fileName()), schema, null, true, f.fileSize())));
+        }
+        return BoundedMerge.merge(runs, maxRuns, spillDir, comparator, engines.functionFactory(),
+                dropDelete ? MergingIterator.Mode.TOP_LEVEL : MergingIterator.Mode.PARTIAL);
+    }
+}

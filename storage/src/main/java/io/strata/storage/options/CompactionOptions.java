@@ -1,0 +1,41 @@
+package io.strata.storage.options;
+
+/** Compaction of a bucket's LSM tree: universal strategy triggers, levels, rewriting. Names and defaults follow Paimon's. */
+public final class CompactionOptions {
+    private CompactionOptions() {
+    }
+
+    public static final ConfigOption<Integer> COMPACTION_TRIGGER = ConfigOption.key("num-sorted-run.compaction-trigger")
+            .intType().defaultValue(5)
+            .withDescription("Sorted runs of a bucket above which compaction must pick runs (level-0 files count one "
+                    + "each, every other level one).");
+
+    public static final ConfigOption<Integer> STOP_TRIGGER = ConfigOption.key("num-sorted-run.stop-trigger").intType()
+            .noDefault()
+            .withDescription("Sorted runs at which a writer that compacts inline waits for compaction. Default: "
+                    + "num-sorted-run.compaction-trigger + 3.");
+
+    public static final ConfigOption<Integer> NUM_LEVELS = ConfigOption.key("num-levels").intType().noDefault()
+            .withDescription("Levels of a bucket's LSM tree (0 .. num-levels - 1). Default: "
+                    + "num-sorted-run.compaction-trigger + 1.");
+
+    public static final ConfigOption<Integer> MAX_SIZE_AMPLIFICATION_PERCENT =
+            ConfigOption.key("compaction.max-size-amplification-percent").intType().defaultValue(200)
+                    .withDescription("Full compaction when the runs above the oldest one hold more than this percentage "
+                            + "of the oldest run's size.");
+
+    public static final ConfigOption<Integer> SIZE_RATIO = ConfigOption.key("compaction.size-ratio").intType()
+            .defaultValue(1)
+            .withDescription("Percentage of flexibility when comparing adjacent sorted run sizes: a run joins the "
+                    + "candidates if their total size * (100 + ratio) / 100 is at least its size.");
+
+    public static final ConfigOption<Double> SMALL_FILE_RATIO = ConfigOption.key("compaction.small-file-ratio")
+            .doubleType().defaultValue(0.7)
+            .withDescription("A file alone in its section is moved up a level without rewriting (metadata only) unless "
+                    + "it is smaller than this ratio of target-file-size; small ones are rewritten together.");
+
+    public static final ConfigOption<Integer> SORT_SPILL_THRESHOLD = ConfigOption.key("sort-spill-threshold").intType()
+            .defaultValue(10)
+            .withDescription("Most sorted runs merged at once. A section with more runs is merged in batches through "
+                    + "local spill files, so compaction memory does not grow with the number of runs.");
+}
