@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 @Command(name = "strata", mixinStandardHelpOptions = true, version = "strata 0.1.0",
         description = "An LSM lake-table engine on Parquet and Hadoop file systems.",
         subcommands = {CreateCommand.class, GenCommand.class, ScanCommand.class, SnapshotsCommand.class,
-                FilesCommand.class, BucketsCommand.class, DemoCommand.class})
+                FilesCommand.class, BucketsCommand.class, CompactCommand.class, DemoCommand.class})
 public final class StrataCli implements Runnable {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

@@ -1,0 +1,97 @@
+package io.strata.storage.compact;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.strata.storage.commit.TableCommit;
+import io.strata.storage.data.GenericRow;
+import io.strata.storage.schema.Schema;
+import io.strata.storage.table.Catalog;
+import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.table.TableWrite;
+import io.strata.storage.table.system.BucketsTable;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A bucket with 200 overlapping level-0 runs (about 550 MB of rows before compression) compacts
+ * to completion in a JVM with a 256 MB heap: the bounded merge keeps at most
+ * {@code sort-spill-threshold} runs open, whatever the number of runs.
+ */
+class BoundedMemoryCompactionTest {
+    static final int RUNS = 200;
+    static final int ROWS_PER_RUN = 10_000;
+    static final int KEYS = 100_000;
+
+    @TempDir Path dir;
+
+    @Test
+    void twoHundredLevelZeroRunsCompactWithA256MbHeap() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-XX:+ExitOnOutOfMemoryError",
+                "-Djava.io.tmpdir=" + dir, "-Dspill.threshold=" + System.getProperty("spill.threshold", "10"), "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                dir.resolve("wh").toString());
+        pb.redirectErrorStream(true);
+        File log = dir.resolve("child.log").toFile();
+        pb.redirectOutput(log);
+        Process p = pb.start();
+        assertThat(p.waitFor(10, TimeUnit.MINUTES)).as("child finished").isTrue();
+        String out = Files.readString(log.toPath(), StandardCharsets.UTF_8);
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(out).contains("runs before: " + RUNS).contains("runs after: 1");
+    }
+
+    /** Runs in the child JVM: builds the bucket, compacts it fully, checks the result. */
+    public static final class Main {
+        public static void main(String[] args) {
+            FileStoreTable t = Catalog.open(args[0]).createTable("db", "wide", Schema.newBuilder()
+                    .column("id", "BIGINT").column("ts", "BIGINT").column("payload", "STRING").primaryKey("id")
+                    .option("write-only", "true").option("write-buffer-size", "32 mb").build(), false);
+            Random rnd = new Random(1);
+            char[] chars = new char[250];
+            try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+                for (int r = 0; r < RUNS; r++) {
+                    for (int i = 0; i < ROWS_PER_RUN; i++) {
+                        for (int j = 0; j < chars.length; j++) {
+                            chars[j] = (char) ('a' + rnd.nextInt(26));
+                        }
+                        w.write(GenericRow.insert((long) rnd.nextInt(KEYS), (long) r * ROWS_PER_RUN + i,
+                                new String(chars)));
+                    }
+                    c.commit(r + 1, w.prepareCommit());
+                }
+            }
+            List<BucketsTable.BucketRow> before = BucketsTable.rows(t, null);
+            System.out.println("runs before: " + before.get(0).sortedRuns);
+            long liveBefore = count(t);
+            FileStoreTable writable = t.copyWithOptions(java.util.Map.of("write-only", "false", "sort-spill-threshold", System.getProperty("spill.threshold", "10")));
+            new TableCompactor(writable).compact(CompactStrategy.FULL, "compactor", 1);
+            List<BucketsTable.BucketRow> after = BucketsTable.rows(t, null);
+            System.out.println("runs after: " + after.get(0).sortedRuns);
+            long liveAfter = count(t);
+            if (liveAfter != liveBefore || after.get(0).rows != liveAfter) {
+                System.out.println("MISMATCH live before " + liveBefore + " after " + liveAfter + " rows in files "
+                        + after.get(0).rows);
+                System.exit(3);
+            }
+            System.out.println("max heap " + (Runtime.getRuntime().maxMemory() >> 20) + " MiB; ok");
+        }
+
+        private static long count(FileStoreTable t) {
+            long n = 0;
+            try (var it = t.newReadBuilder().withProjection("id").readAll()) {
+                while (it.hasNext()) {
+                    it.next();
+                    n++;
+                }
+            }
+            return n;
+        }
+    }
+}
