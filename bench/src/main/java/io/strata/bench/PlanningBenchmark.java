@@ -66,7 +66,7 @@ public final class PlanningBenchmark {
                         (System.nanoTime() - t0) / 1e9);
             }
         } finally {
-            IngestBenchmark.deleteRecursively(dir);
+            WorkloadBenchmark.deleteRecursively(dir);
         }
     }
 

@@ -7,7 +7,16 @@ import io.strata.cli.workload.WorkloadIngest;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.system.FilesTable;
+import io.strata.storage.compact.CompactStrategy;
+import io.strata.storage.compact.TableCompactor;
+import io.strata.storage.format.DataFileMeta;
+import io.strata.storage.format.DataFileReader;
+import io.strata.storage.format.DataFileWriter;
+import io.strata.storage.format.FileSource;
+import io.strata.storage.fs.FileIO;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /** Strata's side of a benchmark: one workload table in a fresh local warehouse, driven through the public API. */
@@ -30,6 +39,47 @@ final class StrataPeer {
         long rows = WorkloadIngest.write(writeOnly, workload, row -> { }, c -> { });
         long nanos = System.nanoTime() - start;
         return new IngestResult(rows, workload.commits(), nanos, files());
+    }
+
+    /** Scenario 2: a full compaction of every bucket and its commit, on one thread. */
+    CompactionResult fullCompaction() {
+        FileSummary input = files();
+        long start = System.nanoTime();
+        new TableCompactor(table).compact(CompactStrategy.FULL, "bench-compactor", 1);
+        long nanos = System.nanoTime() - start;
+        return new CompactionResult(input, files(), nanos);
+    }
+
+    /**
+     * Scenario 5, the copy limit: reads every live file and writes the same rows to new files
+     * (same format and codec, under {@code scratch}), with no merging: the floor for any
+     * merge-based compaction of these files.
+     */
+    CompactionResult copyLimit(Path scratch) throws IOException {
+        FileSummary input = files();
+        FileIO io = table.fileIO();
+        List<FilesTable.FileRow> rows = FilesTable.rows(table, null);
+        long start = System.nanoTime();
+        int n = 0;
+        long outRows = 0;
+        long outBytes = 0;
+        for (FilesTable.FileRow f : rows) {
+            org.apache.hadoop.fs.Path src = table.paths().dataFile("", f.bucket, f.file.fileName());
+            org.apache.hadoop.fs.Path dst = new org.apache.hadoop.fs.Path(scratch.toUri().toString(), "copy-" + (n++) + ".parquet");
+            try (DataFileReader in = DataFileReader.open(io, table.formatConfig().conf(), src, table.schema(), null, true,
+                    f.file.fileSize());
+                 DataFileWriter out = new DataFileWriter(io, dst, table.schema(), table.formatConfig(), 1,
+                         FileSource.COMPACT)) {
+                while (in.hasNext()) {
+                    out.write(in.next());
+                }
+                DataFileMeta meta = out.finish();
+                outRows += meta.rowCount();
+                outBytes += meta.fileSize();
+            }
+        }
+        long nanos = System.nanoTime() - start;
+        return new CompactionResult(input, new FileSummary(n, outRows, outBytes), nanos);
     }
 
     WorkloadCheck check() {

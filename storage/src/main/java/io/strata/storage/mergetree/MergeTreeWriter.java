@@ -31,7 +31,21 @@ public final class MergeTreeWriter {
     private final RecordComparator comparator;
     private final long targetFileSize;
     private final List<DataFileMeta> pending = new ArrayList<>();
+    private CompactHook compaction;
     private long nextSequence;
+
+    /**
+     * Inline compaction, for writers that are not write-only: told about every flush and asked
+     * at each prepareCommit for finished compaction changes (files replaced, files replacing).
+     */
+    public interface CompactHook {
+        void afterFlush(List<DataFileMeta> newFiles);
+
+        /** [files replaced, files replacing them] since the last call. */
+        List<List<DataFileMeta>> drainChanges();
+
+        void cancel();
+    }
 
     public MergeTreeWriter(FileIO io, TableSchema schema, FileFormatConfig format, DataFilePathFactory pathFactory,
                            WriteBuffer buffer, RecordComparator comparator, long targetFileSize, long nextSequence) {
@@ -43,6 +57,10 @@ public final class MergeTreeWriter {
         this.comparator = comparator;
         this.targetFileSize = targetFileSize;
         this.nextSequence = nextSequence;
+    }
+
+    public void setCompaction(CompactHook hook) {
+        this.compaction = hook;
     }
 
     public void write(RowKind kind, Object[] row) {
@@ -73,23 +91,51 @@ public final class MergeTreeWriter {
             while (records.hasNext()) {
                 out.write(records.next());
             }
-            pending.addAll(out.finish());
+            List<DataFileMeta> files = out.finish();
+            pending.addAll(files);
+            if (compaction != null) {
+                compaction.afterFlush(files);
+            }
         } catch (IOException | RuntimeException e) {
             out.abort();
             throw e;
         }
     }
 
-    /** Flushes and hands out the new files since the last call. */
-    public List<DataFileMeta> prepareCommit() throws IOException {
+    /** What one prepareCommit hands out: appended files, and compaction changes (empty when write-only). */
+    public static final class Increment {
+        public final List<DataFileMeta> appended;
+        public final List<DataFileMeta> compactBefore;
+        public final List<DataFileMeta> compactAfter;
+
+        Increment(List<DataFileMeta> appended, List<DataFileMeta> compactBefore, List<DataFileMeta> compactAfter) {
+            this.appended = appended;
+            this.compactBefore = compactBefore;
+            this.compactAfter = compactAfter;
+        }
+
+        public boolean isEmpty() {
+            return appended.isEmpty() && compactBefore.isEmpty() && compactAfter.isEmpty();
+        }
+    }
+
+    /** Flushes and hands out the new files and finished compactions since the last call. */
+    public Increment prepareCommit() throws IOException {
         flush();
-        List<DataFileMeta> out = List.copyOf(pending);
+        List<DataFileMeta> appended = List.copyOf(pending);
         pending.clear();
-        return out;
+        if (compaction == null) {
+            return new Increment(appended, List.of(), List.of());
+        }
+        List<List<DataFileMeta>> changes = compaction.drainChanges();
+        return new Increment(appended, changes.get(0), changes.get(1));
     }
 
     /** Discards the buffer and deletes files not yet handed out. Never throws. */
     public void abort() {
+        if (compaction != null) {
+            compaction.cancel();
+        }
         buffer.discard();
         for (DataFileMeta f : pending) {
             try {

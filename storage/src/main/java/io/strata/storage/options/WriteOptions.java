@@ -31,6 +31,7 @@ public final class WriteOptions {
     public static final ConfigOption<Boolean> WRITE_ONLY = ConfigOption.key("write-only").booleanType()
             .defaultValue(false)
             .withDescription("The writer never compacts: every prepareCommit adds one level-0 sorted run per touched "
-                    + "bucket and compaction is left to a dedicated job. (Inline compaction is not built yet, so "
-                    + "every writer currently behaves as write-only.)");
+                    + "bucket and compaction is left to a dedicated job. Otherwise the writer compacts each bucket "
+                    + "inline, in one background thread, and waits when a bucket reaches num-sorted-run.stop-trigger "
+                    + "sorted runs. Never combine inline compaction with a dedicated compaction job on one table.");
 }

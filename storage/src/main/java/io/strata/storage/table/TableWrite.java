@@ -10,7 +10,15 @@ import io.strata.storage.manifest.EntryFilter;
 import io.strata.storage.manifest.ManifestEntry;
 import io.strata.storage.merge.MergeEngines;
 import io.strata.storage.merge.MergeFunction;
+import io.strata.storage.compact.CompactManager;
+import io.strata.storage.compact.CompactPlanner;
+import io.strata.storage.compact.CompactRewriter;
+import io.strata.storage.compact.CompactStrategy;
+import io.strata.storage.compact.TableCompactor;
 import io.strata.storage.mergetree.KeySorter;
+import io.strata.storage.mergetree.Levels;
+import io.strata.storage.options.CompactionOptions;
+import io.strata.storage.options.TableOptions;
 import io.strata.storage.mergetree.MergeTreeWriter;
 import io.strata.storage.mergetree.RecordComparator;
 import io.strata.storage.mergetree.WriteBuffer;
@@ -63,6 +71,10 @@ public final class TableWrite implements AutoCloseable {
     private final File spillDir;
     private final Map<PartitionBucket, MergeTreeWriter> writers = new LinkedHashMap<>();
     private Map<PartitionBucket, Long> restoredSequences;
+    private Map<PartitionBucket, List<DataFileMeta>> restoredFiles;
+    private final boolean writeOnly;
+    private ExecutorService compactionPool;
+    private CompactPlanner planner;
     private ExecutorService flushPool;
     private long buffered;
     private long rowNumber;
@@ -85,6 +97,7 @@ public final class TableWrite implements AutoCloseable {
         this.bufferLimit = schema.tableOptions().get(WriteOptions.WRITE_BUFFER_SIZE);
         this.spillable = schema.tableOptions().get(WriteOptions.WRITE_BUFFER_SPILLABLE);
         this.targetFileSize = schema.tableOptions().get(WriteOptions.TARGET_FILE_SIZE);
+        this.writeOnly = !schema.hasPrimaryKey() || schema.tableOptions().get(WriteOptions.WRITE_ONLY);
         String dir = schema.tableOptions().get(WriteOptions.SPILL_DIR);
         this.spillDir = new File(dir != null ? dir : System.getProperty("java.io.tmpdir"), "strata-spill");
     }
@@ -160,6 +173,9 @@ public final class TableWrite implements AutoCloseable {
             WriteBuffer buffer = new WriteBuffer(comparator, sorter, functions, spillDir);
             w = new MergeTreeWriter(table.fileIO(), schema, table.formatConfig(), paths, buffer, comparator,
                     targetFileSize, nextSequence(pb));
+            if (!writeOnly) {
+                w.setCompaction(compactManager(pb));
+            }
             writers.put(pb, w);
         }
         return w;
@@ -167,18 +183,49 @@ public final class TableWrite implements AutoCloseable {
 
     /** The bucket's highest committed sequence number + 1, from the latest snapshot (read once). */
     private long nextSequence(PartitionBucket pb) {
-        if (restoredSequences == null) {
-            restoredSequences = new HashMap<>();
-            Optional<Snapshot> latest = table.snapshotManager().latest();
-            if (latest.isPresent()) {
-                for (ManifestEntry e : table.manifests().scanner().scan(latest.get().baseManifestList(), EntryFilter.ALL)) {
-                    restoredSequences.merge(new PartitionBucket(e.partition(), e.bucket()), e.file().maxSequence(),
-                            Math::max);
+        restore();
+        Long max = restoredSequences.get(pb);
+        return max == null ? 0 : max + 1;
+    }
+
+    /** Reads the latest snapshot's files once: sequence numbers to continue, levels to compact. */
+    private void restore() {
+        if (restoredSequences != null) {
+            return;
+        }
+        restoredSequences = new HashMap<>();
+        restoredFiles = new HashMap<>();
+        Optional<Snapshot> latest = table.snapshotManager().latest();
+        if (latest.isPresent()) {
+            for (ManifestEntry e : table.manifests().scanner().scan(latest.get().baseManifestList(), EntryFilter.ALL)) {
+                PartitionBucket pb = new PartitionBucket(e.partition(), e.bucket());
+                restoredSequences.merge(pb, e.file().maxSequence(), Math::max);
+                if (!writeOnly) {
+                    restoredFiles.computeIfAbsent(pb, k -> new ArrayList<>()).add(e.file());
                 }
             }
         }
-        Long max = restoredSequences.get(pb);
-        return max == null ? 0 : max + 1;
+    }
+
+    /** Inline compaction of one bucket: one background compaction thread per writer. */
+    private CompactManager compactManager(PartitionBucket pb) {
+        restore();
+        TableOptions o = schema.tableOptions();
+        if (compactionPool == null) {
+            TableCompactor compactor = new TableCompactor(table);
+            planner = compactor.planner();
+            compactionPool = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "strata-compaction-" + table.name());
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        Integer stop = o.get(CompactionOptions.STOP_TRIGGER);
+        int stopTrigger = stop != null ? stop : o.get(CompactionOptions.COMPACTION_TRIGGER) + 3;
+        Levels levels = Levels.of(restoredFiles.getOrDefault(pb, List.of()), TableCompactor.numLevels(o),
+                ValueComparators.forTuple(schema.typesOf(schema.primaryKeyIndexes())));
+        return new CompactManager(pb.partition, pb.bucket, levels, planner, CompactStrategy.MINOR,
+                new CompactRewriter(table), compactionPool, stopTrigger);
     }
 
     private void relieveMemory() {
@@ -207,7 +254,7 @@ public final class TableWrite implements AutoCloseable {
      */
     public List<CommitMessage> prepareCommit() {
         List<PartitionBucket> keys = new ArrayList<>(writers.keySet());
-        List<Future<List<DataFileMeta>>> flushes = new ArrayList<>();
+        List<Future<MergeTreeWriter.Increment>> flushes = new ArrayList<>();
         for (PartitionBucket pb : keys) {
             MergeTreeWriter w = writers.get(pb);
             flushes.add(flushPool().submit(w::prepareCommit));
@@ -216,10 +263,11 @@ public final class TableWrite implements AutoCloseable {
         Throwable failure = null;
         for (int i = 0; i < keys.size(); i++) {
             try {
-                List<DataFileMeta> files = flushes.get(i).get();
-                if (!files.isEmpty()) {
+                MergeTreeWriter.Increment inc = flushes.get(i).get();
+                if (!inc.isEmpty()) {
                     PartitionBucket pb = keys.get(i);
-                    out.add(CommitMessage.append(pb.partition, pb.bucket, schema.numBuckets(), files));
+                    out.add(new CommitMessage(pb.partition, pb.bucket, schema.numBuckets(), inc.appended,
+                            inc.compactBefore, inc.compactAfter, List.of()));
                 }
             } catch (ExecutionException e) {
                 failure = failure == null ? e.getCause() : failure;
@@ -257,6 +305,10 @@ public final class TableWrite implements AutoCloseable {
         if (flushPool != null) {
             flushPool.shutdownNow();
             flushPool = null;
+        }
+        if (compactionPool != null) {
+            compactionPool.shutdownNow();
+            compactionPool = null;
         }
         for (MergeTreeWriter w : writers.values()) {
             w.abort();

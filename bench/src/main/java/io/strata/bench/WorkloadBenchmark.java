@@ -1,0 +1,169 @@
+package io.strata.bench;
+
+import io.strata.cli.workload.ExpectedTable;
+import io.strata.cli.workload.StandardWorkload;
+import io.strata.cli.workload.WorkloadCheck;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * Scenarios of WORKLOAD.md on Strata and on Apache Paimon 1.3.1, in one process, on the
+ * identical generated rows: 1 (write-only ingest), 2 (full compaction of every bucket and its
+ * commit, one compaction thread) and 5 (the copy limit: Strata's reader and writer copying the
+ * scenario-2 input files without merging). Warm-up runs first, then measured runs alternating
+ * the engines, each on a fresh table and verified against the workload model after ingest and
+ * after compaction (a wrong result aborts with exit code 1). Prints one line per run and, last,
+ * one JSON line with the medians of both and the ratios.
+ *
+ * <p>Arguments, all optional: {@code --dir=PATH} (scratch; default the JVM temp directory),
+ * {@code --warmups=2 --runs=5}, and the workload {@code --commits=10 --rows=200000
+ * --keys=1000000 --delete-fraction=0.05 --seed=42}.
+ */
+public final class WorkloadBenchmark {
+    private static final Set<String> OPTIONS =
+            Set.of("dir", "warmups", "runs", "commits", "rows", "keys", "delete-fraction", "seed");
+
+    private WorkloadBenchmark() {
+    }
+
+    private record Run(IngestResult ingest, CompactionResult compaction, CompactionResult copy) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = parse(args);
+        Path dir = Path.of(opts.getOrDefault("dir", System.getProperty("java.io.tmpdir")));
+        int warmups = Integer.parseInt(opts.getOrDefault("warmups", "2"));
+        int runs = Integer.parseInt(opts.getOrDefault("runs", "5"));
+        StandardWorkload workload = new StandardWorkload(
+                Integer.parseInt(opts.getOrDefault("commits", "10")),
+                Integer.parseInt(opts.getOrDefault("rows", "200000")),
+                Long.parseLong(opts.getOrDefault("keys", "1000000")),
+                Double.parseDouble(opts.getOrDefault("delete-fraction", "0.05")),
+                Long.parseLong(opts.getOrDefault("seed", "42")));
+        System.out.printf("%s; java %s, %d cpus, max heap %d MiB%n", workload, System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
+        WorkloadCheck expected = ExpectedTable.of(workload.restart());
+
+        double[][] m = new double[6][runs]; // strata ingest, paimon ingest, strata compact, paimon compact, copy rows/s, strata compact s / copy s
+        Run lastStrata = null;
+        Run lastPaimon = null;
+        for (int i = -warmups; i < runs; i++) {
+            String label = i < 0 ? "warm-up " + (i + warmups + 1) : "run " + (i + 1);
+            Run s = runStrata(dir, workload.restart(), expected);
+            Run p = runPaimon(dir, workload.restart(), expected);
+            System.out.printf(Locale.ROOT, "%s: ingest strata %.3f | paimon %.3f M rows/s; full compaction strata %.3f "
+                            + "(%.2f s, out %s) | paimon %.3f M input rows/s (%.2f s, out %s); copy limit %.3f M rows/s "
+                            + "(%.2f s) | load %.2f%n",
+                    label, s.ingest.rowsPerSecond() / 1e6, p.ingest.rowsPerSecond() / 1e6,
+                    s.compaction.inputRowsPerSecond() / 1e6, s.compaction.nanos() / 1e9, s.compaction.output(),
+                    p.compaction.inputRowsPerSecond() / 1e6, p.compaction.nanos() / 1e9, p.compaction.output(),
+                    s.copy.inputRowsPerSecond() / 1e6, s.copy.nanos() / 1e9,
+                    ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+            if (i >= 0) {
+                m[0][i] = s.ingest.rowsPerSecond();
+                m[1][i] = p.ingest.rowsPerSecond();
+                m[2][i] = s.compaction.inputRowsPerSecond();
+                m[3][i] = p.compaction.inputRowsPerSecond();
+                m[4][i] = s.copy.inputRowsPerSecond();
+                m[5][i] = (double) s.compaction.nanos() / s.copy.nanos();
+                lastStrata = s;
+                lastPaimon = p;
+            }
+        }
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("workload", workload.toString());
+        json.put("runs", runs);
+        json.put("s1_ingest_rows_per_s_strata", Math.round(median(m[0])));
+        json.put("s1_ingest_rows_per_s_paimon", Math.round(median(m[1])));
+        json.put("s1_ratio", round3(median(m[0]) / median(m[1])));
+        json.put("s2_full_compaction_input_rows_per_s_strata", Math.round(median(m[2])));
+        json.put("s2_full_compaction_input_rows_per_s_paimon", Math.round(median(m[3])));
+        json.put("s2_ratio", round3(median(m[2]) / median(m[3])));
+        json.put("s2_input_rows_strata", lastStrata.compaction.input().rows());
+        json.put("s2_input_rows_paimon", lastPaimon.compaction.input().rows());
+        json.put("s2_output_files_strata", lastStrata.compaction.output().files());
+        json.put("s2_output_bytes_strata", lastStrata.compaction.output().bytes());
+        json.put("s2_output_files_paimon", lastPaimon.compaction.output().files());
+        json.put("s2_output_bytes_paimon", lastPaimon.compaction.output().bytes());
+        json.put("s5_copy_limit_rows_per_s", Math.round(median(m[4])));
+        json.put("s2_strata_time_over_copy_limit", round3(median(m[5])));
+        System.out.println(new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(json));
+    }
+
+    private static double round3(double v) {
+        return Math.round(v * 1000) / 1000.0;
+    }
+
+    private static Run runStrata(Path dir, StandardWorkload workload, WorkloadCheck expected) throws IOException {
+        Path warehouse = Files.createTempDirectory(Files.createDirectories(dir), "strata-bench-");
+        try {
+            StrataPeer peer = StrataPeer.createTable(warehouse, "workload");
+            IngestResult ingest = peer.ingest(workload);
+            verify("Strata after ingest", peer.check(), expected);
+            Path scratch = Files.createDirectories(warehouse.resolve("copy"));
+            CompactionResult copy = peer.copyLimit(scratch);
+            CompactionResult compaction = peer.fullCompaction();
+            verify("Strata after full compaction", peer.check(), expected);
+            return new Run(ingest, compaction, copy);
+        } finally {
+            deleteRecursively(warehouse);
+        }
+    }
+
+    private static Run runPaimon(Path dir, StandardWorkload workload, WorkloadCheck expected) throws Exception {
+        Path warehouse = Files.createTempDirectory(Files.createDirectories(dir), "paimon-bench-");
+        try (PaimonPeer peer = PaimonPeer.createTable(warehouse, "workload")) {
+            IngestResult ingest = peer.ingest(workload);
+            verify("Paimon after ingest", peer.check(), expected);
+            CompactionResult compaction = peer.fullCompaction();
+            verify("Paimon after full compaction", peer.check(), expected);
+            return new Run(ingest, compaction, null);
+        } finally {
+            deleteRecursively(warehouse);
+        }
+    }
+
+    private static void verify(String what, WorkloadCheck actual, WorkloadCheck expected) {
+        if (!actual.equals(expected)) {
+            System.err.println(what + ": " + actual + ", expected " + expected);
+            System.exit(1);
+        }
+    }
+
+    static double median(double[] values) {
+        double[] s = values.clone();
+        Arrays.sort(s);
+        int n = s.length;
+        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    }
+
+    private static Map<String, String> parse(String[] args) {
+        Map<String, String> m = new HashMap<>();
+        for (String a : args) {
+            int eq = a.indexOf('=');
+            if (!a.startsWith("--") || eq < 0 || !OPTIONS.contains(a.substring(2, eq))) {
+                throw new IllegalArgumentException("unknown argument " + a + " (known: --NAME=VALUE with NAME in " + OPTIONS + ")");
+            }
+            m.put(a.substring(2, eq), a.substring(eq + 1));
+        }
+        return m;
+    }
+
+    static void deleteRecursively(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(p);
+            }
+        }
+    }
+}

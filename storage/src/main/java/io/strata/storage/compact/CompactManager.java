@@ -1,0 +1,141 @@
+package io.strata.storage.compact;
+
+import io.strata.storage.format.DataFileMeta;
+import io.strata.storage.mergetree.Levels;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+
+/**
+ * Inline compaction of one bucket for a writer that is not write-only (Paimon's default mode):
+ * after every flush the bucket's triggers are checked and at most one compaction runs in the
+ * background; the writer waits only when the bucket reaches {@code num-sorted-run.stop-trigger}
+ * sorted runs. Finished compactions are handed to the next commit. Not thread-safe: called by
+ * the writer's thread only; the rewrite itself runs on the executor.
+ */
+public final class CompactManager implements io.strata.storage.mergetree.MergeTreeWriter.CompactHook {
+    private final Object[] partition;
+    private final int bucket;
+    private final CompactPlanner planner;
+    private final CompactStrategy strategy;
+    private final CompactRewriter rewriter;
+    private final ExecutorService executor;
+    private final int stopTrigger;
+
+    private Levels levels;
+    private Future<CompactResult> running;
+    private final List<DataFileMeta> before = new ArrayList<>();
+    private final List<DataFileMeta> after = new ArrayList<>();
+
+    public CompactManager(Object[] partition, int bucket, Levels levels, CompactPlanner planner,
+                          CompactStrategy strategy, CompactRewriter rewriter, ExecutorService executor,
+                          int stopTrigger) {
+        this.partition = partition;
+        this.bucket = bucket;
+        this.levels = levels;
+        this.planner = planner;
+        this.strategy = strategy;
+        this.rewriter = rewriter;
+        this.executor = executor;
+        this.stopTrigger = stopTrigger;
+    }
+
+    public Levels levels() {
+        return levels;
+    }
+
+    /** Registers files the writer flushed, collects a finished compaction, and starts the next one if triggered. */
+    @Override
+    public void afterFlush(List<DataFileMeta> newFiles) {
+        levels = levels.apply(List.of(), newFiles);
+        collect(false);
+        maybeStart();
+        while (running != null && levels.numberOfSortedRuns() >= stopTrigger) {
+            collect(true);
+            maybeStart();
+        }
+    }
+
+    private void maybeStart() {
+        if (running != null) {
+            return;
+        }
+        Optional<CompactPlan> plan = planner.plan(partition, bucket, levels, strategy, false);
+        if (plan.isPresent()) {
+            CompactPlan p = plan.get();
+            running = executor.submit(() -> rewriter.rewrite(p));
+        }
+    }
+
+    private void collect(boolean blocking) {
+        if (running == null || (!blocking && !running.isDone())) {
+            return;
+        }
+        CompactResult r;
+        try {
+            r = running.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for compaction of bucket " + bucket, e);
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof IOException) {
+                throw new UncheckedIOException("compaction of bucket " + bucket + " failed: " + c.getMessage(),
+                        (IOException) c);
+            }
+            throw new IllegalStateException("compaction of bucket " + bucket + " failed: " + c, c);
+        } finally {
+            running = null;
+        }
+        levels = levels.apply(r.before(), r.after());
+        // a file compacted twice before a commit: drop the intermediate one from both sides
+        Set<String> intermediate = new HashSet<>();
+        for (DataFileMeta f : r.before()) {
+            intermediate.add(f.level() + "/" + f.fileName());
+        }
+        List<DataFileMeta> keptAfter = new ArrayList<>();
+        for (DataFileMeta f : after) {
+            if (!intermediate.remove(f.level() + "/" + f.fileName())) {
+                keptAfter.add(f);
+            }
+        }
+        after.clear();
+        after.addAll(keptAfter);
+        for (DataFileMeta f : r.before()) {
+            if (intermediate.contains(f.level() + "/" + f.fileName())) {
+                before.add(f);
+            }
+        }
+        after.addAll(r.after());
+    }
+
+    /** Compaction changes finished since the last call: files replaced and files replacing them. */
+    @Override
+    public List<List<DataFileMeta>> drainChanges() {
+        List<List<DataFileMeta>> out = List.of(List.copyOf(before), List.copyOf(after));
+        before.clear();
+        after.clear();
+        return out;
+    }
+
+    /** Waits for a running compaction (writer close or end of input). */
+    public void awaitRunning() {
+        collect(true);
+    }
+
+    /** Cancels a running compaction; its output is never handed out. */
+    @Override
+    public void cancel() {
+        if (running != null) {
+            running.cancel(true);
+            running = null;
+        }
+    }
+}
