@@ -17,10 +17,21 @@ public final class CommitMessage {
     private final List<DataFileMeta> compactBefore;
     private final List<DataFileMeta> compactAfter;
     private final List<DataFileMeta> changelogFiles;
+    private final List<DataFileMeta> compactChangelogFiles;
 
     public CommitMessage(Object[] partition, int bucket, int totalBuckets, List<DataFileMeta> appendFiles,
                          List<DataFileMeta> compactBefore, List<DataFileMeta> compactAfter,
                          List<DataFileMeta> changelogFiles) {
+        this(partition, bucket, totalBuckets, appendFiles, compactBefore, compactAfter, changelogFiles, List.of());
+    }
+
+    /**
+     * @param changelogFiles        changelog of the appended rows (changelog-producer input)
+     * @param compactChangelogFiles changelog produced by the compaction (lookup, full-compaction)
+     */
+    public CommitMessage(Object[] partition, int bucket, int totalBuckets, List<DataFileMeta> appendFiles,
+                         List<DataFileMeta> compactBefore, List<DataFileMeta> compactAfter,
+                         List<DataFileMeta> changelogFiles, List<DataFileMeta> compactChangelogFiles) {
         this.partition = partition;
         this.bucket = bucket;
         this.totalBuckets = totalBuckets;
@@ -28,6 +39,7 @@ public final class CommitMessage {
         this.compactBefore = List.copyOf(compactBefore);
         this.compactAfter = List.copyOf(compactAfter);
         this.changelogFiles = List.copyOf(changelogFiles);
+        this.compactChangelogFiles = List.copyOf(compactChangelogFiles);
     }
 
     public static CommitMessage append(Object[] partition, int bucket, int totalBuckets, List<DataFileMeta> files) {
@@ -46,9 +58,11 @@ public final class CommitMessage {
     public List<DataFileMeta> compactBefore() { return compactBefore; }
     public List<DataFileMeta> compactAfter() { return compactAfter; }
     public List<DataFileMeta> changelogFiles() { return changelogFiles; }
+    public List<DataFileMeta> compactChangelogFiles() { return compactChangelogFiles; }
 
     public boolean isEmpty() {
-        return appendFiles.isEmpty() && compactBefore.isEmpty() && compactAfter.isEmpty() && changelogFiles.isEmpty();
+        return appendFiles.isEmpty() && compactBefore.isEmpty() && compactAfter.isEmpty() && changelogFiles.isEmpty()
+                && compactChangelogFiles.isEmpty();
     }
 
     @Override
@@ -59,7 +73,8 @@ public final class CommitMessage {
         CommitMessage m = (CommitMessage) o;
         return bucket == m.bucket && totalBuckets == m.totalBuckets && Arrays.deepEquals(partition, m.partition)
                 && appendFiles.equals(m.appendFiles) && compactBefore.equals(m.compactBefore)
-                && compactAfter.equals(m.compactAfter) && changelogFiles.equals(m.changelogFiles);
+                && compactAfter.equals(m.compactAfter) && changelogFiles.equals(m.changelogFiles)
+                && compactChangelogFiles.equals(m.compactChangelogFiles);
     }
 
     @Override
@@ -71,6 +86,7 @@ public final class CommitMessage {
     public String toString() {
         return "CommitMessage{partition=" + Arrays.toString(partition) + ", bucket=" + bucket + ", append="
                 + appendFiles.size() + ", compactBefore=" + compactBefore.size() + ", compactAfter="
-                + compactAfter.size() + ", changelog=" + changelogFiles.size() + "}";
+                + compactAfter.size() + ", changelog=" + changelogFiles.size() + ", compactChangelog="
+                + compactChangelogFiles.size() + "}";
     }
 }

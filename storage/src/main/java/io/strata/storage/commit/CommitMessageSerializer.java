@@ -34,6 +34,7 @@ public final class CommitMessageSerializer {
         writeFiles(out, m.compactBefore());
         writeFiles(out, m.compactAfter());
         writeFiles(out, m.changelogFiles());
+        writeFiles(out, m.compactChangelogFiles());
         out.flush();
         return bos.toByteArray();
     }
@@ -47,7 +48,7 @@ public final class CommitMessageSerializer {
         int bucket = in.readInt();
         int total = in.readInt();
         CommitMessage m = new CommitMessage(partition, bucket, total, readFiles(in), readFiles(in), readFiles(in),
-                readFiles(in));
+                readFiles(in), readFiles(in));
         if (in.available() != 0) {
             throw new IOException("corrupt commit message: " + in.available() + " trailing bytes");
         }

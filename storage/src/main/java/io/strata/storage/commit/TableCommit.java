@@ -94,10 +94,18 @@ public final class TableCommit implements AutoCloseable {
         }
         List<ManifestEntry> append = new ArrayList<>();
         List<ManifestEntry> compact = new ArrayList<>();
+        List<ManifestEntry> appendChangelog = new ArrayList<>();
+        List<ManifestEntry> compactChangelog = new ArrayList<>();
         for (CommitMessage m : messages) {
             checkBuckets(m);
             for (DataFileMeta f : m.appendFiles()) {
                 append.add(new ManifestEntry(FileKind.ADD, m.partition(), m.bucket(), m.totalBuckets(), f));
+            }
+            for (DataFileMeta f : m.changelogFiles()) {
+                appendChangelog.add(new ManifestEntry(FileKind.ADD, m.partition(), m.bucket(), m.totalBuckets(), f));
+            }
+            for (DataFileMeta f : m.compactChangelogFiles()) {
+                compactChangelog.add(new ManifestEntry(FileKind.ADD, m.partition(), m.bucket(), m.totalBuckets(), f));
             }
             for (DataFileMeta f : m.compactBefore()) {
                 compact.add(new ManifestEntry(FileKind.DELETE, m.partition(), m.bucket(), m.totalBuckets(), f));
@@ -107,12 +115,12 @@ public final class TableCommit implements AutoCloseable {
             }
         }
         List<Long> published = new ArrayList<>();
-        if (!append.isEmpty()) {
-            published.add(commitEntries(CommitKind.APPEND, identifier, append));
+        if (!append.isEmpty() || !appendChangelog.isEmpty()) {
+            published.add(commitEntries(CommitKind.APPEND, identifier, append, appendChangelog));
         }
-        if (!compact.isEmpty()) {
+        if (!compact.isEmpty() || !compactChangelog.isEmpty()) {
             try {
-                published.add(commitEntries(CommitKind.COMPACT, identifier, compact));
+                published.add(commitEntries(CommitKind.COMPACT, identifier, compact, compactChangelog));
             } catch (CommitConflictException e) {
                 deleteNewFiles(messages);
                 throw e;
@@ -160,13 +168,25 @@ public final class TableCommit implements AutoCloseable {
         return identifier <= lastCommittedIdentifier;
     }
 
-    private long commitEntries(CommitKind kind, long identifier, List<ManifestEntry> entries) {
+    private long commitEntries(CommitKind kind, long identifier, List<ManifestEntry> entries,
+                               List<ManifestEntry> changelog) {
         List<ManifestFileMeta> delta;
+        List<ManifestFileMeta> changelogManifests;
+        String changelogList = null;
+        long changelogRows = 0;
         try {
             delta = manifests.manifestFile().write(entries);
+            changelogManifests = manifests.manifestFile().write(changelog);
+            if (!changelog.isEmpty()) {
+                changelogList = manifests.manifestList().write(changelogManifests);
+            }
         } catch (IOException e) {
             throw new CommitFailedException("table " + tableName + ": cannot write manifests: " + e.getMessage(), e);
         }
+        for (ManifestEntry e : changelog) {
+            changelogRows += e.file().rowCount();
+        }
+        ChangelogRef ref = new ChangelogRef(changelogList, changelog.isEmpty() ? null : changelogRows);
         long recordDelta = 0;
         for (ManifestEntry e : entries) {
             recordDelta += e.kind() == FileKind.ADD ? e.file().rowCount() : -e.file().rowCount();
@@ -177,14 +197,16 @@ public final class TableCommit implements AutoCloseable {
                 conflicts.check(latest.orElse(null), entries);
             } catch (CommitConflictException e) {
                 deleteManifests(delta);
+                deleteChangelogMetadata(changelogManifests, changelogList);
                 throw e;
             }
-            Optional<Long> id = tryPublish(kind, identifier, latest.orElse(null), delta, recordDelta);
+            Optional<Long> id = tryPublish(kind, identifier, latest.orElse(null), delta, recordDelta, ref);
             if (id.isPresent()) {
                 return id.get();
             }
             if (attempt >= maxRetries) {
                 deleteManifests(delta);
+                deleteChangelogMetadata(changelogManifests, changelogList);
                 throw new CommitFailedException("table " + tableName + ": " + kind + " commit " + identifier + " of "
                         + commitUser + " lost the race for a new snapshot " + (attempt + 1) + " times; giving up", null);
             }
@@ -192,9 +214,27 @@ public final class TableCommit implements AutoCloseable {
         }
     }
 
+    /** The changelog manifest list of a commit (null when it has none) and its row count. */
+    private static final class ChangelogRef {
+        final String list;
+        final Long rows;
+
+        ChangelogRef(String list, Long rows) {
+            this.list = list;
+            this.rows = rows;
+        }
+    }
+
+    private void deleteChangelogMetadata(List<ManifestFileMeta> changelogManifests, String changelogList) {
+        deleteManifests(changelogManifests);
+        if (changelogList != null) {
+            deleteQuietly(manifests.manifestList().path(changelogList));
+        }
+    }
+
     /** One attempt; empty if another committer took the snapshot id first. */
     private Optional<Long> tryPublish(CommitKind kind, long identifier, Snapshot latest, List<ManifestFileMeta> delta,
-                                      long recordDelta) {
+                                      long recordDelta, ChangelogRef changelog) {
         long newId = latest == null ? 1 : latest.id() + 1;
         List<ManifestFileMeta> written = new ArrayList<>();
         List<String> lists = new ArrayList<>();
@@ -210,8 +250,9 @@ public final class TableCommit implements AutoCloseable {
             String deltaList = manifests.manifestList().write(delta);
             lists.add(deltaList);
             long total = (latest == null ? 0 : latest.totalRecordCount()) + recordDelta;
-            Snapshot s = new Snapshot(newId, schema.id(), baseList, deltaList, null, commitUser, identifier, kind,
-                    System.currentTimeMillis(), total, recordDelta, null, latest == null ? null : latest.watermark());
+            Snapshot s = new Snapshot(newId, schema.id(), baseList, deltaList, changelog.list, commitUser, identifier,
+                    kind, System.currentTimeMillis(), total, recordDelta, changelog.rows,
+                    latest == null ? null : latest.watermark());
             if (publishOrCheck(s)) {
                 LOG.debug("table {}: committed snapshot {} ({})", tableName, newId, kind);
                 return Optional.of(newId);
@@ -281,6 +322,9 @@ public final class TableCommit implements AutoCloseable {
                 if (!inputs.contains(f.fileName())) {
                     deleteQuietly(paths.dataFile(partitionPath, m.bucket(), f.fileName()));
                 }
+            }
+            for (DataFileMeta f : m.compactChangelogFiles()) {
+                deleteQuietly(paths.dataFile(partitionPath, m.bucket(), f.fileName()));
             }
         }
     }

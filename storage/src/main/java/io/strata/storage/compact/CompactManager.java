@@ -33,6 +33,7 @@ public final class CompactManager implements io.strata.storage.mergetree.MergeTr
     private Future<CompactResult> running;
     private final List<DataFileMeta> before = new ArrayList<>();
     private final List<DataFileMeta> after = new ArrayList<>();
+    private final List<DataFileMeta> changelog = new ArrayList<>();
 
     public CompactManager(Object[] partition, int bucket, Levels levels, CompactPlanner planner,
                           CompactStrategy strategy, CompactRewriter rewriter, ExecutorService executor,
@@ -114,14 +115,16 @@ public final class CompactManager implements io.strata.storage.mergetree.MergeTr
             }
         }
         after.addAll(r.after());
+        changelog.addAll(r.changelog());
     }
 
     /** Compaction changes finished since the last call: files replaced and files replacing them. */
     @Override
     public List<List<DataFileMeta>> drainChanges() {
-        List<List<DataFileMeta>> out = List.of(List.copyOf(before), List.copyOf(after));
+        List<List<DataFileMeta>> out = List.of(List.copyOf(before), List.copyOf(after), List.copyOf(changelog));
         before.clear();
         after.clear();
+        changelog.clear();
         return out;
     }
 

@@ -1,6 +1,7 @@
 package io.strata.storage.compact;
 
 import io.strata.storage.format.DataFileMeta;
+import io.strata.storage.mergetree.Levels;
 import io.strata.storage.mergetree.SortedRun;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -54,8 +55,11 @@ public final class CompactPlan {
     private final CompactUnit unit;
     private final boolean dropDelete;
     private final List<Section> sections;
+    private final Levels levels;
 
-    CompactPlan(Object[] partition, int bucket, CompactUnit unit, boolean dropDelete, List<Section> sections) {
+    CompactPlan(Object[] partition, int bucket, CompactUnit unit, boolean dropDelete, List<Section> sections,
+                Levels levels) {
+        this.levels = levels;
         this.partition = partition;
         this.bucket = bucket;
         this.unit = unit;
@@ -73,6 +77,9 @@ public final class CompactPlan {
     public boolean dropDelete() { return dropDelete; }
 
     public List<Section> sections() { return sections; }
+
+    /** The bucket's shape the plan was made from. */
+    public Levels levels() { return levels; }
 
     public List<DataFileMeta> inputFiles() {
         return unit.files();

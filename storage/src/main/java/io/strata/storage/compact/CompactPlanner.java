@@ -53,7 +53,7 @@ public final class CompactPlanner {
                 .anyMatch(f -> f.level() != unit.outputLevel()))) {
             return Optional.empty(); // every file is already where it would go
         }
-        return Optional.of(new CompactPlan(partition, bucket, unit, dropDelete, sections));
+        return Optional.of(new CompactPlan(partition, bucket, unit, dropDelete, sections, levels));
     }
 
     private void splitSingleRun(SortedRun run, int outputLevel, boolean dropDelete, boolean forceRewrite,

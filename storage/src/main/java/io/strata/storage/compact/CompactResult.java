@@ -11,9 +11,11 @@ public final class CompactResult {
     private final List<DataFileMeta> after;
     private final long rowsRead;
     private final long rowsWritten;
+    private final List<DataFileMeta> changelog;
 
     public CompactResult(CompactPlan plan, List<DataFileMeta> before, List<DataFileMeta> after, long rowsRead,
-                         long rowsWritten) {
+                         long rowsWritten, List<DataFileMeta> changelog) {
+        this.changelog = List.copyOf(changelog);
         this.plan = plan;
         this.before = List.copyOf(before);
         this.after = List.copyOf(after);
@@ -26,8 +28,10 @@ public final class CompactResult {
     public List<DataFileMeta> after() { return after; }
     public long rowsRead() { return rowsRead; }
     public long rowsWritten() { return rowsWritten; }
+    public List<DataFileMeta> changelog() { return changelog; }
 
     public CommitMessage toCommitMessage(int totalBuckets) {
-        return CommitMessage.compact(plan.partition(), plan.bucket(), totalBuckets, before, after);
+        return new CommitMessage(plan.partition(), plan.bucket(), totalBuckets, List.of(), before, after, List.of(),
+                changelog);
     }
 }

@@ -1,6 +1,8 @@
 package io.strata.storage.compact;
 
+import io.strata.storage.changelog.ChangelogProducer;
 import io.strata.storage.data.KeyValue;
+import io.strata.storage.options.ChangelogOptions;
 import io.strata.storage.data.PartitionPath;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.format.DataFilePathFactory;
@@ -94,11 +96,20 @@ public final class CompactRewriter {
                 }
                 after.addAll(out.finish());
             }
+            List<DataFileMeta> changelog = changelog(plan, paths);
+            return new CompactResult(plan, before, after, rowsRead, rowsWritten, changelog);
         } catch (IOException | RuntimeException e) {
             writers.forEach(RollingFileWriter::abort);
             throw e;
         }
-        return new CompactResult(plan, before, after, rowsRead, rowsWritten);
+    }
+
+    private List<DataFileMeta> changelog(CompactPlan plan, DataFilePathFactory paths) throws IOException {
+        if (schema.tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER) == ChangelogOptions.Producer.NONE) {
+            return List.of();
+        }
+        ChangelogProducer producer = new ChangelogProducer(table);
+        return producer.applies(plan) ? producer.produce(plan, paths) : List.of();
     }
 
     private CloseableIterator<KeyValue> merge(CompactPlan.Section section, DataFilePathFactory paths,

@@ -32,6 +32,9 @@ public final class MergeTreeWriter {
     private final long targetFileSize;
     private final List<DataFileMeta> pending = new ArrayList<>();
     private CompactHook compaction;
+    private List<KeyValue> inputChangelog;
+    private long changelogBytes;
+    private final List<DataFileMeta> pendingChangelog = new ArrayList<>();
     private long nextSequence;
 
     /**
@@ -41,7 +44,7 @@ public final class MergeTreeWriter {
     public interface CompactHook {
         void afterFlush(List<DataFileMeta> newFiles);
 
-        /** [files replaced, files replacing them] since the last call. */
+        /** [files replaced, files replacing them, changelog files] since the last call. */
         List<List<DataFileMeta>> drainChanges();
 
         void cancel();
@@ -63,16 +66,49 @@ public final class MergeTreeWriter {
         this.compaction = hook;
     }
 
+    /** changelog-producer input: every row written is also stored, unmerged, as changelog. */
+    public void enableInputChangelog() {
+        this.inputChangelog = new ArrayList<>();
+    }
+
     public void write(RowKind kind, Object[] row) {
-        buffer.add(new KeyValue(nextSequence++, kind, row));
+        KeyValue kv = new KeyValue(nextSequence++, kind, row);
+        buffer.add(kv);
+        if (inputChangelog != null) {
+            inputChangelog.add(kv);
+            changelogBytes += WriteBuffer.estimate(row);
+        }
     }
 
     public long bufferedBytes() {
-        return buffer.estimatedBytes();
+        return buffer.estimatedBytes() + changelogBytes;
+    }
+
+    /** Writes the input rows kept for changelog (sorted by key, then sequence; not merged). */
+    private void flushChangelog() throws IOException {
+        if (inputChangelog == null || inputChangelog.isEmpty()) {
+            return;
+        }
+        KeyValue[] sorted = inputChangelog.toArray(new KeyValue[0]);
+        java.util.Arrays.sort(sorted, comparator.records());
+        RollingFileWriter out = new RollingFileWriter(io, pathFactory.supplier("changelog"), schema, format, 0,
+                FileSource.APPEND, targetFileSize, comparator.keys());
+        try {
+            for (KeyValue kv : sorted) {
+                out.write(kv);
+            }
+            pendingChangelog.addAll(out.finish());
+        } catch (IOException | RuntimeException e) {
+            out.abort();
+            throw e;
+        }
+        inputChangelog.clear();
+        changelogBytes = 0;
     }
 
     /** Frees memory: spills to local disk when {@code spillable}, else flushes a level-0 file. */
     public void relieveMemory(boolean spillable) throws IOException {
+        flushChangelog();
         if (spillable) {
             buffer.spill();
         } else {
@@ -82,6 +118,7 @@ public final class MergeTreeWriter {
 
     /** Writes everything buffered as level-0 file(s) of one sorted run. */
     public void flush() throws IOException {
+        flushChangelog();
         if (buffer.isEmpty()) {
             return;
         }
@@ -107,15 +144,21 @@ public final class MergeTreeWriter {
         public final List<DataFileMeta> appended;
         public final List<DataFileMeta> compactBefore;
         public final List<DataFileMeta> compactAfter;
+        public final List<DataFileMeta> changelog;
+        public final List<DataFileMeta> compactChangelog;
 
-        Increment(List<DataFileMeta> appended, List<DataFileMeta> compactBefore, List<DataFileMeta> compactAfter) {
+        Increment(List<DataFileMeta> appended, List<DataFileMeta> compactBefore, List<DataFileMeta> compactAfter,
+                  List<DataFileMeta> changelog, List<DataFileMeta> compactChangelog) {
             this.appended = appended;
             this.compactBefore = compactBefore;
             this.compactAfter = compactAfter;
+            this.changelog = changelog;
+            this.compactChangelog = compactChangelog;
         }
 
         public boolean isEmpty() {
-            return appended.isEmpty() && compactBefore.isEmpty() && compactAfter.isEmpty();
+            return appended.isEmpty() && compactBefore.isEmpty() && compactAfter.isEmpty() && changelog.isEmpty()
+                    && compactChangelog.isEmpty();
         }
     }
 
@@ -124,11 +167,13 @@ public final class MergeTreeWriter {
         flush();
         List<DataFileMeta> appended = List.copyOf(pending);
         pending.clear();
+        List<DataFileMeta> changelog = List.copyOf(pendingChangelog);
+        pendingChangelog.clear();
         if (compaction == null) {
-            return new Increment(appended, List.of(), List.of());
+            return new Increment(appended, List.of(), List.of(), changelog, List.of());
         }
         List<List<DataFileMeta>> changes = compaction.drainChanges();
-        return new Increment(appended, changes.get(0), changes.get(1));
+        return new Increment(appended, changes.get(0), changes.get(1), changelog, changes.get(2));
     }
 
     /** Discards the buffer and deletes files not yet handed out. Never throws. */
@@ -137,7 +182,9 @@ public final class MergeTreeWriter {
             compaction.cancel();
         }
         buffer.discard();
-        for (DataFileMeta f : pending) {
+        List<DataFileMeta> unreferenced = new ArrayList<>(pending);
+        unreferenced.addAll(pendingChangelog);
+        for (DataFileMeta f : unreferenced) {
             try {
                 io.delete(pathFactory.toPath(f.fileName()), false);
             } catch (IOException ignored) {
@@ -145,5 +192,10 @@ public final class MergeTreeWriter {
             }
         }
         pending.clear();
+        pendingChangelog.clear();
+        if (inputChangelog != null) {
+            inputChangelog.clear();
+            changelogBytes = 0;
+        }
     }
 }

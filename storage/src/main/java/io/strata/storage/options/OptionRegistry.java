@@ -19,7 +19,7 @@ public final class OptionRegistry {
     /** The option groups, in documentation order. */
     public static final List<Class<?>> GROUPS = List.of(
             BucketOptions.class, WriteOptions.class, FileOptions.class, MergeOptions.class,
-            CompactionOptions.class, CommitOptions.class, ManifestOptions.class);
+            CompactionOptions.class, ChangelogOptions.class, CommitOptions.class, ManifestOptions.class);
 
     /** Pattern options: key regex to the documented form. */
     private static final Map<Pattern, String> PATTERNS = Map.of(

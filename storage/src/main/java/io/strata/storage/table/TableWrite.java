@@ -17,6 +17,7 @@ import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.compact.TableCompactor;
 import io.strata.storage.mergetree.KeySorter;
 import io.strata.storage.mergetree.Levels;
+import io.strata.storage.options.ChangelogOptions;
 import io.strata.storage.options.CompactionOptions;
 import io.strata.storage.options.TableOptions;
 import io.strata.storage.mergetree.MergeTreeWriter;
@@ -176,6 +177,10 @@ public final class TableWrite implements AutoCloseable {
             if (!writeOnly) {
                 w.setCompaction(compactManager(pb));
             }
+            if (schema.hasPrimaryKey() && schema.tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER)
+                    == ChangelogOptions.Producer.INPUT) {
+                w.enableInputChangelog();
+            }
             writers.put(pb, w);
         }
         return w;
@@ -224,8 +229,10 @@ public final class TableWrite implements AutoCloseable {
         int stopTrigger = stop != null ? stop : o.get(CompactionOptions.COMPACTION_TRIGGER) + 3;
         Levels levels = Levels.of(restoredFiles.getOrDefault(pb, List.of()), TableCompactor.numLevels(o),
                 ValueComparators.forTuple(schema.typesOf(schema.primaryKeyIndexes())));
-        return new CompactManager(pb.partition, pb.bucket, levels, planner, CompactStrategy.MINOR,
-                new CompactRewriter(table), compactionPool, stopTrigger);
+        CompactStrategy strategy = o.get(ChangelogOptions.CHANGELOG_PRODUCER) == ChangelogOptions.Producer.LOOKUP
+                ? CompactStrategy.LOOKUP : CompactStrategy.MINOR;
+        return new CompactManager(pb.partition, pb.bucket, levels, planner, strategy, new CompactRewriter(table),
+                compactionPool, stopTrigger);
     }
 
     private void relieveMemory() {
@@ -267,7 +274,7 @@ public final class TableWrite implements AutoCloseable {
                 if (!inc.isEmpty()) {
                     PartitionBucket pb = keys.get(i);
                     out.add(new CommitMessage(pb.partition, pb.bucket, schema.numBuckets(), inc.appended,
-                            inc.compactBefore, inc.compactAfter, List.of()));
+                            inc.compactBefore, inc.compactAfter, inc.changelog, inc.compactChangelog));
                 }
             } catch (ExecutionException e) {
                 failure = failure == null ? e.getCause() : failure;

@@ -1,0 +1,21 @@
+package io.strata.storage.options;
+
+/** Changelog production for streaming readers. Semantics: docs/DESIGN.md, "Changelog". */
+public final class ChangelogOptions {
+    private ChangelogOptions() {
+    }
+
+    /** The changelog producers. */
+    public enum Producer { NONE, INPUT, LOOKUP, FULL_COMPACTION }
+
+    public static final ConfigOption<Producer> CHANGELOG_PRODUCER = ConfigOption.key("changelog-producer")
+            .enumType(Producer.class).defaultValue(Producer.NONE)
+            .withDescription("none: incremental reads return each commit's delta files; input: writers also store "
+                    + "their input rows as changelog files; lookup: compactions of level-0 files emit +I/-U/+U/-D by "
+                    + "looking up each key's previous value in the higher levels; full-compaction: full compactions "
+                    + "emit the difference between the old and the new top level.");
+
+    public static final ConfigOption<Boolean> ROW_DEDUPLICATE = ConfigOption.key("changelog-producer.row-deduplicate")
+            .booleanType().defaultValue(false)
+            .withDescription("lookup and full-compaction: drop -U/+U pairs whose values are equal.");
+}

@@ -1,0 +1,153 @@
+package io.strata.storage.changelog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.strata.storage.commit.TableCommit;
+import io.strata.storage.compact.CompactResult;
+import io.strata.storage.compact.CompactStrategy;
+import io.strata.storage.compact.TableCompactor;
+import io.strata.storage.data.GenericRow;
+import io.strata.storage.read.IncrementalRead;
+import io.strata.storage.table.Catalog;
+import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.table.TableWrite;
+import io.strata.storage.table.system.BucketsTable;
+import io.strata.storage.testutil.TableModel;
+import io.strata.storage.testutil.TableModel.Mode;
+import io.strata.storage.testutil.TestTables;
+import io.strata.storage.util.CloseableIterator;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Replaying the changelog from the first snapshot reproduces the table: after every lookup
+ * compaction, at every full compaction; and every -U carries the value the key really had.
+ */
+class ChangelogReplayTest {
+    @TempDir Path dir;
+    private int tables;
+
+    static Stream<Arguments> cases() {
+        List<Arguments> out = new ArrayList<>();
+        for (String producer : List.of("lookup", "full-compaction")) {
+            for (Mode m : List.of(Mode.DEDUPLICATE, Mode.PARTIAL_UPDATE_REMOVE, Mode.AGGREGATION_REMOVE,
+                    Mode.AGGREGATION, Mode.FIRST_ROW, Mode.DEDUPLICATE_SEQUENCE_FIELD)) {
+                for (boolean dedup : List.of(false, true)) {
+                    out.add(Arguments.of(producer, m, dedup, 300L + out.size()));
+                }
+            }
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0} {1} row-deduplicate={2} seed={3}")
+    @MethodSource("cases")
+    void replayReproducesTheScan(String producer, Mode mode, boolean rowDedup, long seed) {
+        Map<String, String> options = new HashMap<>(TableModel.options(mode));
+        options.put("changelog-producer", producer);
+        options.put("changelog-producer.row-deduplicate", String.valueOf(rowDedup));
+        options.put("write-only", "true");
+        options.put("num-sorted-run.compaction-trigger", "3");
+        options.put("sort-spill-threshold", "3");
+        options.put("target-file-size", "16 kb");
+        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t" + (tables++),
+                TestTables.modelSchema(true, 2, options), false);
+        Random rnd = new Random(seed);
+        TableCompactor compactor = new TableCompactor(t);
+        long compactions = 0;
+        int checks = 0;
+        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+            for (int commit = 1; commit <= 20; commit++) {
+                for (int i = 0, n = rnd.nextInt(80); i < n; i++) {
+                    w.write(TableModel.randomRow(rnd, 30));
+                }
+                c.commit(commit, w.prepareCommit());
+                boolean full = producer.equals("full-compaction");
+                if (full && rnd.nextInt(3) != 0) {
+                    continue; // full-compaction changelog is only complete at full compactions
+                }
+                if (!full && rnd.nextInt(4) == 0) {
+                    // a minor compaction that leaves level 0 alone produces no changelog and changes nothing
+                    compactor.compact(CompactStrategy.MINOR, "compactor", ++compactions);
+                }
+                List<CompactResult> r = compactor.compact(full ? CompactStrategy.FULL : CompactStrategy.LOOKUP,
+                        "compactor", ++compactions);
+                if (!full) {
+                    assertThat(BucketsTable.rows(t, null)).allMatch(b -> b.level0Files == 0);
+                }
+                assertThat(replay(t)).as("replay after compaction %d (%s)", compactions, r.size())
+                        .isEqualTo(TableModel.toContents(TestTables.scan(t)));
+                checks++;
+            }
+        }
+        assertThat(checks).isPositive();
+    }
+
+    /** Applies the changelog from the first snapshot; a -U or -D must match the current value. */
+    private static Map<List<Object>, List<Object>> replay(FileStoreTable t) {
+        Map<List<Object>, List<Object>> state = new java.util.TreeMap<>(TableModel::compareKeys);
+        long latest = t.snapshotManager().latestId().orElse(0);
+        try (CloseableIterator<GenericRow> it = new IncrementalRead(t).read(0, latest)) {
+            while (it.hasNext()) {
+                GenericRow r = it.next();
+                List<Object> key = List.of(r.get(0), r.get(1));
+                List<Object> row = new ArrayList<>(Arrays.asList(r.fields()));
+                if (r.kind().isRetract()) {
+                    assertThat(state.get(key)).as("%s must carry the previous value of %s", r.kind(), key).isEqualTo(row);
+                    state.remove(key);
+                } else {
+                    state.put(key, row);
+                }
+            }
+        }
+        return state;
+    }
+
+    @Test
+    void inputProducerStoresTheWritersRows() {
+        Map<String, String> options = new HashMap<>(TableModel.options(Mode.DEDUPLICATE));
+        options.put("changelog-producer", "input");
+        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "in", TestTables.modelSchema(false, 2, options),
+                false);
+        Random rnd = new Random(4);
+        List<GenericRow> written = new ArrayList<>();
+        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+            for (int commit = 1; commit <= 5; commit++) {
+                for (int i = 0; i < 40; i++) {
+                    GenericRow r = TableModel.randomRow(rnd, 20);
+                    r = new GenericRow(r.kind(), 0, r.get(1), r.get(2), r.get(3), r.get(4), r.get(5), r.get(6), r.get(7));
+                    w.write(r);
+                    written.add(r);
+                }
+                c.commit(commit, w.prepareCommit());
+            }
+        }
+        List<GenericRow> changelog = new ArrayList<>();
+        try (CloseableIterator<GenericRow> it = new IncrementalRead(t).read(0, 5)) {
+            it.forEachRemaining(changelog::add);
+        }
+        assertThat(changelog).containsExactlyInAnyOrderElementsOf(written);
+        // applying the input rows in order gives the table (deduplicate)
+        Map<List<Object>, List<Object>> state = new java.util.TreeMap<>(TableModel::compareKeys);
+        for (GenericRow r : changelog) {
+            List<Object> key = List.of(r.get(0), r.get(1));
+            if (r.kind().isRetract()) {
+                state.remove(key);
+            } else {
+                state.put(key, new ArrayList<>(Arrays.asList(r.fields())));
+            }
+        }
+        assertThat(state).isEqualTo(TableModel.toContents(TestTables.scan(t)));
+    }
+}
