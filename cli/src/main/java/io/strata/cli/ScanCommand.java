@@ -3,6 +3,7 @@ package io.strata.cli;
 import io.strata.cli.workload.TableChecksum;
 import io.strata.cli.workload.WorkloadCheck;
 import io.strata.storage.data.GenericRow;
+import io.strata.storage.read.IncrementalRead;
 import io.strata.storage.read.ReadBuilder;
 import io.strata.storage.schema.DataField;
 import io.strata.storage.table.FileStoreTable;
@@ -49,6 +50,15 @@ final class ScanCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print rows as JSON lines.")
     boolean json;
 
+    @Option(names = "--changelog", description = "Print the changes after --from-snapshot up to --snapshot (default "
+            + "latest) with their row kind: the changelog files of the table's changelog-producer, or the commits' "
+            + "delta files with changelog-producer=none.")
+    boolean changelog;
+
+    @Option(names = "--from-snapshot", paramLabel = "N", defaultValue = "0",
+            description = "With --changelog: changes after snapshot N (default ${DEFAULT-VALUE}: from the start).")
+    long fromSnapshot;
+
     @Override
     public Integer call() {
         if (snapshot != null && timestamp != null) {
@@ -62,6 +72,15 @@ final class ScanCommand implements Callable<Integer> {
             read.withTimestamp(parseTime(timestamp));
         }
         PrintWriter out = spec.commandLine().getOut();
+        if (changelog) {
+            if (timestamp != null) {
+                throw new IllegalArgumentException("--changelog takes --from-snapshot and --snapshot, not --timestamp");
+            }
+            long to = snapshot != null ? snapshot : table.snapshotManager().latestId().orElse(0);
+            printChangelog(out, table, to);
+            out.flush();
+            return 0;
+        }
         if (checksum) {
             WorkloadCheck c = TableChecksum.of(read);
             out.println("live_rows=" + c.liveRows() + " checksum=" + c.checksum());
@@ -113,6 +132,48 @@ final class ScanCommand implements Callable<Integer> {
                 spec.commandLine().getErr().println("(stopped after --limit " + limit + " rows)");
             }
         }
+    }
+
+    private void printChangelog(PrintWriter out, FileStoreTable table, long to) {
+        List<DataField> fields = table.schema().fields();
+        String[] header = new String[fields.size() + 1];
+        header[0] = "kind";
+        for (int i = 0; i < fields.size(); i++) {
+            header[i + 1] = fields.get(i).name();
+        }
+        TextTable text = new TextTable(header);
+        long shown = 0;
+        long[] counts = new long[4];
+        try (CloseableIterator<GenericRow> it = new IncrementalRead(table).read(fromSnapshot, to)) {
+            while (it.hasNext()) {
+                GenericRow r = it.next();
+                counts[r.kind().toByteValue()]++;
+                if (count || (limit >= 0 && shown >= limit)) {
+                    continue;
+                }
+                shown++;
+                if (json) {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("kind", r.kind().shortString());
+                    for (int i = 0; i < fields.size(); i++) {
+                        m.put(fields.get(i).name(), r.get(i) instanceof byte[] ? Arrays.toString((byte[]) r.get(i)) : r.get(i));
+                    }
+                    out.println(Json.compact(m));
+                } else {
+                    Object[] cells = new Object[fields.size() + 1];
+                    cells[0] = r.kind().shortString();
+                    for (int i = 0; i < fields.size(); i++) {
+                        cells[i + 1] = r.get(i) instanceof byte[] ? Arrays.toString((byte[]) r.get(i)) : r.get(i);
+                    }
+                    text.add(cells);
+                }
+            }
+        }
+        if (!count && !json) {
+            text.print(out);
+        }
+        out.printf("changelog snapshots %d..%d: +I=%d -U=%d +U=%d -D=%d%n", fromSnapshot + 1, to, counts[0], counts[1],
+                counts[2], counts[3]);
     }
 
     static long parseTime(String t) {
