@@ -54,13 +54,19 @@ public final class PaimonPeer implements AutoCloseable {
      * missing; the table must not exist). Paimon's spill files go to {@code warehouse/.io-tmp}.
      */
     public static PaimonPeer createTable(java.nio.file.Path warehouse, String table) throws Exception {
+        return createTable(warehouse, table, Map.of());
+    }
+
+    /** Like {@link #createTable(java.nio.file.Path, String)} with extra table options. */
+    public static PaimonPeer createTable(java.nio.file.Path warehouse, String table, Map<String, String> options)
+            throws Exception {
         java.nio.file.Path tmp = Files.createDirectories(warehouse.resolve(".io-tmp"));
         Catalog catalog = CatalogFactory.createCatalog(
                 CatalogContext.create(new Path(warehouse.toAbsolutePath().toString())));
         try {
             Identifier id = Identifier.create(DATABASE, table);
             catalog.createDatabase(DATABASE, true);
-            catalog.createTable(id, PaimonSchema.workloadTable(), false);
+            catalog.createTable(id, PaimonSchema.workloadTable(options), false);
             return new PaimonPeer(catalog, id, IOManager.create(tmp.toString()));
         } catch (Exception e) {
             catalog.close();
@@ -75,8 +81,17 @@ public final class PaimonPeer implements AutoCloseable {
      * includes generating and converting the rows.
      */
     public IngestResult ingest(StandardWorkload workload) throws Exception {
+        return ingest(workload, true);
+    }
+
+    /**
+     * Ingest; with {@code writeOnly} false Paimon compacts as the table's triggers ask (and with
+     * changelog-producer lookup waits for the lookup compaction before each commit, its default).
+     */
+    public IngestResult ingest(StandardWorkload workload, boolean writeOnly) throws Exception {
         int first = workload.nextCommit();
-        Table table = catalog.getTable(identifier).copy(Map.of("write-only", "true"));
+        Table table = writeOnly ? catalog.getTable(identifier).copy(Map.of("write-only", "true"))
+                : catalog.getTable(identifier);
         StreamWriteBuilder builder = table.newStreamWriteBuilder().withCommitUser(INGEST_USER);
         long start = System.nanoTime();
         try (StreamTableWrite write = builder.newWrite(); StreamTableCommit commit = builder.newCommit()) {
@@ -133,6 +148,18 @@ public final class PaimonPeer implements AutoCloseable {
             });
         }
         return checksum.result();
+    }
+
+    /** Changelog rows of all snapshots (Paimon's snapshot changelogRecordCount). */
+    public long changelogRows() throws Exception {
+        org.apache.paimon.table.FileStoreTable t = (org.apache.paimon.table.FileStoreTable) catalog.getTable(identifier);
+        long n = 0;
+        java.util.Iterator<org.apache.paimon.Snapshot> it = t.snapshotManager().snapshots();
+        while (it.hasNext()) {
+            Long c = it.next().changelogRecordCount();
+            n += c == null ? 0 : c;
+        }
+        return n;
     }
 
     /** The data files of the latest snapshot. */

@@ -11,12 +11,18 @@ final class PaimonSchema {
     }
 
     static Schema workloadTable() {
+        return workloadTable(java.util.Map.of());
+    }
+
+    /** The workload table with extra table options (e.g. changelog-producer). */
+    static Schema workloadTable(java.util.Map<String, String> extra) {
         Schema.Builder b = Schema.newBuilder();
         for (WorkloadSchema.Column c : WorkloadSchema.COLUMNS) {
             DataType t = type(c.type());
             b.column(c.name(), c.nullable() ? t : t.notNull());
         }
         WorkloadSchema.TABLE_OPTIONS.forEach(b::option);
+        extra.forEach(b::option);
         return b.primaryKey(WorkloadSchema.PRIMARY_KEY).build();
     }
 

@@ -28,15 +28,24 @@ final class StrataPeer {
     }
 
     static StrataPeer createTable(Path warehouse, String name) {
+        return createTable(warehouse, name, Map.of());
+    }
+
+    static StrataPeer createTable(Path warehouse, String name, Map<String, String> options) {
         Catalog catalog = Catalog.open(warehouse.toString());
-        return new StrataPeer(catalog.createTable("bench", name, WorkloadIngest.schema(4, Map.of()), false));
+        return new StrataPeer(catalog.createTable("bench", name, WorkloadIngest.schema(4, options), false));
     }
 
     /** Scenario 1: write-only ingest, one commit per workload commit. */
     IngestResult ingest(StandardWorkload workload) {
-        FileStoreTable writeOnly = table.copyWithOptions(Map.of("write-only", "true"));
+        return ingest(workload, true);
+    }
+
+    /** Ingest; with {@code writeOnly} false the writer compacts inline as the triggers ask. */
+    IngestResult ingest(StandardWorkload workload, boolean writeOnly) {
+        FileStoreTable writer = table.copyWithOptions(Map.of("write-only", String.valueOf(writeOnly)));
         long start = System.nanoTime();
-        long rows = WorkloadIngest.write(writeOnly, workload, row -> { }, c -> { });
+        long rows = WorkloadIngest.write(writer, workload, row -> { }, c -> { });
         long nanos = System.nanoTime() - start;
         return new IngestResult(rows, workload.commits(), nanos, files());
     }
@@ -80,6 +89,14 @@ final class StrataPeer {
         }
         long nanos = System.nanoTime() - start;
         return new CompactionResult(input, new FileSummary(n, outRows, outBytes), nanos);
+    }
+
+    long changelogRows() {
+        long n = 0;
+        for (io.strata.storage.snapshot.Snapshot s : io.strata.storage.table.system.SnapshotsTable.rows(table)) {
+            n += s.changelogRecordCount() == null ? 0 : s.changelogRecordCount();
+        }
+        return n;
     }
 
     WorkloadCheck check() {

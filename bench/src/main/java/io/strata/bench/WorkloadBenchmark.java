@@ -17,10 +17,12 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * Scenarios of WORKLOAD.md on Strata and on Apache Paimon 1.3.1, in one process, on the
+ * Scenarios 1 to 5 of WORKLOAD.md on Strata and on Apache Paimon 1.3.1, in one process, on the
  * identical generated rows: 1 (write-only ingest), 2 (full compaction of every bucket and its
- * commit, one compaction thread) and 5 (the copy limit: Strata's reader and writer copying the
- * scenario-2 input files without merging). Warm-up runs first, then measured runs alternating
+ * commit, one compaction thread), 3 (ingest with changelog-producer lookup, compacting as the
+ * triggers ask, end to end), 4 (write-only ingest with changelog-producer full-compaction, then
+ * the full compaction that writes the changelog) and 5 (the copy limit: Strata's reader and
+ * writer copying the scenario-2 input files without merging). Warm-up runs first, then measured runs alternating
  * the engines, each on a fresh table and verified against the workload model after ingest and
  * after compaction (a wrong result aborts with exit code 1). Prints one line per run and, last,
  * one JSON line with the medians of both and the ratios.
@@ -36,7 +38,8 @@ public final class WorkloadBenchmark {
     private WorkloadBenchmark() {
     }
 
-    private record Run(IngestResult ingest, CompactionResult compaction, CompactionResult copy) {
+    private record Run(IngestResult ingest, CompactionResult compaction, CompactionResult copy, IngestResult lookup,
+                       long lookupChangelogRows, CompactionResult fullChangelog, long fullChangelogRows) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -54,7 +57,9 @@ public final class WorkloadBenchmark {
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
         WorkloadCheck expected = ExpectedTable.of(workload.restart());
 
-        double[][] m = new double[6][runs]; // strata ingest, paimon ingest, strata compact, paimon compact, copy rows/s, strata compact s / copy s
+        // 0 strata ingest, 1 paimon ingest, 2 strata compact, 3 paimon compact, 4 copy rows/s,
+        // 5 strata compact s / copy s, 6 strata lookup s, 7 paimon lookup s, 8 strata full-changelog s, 9 paimon
+        double[][] m = new double[10][runs];
         Run lastStrata = null;
         Run lastPaimon = null;
         for (int i = -warmups; i < runs; i++) {
@@ -69,6 +74,11 @@ public final class WorkloadBenchmark {
                     p.compaction.inputRowsPerSecond() / 1e6, p.compaction.nanos() / 1e9, p.compaction.output(),
                     s.copy.inputRowsPerSecond() / 1e6, s.copy.nanos() / 1e9,
                     ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+            System.out.printf(Locale.ROOT, "%s: lookup changelog ingest strata %.2f s (%d changelog rows) | paimon %.2f s "
+                            + "(%d); full-compaction changelog strata %.2f s (%d) | paimon %.2f s (%d)%n", label,
+                    s.lookup.nanos() / 1e9, s.lookupChangelogRows, p.lookup.nanos() / 1e9, p.lookupChangelogRows,
+                    s.fullChangelog.nanos() / 1e9, s.fullChangelogRows, p.fullChangelog.nanos() / 1e9,
+                    p.fullChangelogRows);
             if (i >= 0) {
                 m[0][i] = s.ingest.rowsPerSecond();
                 m[1][i] = p.ingest.rowsPerSecond();
@@ -76,6 +86,10 @@ public final class WorkloadBenchmark {
                 m[3][i] = p.compaction.inputRowsPerSecond();
                 m[4][i] = s.copy.inputRowsPerSecond();
                 m[5][i] = (double) s.compaction.nanos() / s.copy.nanos();
+                m[6][i] = s.lookup.nanos() / 1e9;
+                m[7][i] = p.lookup.nanos() / 1e9;
+                m[8][i] = s.fullChangelog.nanos() / 1e9;
+                m[9][i] = p.fullChangelog.nanos() / 1e9;
                 lastStrata = s;
                 lastPaimon = p;
             }
@@ -95,6 +109,16 @@ public final class WorkloadBenchmark {
         json.put("s2_output_bytes_strata", lastStrata.compaction.output().bytes());
         json.put("s2_output_files_paimon", lastPaimon.compaction.output().files());
         json.put("s2_output_bytes_paimon", lastPaimon.compaction.output().bytes());
+        json.put("s3_lookup_changelog_seconds_strata", round3(median(m[6])));
+        json.put("s3_lookup_changelog_seconds_paimon", round3(median(m[7])));
+        json.put("s3_speedup_strata_over_paimon", round3(median(m[7]) / median(m[6])));
+        json.put("s3_changelog_rows_strata", lastStrata.lookupChangelogRows);
+        json.put("s3_changelog_rows_paimon", lastPaimon.lookupChangelogRows);
+        json.put("s4_full_compaction_changelog_seconds_strata", round3(median(m[8])));
+        json.put("s4_full_compaction_changelog_seconds_paimon", round3(median(m[9])));
+        json.put("s4_speedup_strata_over_paimon", round3(median(m[9]) / median(m[8])));
+        json.put("s4_changelog_rows_strata", lastStrata.fullChangelogRows);
+        json.put("s4_changelog_rows_paimon", lastPaimon.fullChangelogRows);
         json.put("s5_copy_limit_rows_per_s", Math.round(median(m[4])));
         json.put("s2_strata_time_over_copy_limit", round3(median(m[5])));
         System.out.println(new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(json));
@@ -114,7 +138,17 @@ public final class WorkloadBenchmark {
             CompactionResult copy = peer.copyLimit(scratch);
             CompactionResult compaction = peer.fullCompaction();
             verify("Strata after full compaction", peer.check(), expected);
-            return new Run(ingest, compaction, copy);
+
+            StrataPeer lookup = StrataPeer.createTable(warehouse, "lookup", Map.of("changelog-producer", "lookup"));
+            IngestResult lookupIngest = lookup.ingest(workload.restart(), false);
+            verify("Strata lookup-changelog table", lookup.check(), expected);
+
+            StrataPeer full = StrataPeer.createTable(warehouse, "full", Map.of("changelog-producer", "full-compaction"));
+            full.ingest(workload.restart(), true);
+            CompactionResult fullCompaction = full.fullCompaction();
+            verify("Strata full-compaction-changelog table", full.check(), expected);
+            return new Run(ingest, compaction, copy, lookupIngest, lookup.changelogRows(), fullCompaction,
+                    full.changelogRows());
         } finally {
             deleteRecursively(warehouse);
         }
@@ -127,7 +161,20 @@ public final class WorkloadBenchmark {
             verify("Paimon after ingest", peer.check(), expected);
             CompactionResult compaction = peer.fullCompaction();
             verify("Paimon after full compaction", peer.check(), expected);
-            return new Run(ingest, compaction, null);
+            IngestResult lookupIngest;
+            long lookupRows;
+            try (PaimonPeer lookup = PaimonPeer.createTable(warehouse, "lookup", Map.of("changelog-producer", "lookup"))) {
+                lookupIngest = lookup.ingest(workload.restart(), false);
+                verify("Paimon lookup-changelog table", lookup.check(), expected);
+                lookupRows = lookup.changelogRows();
+            }
+            try (PaimonPeer full = PaimonPeer.createTable(warehouse, "full",
+                    Map.of("changelog-producer", "full-compaction"))) {
+                full.ingest(workload.restart(), true);
+                CompactionResult fullCompaction = full.fullCompaction();
+                verify("Paimon full-compaction-changelog table", full.check(), expected);
+                return new Run(ingest, compaction, null, lookupIngest, lookupRows, fullCompaction, full.changelogRows());
+            }
         } finally {
             deleteRecursively(warehouse);
         }

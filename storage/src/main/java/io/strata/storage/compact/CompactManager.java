@@ -17,7 +17,8 @@ import java.util.concurrent.Future;
  * Inline compaction of one bucket for a writer that is not write-only (Paimon's default mode):
  * after every flush the bucket's triggers are checked and at most one compaction runs in the
  * background; the writer waits only when the bucket reaches {@code num-sorted-run.stop-trigger}
- * sorted runs. Finished compactions are handed to the next commit. Not thread-safe: called by
+ * sorted runs (or, with {@code waitForCompaction}, the lookup changelog producer's default, for every
+ * compaction it starts). Finished compactions are handed to the next commit. Not thread-safe: called by
  * the writer's thread only; the rewrite itself runs on the executor.
  */
 public final class CompactManager implements io.strata.storage.mergetree.MergeTreeWriter.CompactHook {
@@ -28,6 +29,7 @@ public final class CompactManager implements io.strata.storage.mergetree.MergeTr
     private final CompactRewriter rewriter;
     private final ExecutorService executor;
     private final int stopTrigger;
+    private final boolean waitForCompaction;
 
     private Levels levels;
     private Future<CompactResult> running;
@@ -37,7 +39,8 @@ public final class CompactManager implements io.strata.storage.mergetree.MergeTr
 
     public CompactManager(Object[] partition, int bucket, Levels levels, CompactPlanner planner,
                           CompactStrategy strategy, CompactRewriter rewriter, ExecutorService executor,
-                          int stopTrigger) {
+                          int stopTrigger, boolean waitForCompaction) {
+        this.waitForCompaction = waitForCompaction;
         this.partition = partition;
         this.bucket = bucket;
         this.levels = levels;
@@ -61,6 +64,10 @@ public final class CompactManager implements io.strata.storage.mergetree.MergeTr
         while (running != null && levels.numberOfSortedRuns() >= stopTrigger) {
             collect(true);
             maybeStart();
+        }
+        if (waitForCompaction) {
+            // lookup changelog: the commit carries the changelog of its own rows (Paimon's lookup-wait)
+            collect(true);
         }
     }
 

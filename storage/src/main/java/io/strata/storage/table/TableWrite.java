@@ -232,7 +232,7 @@ public final class TableWrite implements AutoCloseable {
         CompactStrategy strategy = o.get(ChangelogOptions.CHANGELOG_PRODUCER) == ChangelogOptions.Producer.LOOKUP
                 ? CompactStrategy.LOOKUP : CompactStrategy.MINOR;
         return new CompactManager(pb.partition, pb.bucket, levels, planner, strategy, new CompactRewriter(table),
-                compactionPool, stopTrigger);
+                compactionPool, stopTrigger, strategy == CompactStrategy.LOOKUP);
     }
 
     private void relieveMemory() {

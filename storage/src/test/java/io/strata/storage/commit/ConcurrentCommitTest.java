@@ -78,7 +78,8 @@ class ConcurrentCommitTest {
         // one partition per writer: the one-writer-per-bucket rule holds, all committers share the table
         catalog().createTable("db", "t", Schema.newBuilder().column("p", "INT").column("id", "BIGINT")
                 .column("v", "STRING").primaryKey("p", "id").partitionKeys("p").option("bucket", "2")
-                .option("commit.max-retries", "200").option("commit.max-retry-wait", "100 ms").build(), false);
+                .option("commit.max-retries", "200").option("commit.max-retry-wait", "100 ms")
+                .option("write-only", "true").build(), false);
 
         CyclicBarrier start = new CyclicBarrier(THREADS);
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);

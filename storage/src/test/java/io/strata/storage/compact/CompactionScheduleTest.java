@@ -33,6 +33,7 @@ class CompactionScheduleTest {
     private List<List<Object>> run(Mode mode, List<List<GenericRow>> commits, Schedule schedule, long seed) {
         Map<String, String> options = new HashMap<>(TableModel.options(mode));
         options.put("num-sorted-run.compaction-trigger", "3");
+        options.put("write-only", "true"); // compaction only on the schedule under test
         options.put("target-file-size", "8 kb");
         options.put("sort-spill-threshold", "3");
         FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t" + (tables++),
