@@ -2,16 +2,20 @@ package io.strata.storage.changelog;
 
 import io.strata.storage.data.KeyValue;
 import io.strata.storage.data.RowKind;
+import io.strata.storage.merge.MergeFunction;
+import io.strata.storage.mergetree.TaggedKeyGroups;
 import io.strata.storage.util.CloseableIterator;
 import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.Comparator;
+import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.function.IntPredicate;
 
 /**
- * Turns two states of a bucket into changelog: walks the "before" and "after" rows (both sorted
- * by key, one row per existing key, as a final merge yields them) and, for every key that
- * {@code touched} contains (all keys when it is null), emits
+ * Turns one pass over a bucket's versions into changelog. For each key, the versions whose
+ * tag {@code inBefore} accepts fold (with the merge engine) into the value before the change,
+ * all versions into the value after; for keys {@code touches} selects (a version with such a tag
+ * exists), it emits
  * <ul>
  *   <li>{@code +I after} when the key appears,</li>
  *   <li>{@code -D before} when it disappears,</li>
@@ -19,73 +23,68 @@ import java.util.NoSuchElementException;
  *       {@code rowDeduplicate}).</li>
  * </ul>
  * Every -U carries the true previous value, which is what lets a consumer replay the changelog.
- * All three inputs are streamed: memory is one key.
+ * Streams: memory is one key's versions.
  */
 public final class ChangelogJoin implements CloseableIterator<KeyValue> {
-    private final Peeking before;
-    private final Peeking after;
-    private final Peeking touched;
-    private final Comparator<Object[]> keys;
+    private final TaggedKeyGroups groups;
+    private final IntPredicate inBefore;
+    private final IntPredicate touches;
+    private final MergeFunction before;
+    private final MergeFunction after;
     private final boolean rowDeduplicate;
     private final ArrayDeque<KeyValue> ready = new ArrayDeque<>();
 
-    /**
-     * @param keys compares rows by primary key
-     */
-    public ChangelogJoin(CloseableIterator<KeyValue> before, CloseableIterator<KeyValue> after,
-                         CloseableIterator<KeyValue> touched, Comparator<Object[]> keys, boolean rowDeduplicate) {
-        this.before = new Peeking(before);
-        this.after = new Peeking(after);
-        this.touched = touched == null ? null : new Peeking(touched);
-        this.keys = keys;
+    public ChangelogJoin(TaggedKeyGroups groups, IntPredicate inBefore, IntPredicate touches, MergeFunction before,
+                         MergeFunction after, boolean rowDeduplicate) {
+        this.groups = groups;
+        this.inBefore = inBefore;
+        this.touches = touches;
+        this.before = before;
+        this.after = after;
         this.rowDeduplicate = rowDeduplicate;
     }
 
     @Override
     public boolean hasNext() {
-        while (ready.isEmpty() && (before.peek() != null || after.peek() != null)) {
-            step();
+        while (ready.isEmpty() && groups.hasNext()) {
+            step(groups.next());
         }
         return !ready.isEmpty();
     }
 
-    private void step() {
-        KeyValue b = before.peek();
-        KeyValue a = after.peek();
-        Object[] key;
-        if (b == null) {
-            key = a.row();
-        } else if (a == null) {
-            key = b.row();
-        } else {
-            key = keys.compare(b.row(), a.row()) <= 0 ? b.row() : a.row();
+    private void step(List<TaggedKeyGroups.Version> versions) {
+        boolean touched = false;
+        boolean anyBefore = false;
+        long beforeSeq = 0;
+        long afterSeq = 0;
+        before.reset();
+        after.reset();
+        for (TaggedKeyGroups.Version v : versions) {
+            touched |= touches.test(v.tag);
+            if (inBefore.test(v.tag)) {
+                before.add(v.kv);
+                anyBefore = true;
+                beforeSeq = v.kv.sequence();
+            }
+            after.add(v.kv);
+            afterSeq = v.kv.sequence();
         }
-        KeyValue bv = b != null && keys.compare(b.row(), key) == 0 ? before.poll() : null;
-        KeyValue av = a != null && keys.compare(a.row(), key) == 0 ? after.poll() : null;
-        if (!isTouched(key)) {
+        if (!touched) {
             return;
         }
-        if (bv == null && av != null) {
-            ready.add(new KeyValue(av.sequence(), RowKind.INSERT, av.row()));
-        } else if (bv != null && av == null) {
-            ready.add(new KeyValue(bv.sequence(), RowKind.DELETE, bv.row()));
-        } else if (bv != null) {
-            if (rowDeduplicate && Arrays.deepEquals(bv.row(), av.row())) {
+        Object[] b = anyBefore ? before.finalResult() : null;
+        Object[] a = after.finalResult();
+        if (b == null && a != null) {
+            ready.add(new KeyValue(afterSeq, RowKind.INSERT, a));
+        } else if (b != null && a == null) {
+            ready.add(new KeyValue(beforeSeq, RowKind.DELETE, b));
+        } else if (b != null) {
+            if (rowDeduplicate && Arrays.deepEquals(b, a)) {
                 return;
             }
-            ready.add(new KeyValue(bv.sequence(), RowKind.UPDATE_BEFORE, bv.row()));
-            ready.add(new KeyValue(av.sequence(), RowKind.UPDATE_AFTER, av.row()));
+            ready.add(new KeyValue(beforeSeq, RowKind.UPDATE_BEFORE, b));
+            ready.add(new KeyValue(afterSeq, RowKind.UPDATE_AFTER, a));
         }
-    }
-
-    private boolean isTouched(Object[] key) {
-        if (touched == null) {
-            return true;
-        }
-        while (touched.peek() != null && keys.compare(touched.peek().row(), key) < 0) {
-            touched.poll();
-        }
-        return touched.peek() != null && keys.compare(touched.peek().row(), key) == 0;
     }
 
     @Override
@@ -98,37 +97,6 @@ public final class ChangelogJoin implements CloseableIterator<KeyValue> {
 
     @Override
     public void close() {
-        before.close();
-        after.close();
-        if (touched != null) {
-            touched.close();
-        }
-    }
-
-    /** One record of lookahead. */
-    private static final class Peeking {
-        private final CloseableIterator<KeyValue> it;
-        private KeyValue head;
-
-        Peeking(CloseableIterator<KeyValue> it) {
-            this.it = it;
-        }
-
-        KeyValue peek() {
-            if (head == null && it.hasNext()) {
-                head = it.next();
-            }
-            return head;
-        }
-
-        KeyValue poll() {
-            KeyValue h = peek();
-            head = null;
-            return h;
-        }
-
-        void close() {
-            it.close();
-        }
+        groups.close();
     }
 }

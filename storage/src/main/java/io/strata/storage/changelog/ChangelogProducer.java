@@ -14,6 +14,7 @@ import io.strata.storage.mergetree.Levels;
 import io.strata.storage.mergetree.MergingIterator;
 import io.strata.storage.mergetree.RecordComparator;
 import io.strata.storage.mergetree.SortedRuns;
+import io.strata.storage.mergetree.TaggedKeyGroups;
 import io.strata.storage.options.ChangelogOptions;
 import io.strata.storage.options.ChangelogOptions.Producer;
 import io.strata.storage.options.CompactionOptions;
@@ -30,18 +31,19 @@ import java.util.function.Supplier;
 
 /**
  * Produces the changelog of a compaction for the {@code lookup} and {@code full-compaction}
- * producers, by joining the bucket's state before and after (see {@link ChangelogJoin}):
+ * producers, from one pass over every file of the bucket with each version tagged by its level
+ * (see {@link ChangelogJoin}):
  * <ul>
  *   <li>lookup, when the compaction takes the level-0 files (it then takes all of them, since a
- *       compaction never writes level 0): before = the merge of every file on levels >= 1 (each
- *       key's previous value), after = the merge of every file; only keys present in level-0
- *       files are emitted;</li>
+ *       compaction never writes level 0): before = the versions on levels >= 1 (each key's
+ *       previous value), after = all versions; only keys present in level-0 files are emitted;</li>
  *   <li>full-compaction, when the compaction takes every run to the top level: before = the old
- *       top level alone (the state the previous full compaction left), after = the merge of
- *       every file; every key is considered.</li>
+ *       top level alone (the state the previous full compaction left), after = all versions;
+ *       every key is considered.</li>
  * </ul>
- * Streams, never loads: memory is bounded by {@code sort-spill-threshold} open runs per state.
- * This reads the higher levels sequentially rather than probing a local lookup cache.
+ * Streams, never loads: open runs are the levels plus at most {@code sort-spill-threshold}
+ * level-0 runs. It reads the higher levels sequentially rather than probing a local lookup
+ * cache.
  */
 public final class ChangelogProducer {
     private final FileStoreTable table;
@@ -87,23 +89,35 @@ public final class ChangelogProducer {
     /** Writes the changelog files of {@code plan}; the caller commits them with the compaction. */
     public List<DataFileMeta> produce(CompactPlan plan, DataFilePathFactory paths) throws IOException {
         Levels levels = plan.levels();
-        List<DataFileMeta> beforeFiles = new ArrayList<>();
-        CloseableIterator<KeyValue> touched = null;
-        if (producer == Producer.LOOKUP) {
-            for (DataFileMeta f : levels.allFiles()) {
-                if (f.level() > 0) {
-                    beforeFiles.add(f);
+        int maxLevel = levels.maxLevel();
+        // One pass over every file of the bucket, each run tagged with its level. Level-0 runs are
+        // pre-merged among themselves when there are too many to keep open (they share tag 0).
+        List<CloseableIterator<KeyValue>> runs = new ArrayList<>();
+        List<Integer> tags = new ArrayList<>();
+        try {
+            if (!levels.level0().isEmpty()) {
+                runs.add(merge(levels.level0(), paths, MergingIterator.Mode.PARTIAL));
+                tags.add(0);
+            }
+            for (int level = 1; level <= maxLevel; level++) {
+                List<DataFileMeta> files = levels.runOfLevel(level).files();
+                if (!files.isEmpty()) {
+                    runs.add(open(files, paths));
+                    tags.add(level);
                 }
             }
-            touched = merge(levels.level0(), paths, MergingIterator.Mode.PARTIAL);
-        } else {
-            beforeFiles.addAll(levels.runOfLevel(levels.maxLevel()).files());
+        } catch (RuntimeException e) {
+            runs.forEach(CloseableIterator::close);
+            throw e;
         }
+        int[] tagArray = tags.stream().mapToInt(Integer::intValue).toArray();
+        boolean lookup = producer == Producer.LOOKUP;
         RollingFileWriter out = new RollingFileWriter(table.fileIO(), paths.supplier("changelog"), schema,
                 table.formatConfig(), 0, FileSource.COMPACT, targetFileSize, comparator.keys());
-        try (ChangelogJoin join = new ChangelogJoin(merge(beforeFiles, paths, MergingIterator.Mode.FINAL),
-                merge(levels.allFiles(), paths, MergingIterator.Mode.FINAL), touched, comparator.keys(),
-                rowDeduplicate)) {
+        try (ChangelogJoin join = new ChangelogJoin(new TaggedKeyGroups(runs, tagArray, comparator),
+                lookup ? tag -> tag > 0 : tag -> tag == maxLevel,
+                lookup ? tag -> tag == 0 : tag -> true,
+                engines.functionFactory().get(), engines.functionFactory().get(), rowDeduplicate)) {
             while (join.hasNext()) {
                 out.write(join.next());
             }
@@ -114,12 +128,16 @@ public final class ChangelogProducer {
         }
     }
 
+    private CloseableIterator<KeyValue> open(List<DataFileMeta> run, DataFilePathFactory paths) {
+        return new ConcatIterator(run, f -> DataFileReader.open(table.fileIO(), table.formatConfig().conf(),
+                paths.toPath(f.fileName()), schema, null, true, f.fileSize()));
+    }
+
     private CloseableIterator<KeyValue> merge(List<DataFileMeta> files, DataFilePathFactory paths,
                                               MergingIterator.Mode mode) {
         List<Supplier<CloseableIterator<KeyValue>>> runs = new ArrayList<>();
         for (List<DataFileMeta> run : SortedRuns.of(files, keyTuples)) {
-            runs.add(() -> new ConcatIterator(run, f -> DataFileReader.open(table.fileIO(),
-                    table.formatConfig().conf(), paths.toPath(f.fileName()), schema, null, true, f.fileSize())));
+            runs.add(() -> open(run, paths));
         }
         return BoundedMerge.merge(runs, maxRuns, spillDir, comparator, engines.functionFactory(), mode);
     }
