@@ -18,7 +18,8 @@ import java.util.concurrent.Future;
  * after every flush the bucket's triggers are checked and at most one compaction runs in the
  * background; the writer waits only when the bucket reaches {@code num-sorted-run.stop-trigger}
  * sorted runs (or, with {@code waitForCompaction}, the lookup changelog producer's default, for every
- * compaction it starts). Finished compactions are handed to the next commit. Not thread-safe: called by
+ * compaction it starts). With the lookup strategy in gentle mode, level 0 is forced up only every
+ * {@code gentleInterval} triggers. Finished compactions are handed to the next commit. Not thread-safe: called by
  * the writer's thread only; the rewrite itself runs on the executor.
  */
 public final class CompactManager implements io.strata.storage.mergetree.MergeTreeWriter.CompactHook {
@@ -30,6 +31,8 @@ public final class CompactManager implements io.strata.storage.mergetree.MergeTr
     private final ExecutorService executor;
     private final int stopTrigger;
     private final boolean waitForCompaction;
+    private final int gentleInterval;
+    private int triggersWithoutLevel0;
 
     private Levels levels;
     private Future<CompactResult> running;
@@ -39,8 +42,9 @@ public final class CompactManager implements io.strata.storage.mergetree.MergeTr
 
     public CompactManager(Object[] partition, int bucket, Levels levels, CompactPlanner planner,
                           CompactStrategy strategy, CompactRewriter rewriter, ExecutorService executor,
-                          int stopTrigger, boolean waitForCompaction) {
+                          int stopTrigger, boolean waitForCompaction, int gentleInterval) {
         this.waitForCompaction = waitForCompaction;
+        this.gentleInterval = gentleInterval;
         this.partition = partition;
         this.bucket = bucket;
         this.levels = levels;
@@ -75,11 +79,26 @@ public final class CompactManager implements io.strata.storage.mergetree.MergeTr
         if (running != null) {
             return;
         }
-        Optional<CompactPlan> plan = planner.plan(partition, bucket, levels, strategy, false);
+        Optional<CompactPlan> plan = planner.plan(partition, bucket, levels, effectiveStrategy(), false);
+        if (plan.isPresent() && plan.get().inputFiles().containsAll(levels.level0())) {
+            triggersWithoutLevel0 = 0;
+        }
         if (plan.isPresent()) {
             CompactPlan p = plan.get();
             running = executor.submit(() -> rewriter.rewrite(p));
         }
+    }
+
+    /**
+     * The lookup strategy, gentle ({@code gentleInterval > 0}): minor, except every
+     * {@code gentleInterval}-th trigger without a level-0 compaction forces level 0 up.
+     */
+    private CompactStrategy effectiveStrategy() {
+        if (strategy != CompactStrategy.LOOKUP || gentleInterval <= 0) {
+            return strategy;
+        }
+        triggersWithoutLevel0++;
+        return triggersWithoutLevel0 >= gentleInterval ? CompactStrategy.LOOKUP : CompactStrategy.MINOR;
     }
 
     private void collect(boolean blocking) {

@@ -34,6 +34,21 @@ public final class CompactionOptions {
             .withDescription("A file alone in its section is moved up a level without rewriting (metadata only) unless "
                     + "it is smaller than this ratio of target-file-size; small ones are rewritten together.");
 
+    /** How the lookup strategy forces level-0 files up. */
+    public enum LookupCompact { RADICAL, GENTLE }
+
+    public static final ConfigOption<LookupCompact> LOOKUP_COMPACT = ConfigOption.key("lookup-compact")
+            .enumType(LookupCompact.class).defaultValue(LookupCompact.RADICAL)
+            .withDescription("Lookup strategy (changelog-producer lookup): radical forces level-0 files up at every "
+                    + "compaction, so every commit's changelog comes with it; gentle compacts like minor and forces "
+                    + "level-0 files up only every lookup-compact.max-interval triggers, trading changelog latency "
+                    + "for less write amplification.");
+
+    public static final ConfigOption<Integer> LOOKUP_COMPACT_MAX_INTERVAL = ConfigOption.key("lookup-compact.max-interval")
+            .intType().noDefault()
+            .withDescription("Gentle lookup: most compaction triggers (flushes) between two forced level-0 "
+                    + "compactions. Default: num-sorted-run.compaction-trigger x 2.");
+
     public static final ConfigOption<Integer> SORT_SPILL_THRESHOLD = ConfigOption.key("sort-spill-threshold").intType()
             .defaultValue(10)
             .withDescription("Most sorted runs merged at once. A section with more runs is merged in batches through "

@@ -231,8 +231,14 @@ public final class TableWrite implements AutoCloseable {
                 ValueComparators.forTuple(schema.typesOf(schema.primaryKeyIndexes())));
         CompactStrategy strategy = o.get(ChangelogOptions.CHANGELOG_PRODUCER) == ChangelogOptions.Producer.LOOKUP
                 ? CompactStrategy.LOOKUP : CompactStrategy.MINOR;
+        int gentle = 0;
+        if (strategy == CompactStrategy.LOOKUP
+                && o.get(CompactionOptions.LOOKUP_COMPACT) == CompactionOptions.LookupCompact.GENTLE) {
+            Integer interval = o.get(CompactionOptions.LOOKUP_COMPACT_MAX_INTERVAL);
+            gentle = interval != null ? interval : 2 * o.get(CompactionOptions.COMPACTION_TRIGGER);
+        }
         return new CompactManager(pb.partition, pb.bucket, levels, planner, strategy, new CompactRewriter(table),
-                compactionPool, stopTrigger, strategy == CompactStrategy.LOOKUP);
+                compactionPool, stopTrigger, strategy == CompactStrategy.LOOKUP, gentle);
     }
 
     private void relieveMemory() {

@@ -114,6 +114,41 @@ class ChangelogReplayTest {
         return state;
     }
 
+    @ParameterizedTest(name = "lookup-compact={0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"radical", "gentle"})
+    void inlineLookupCompactionProducesTheChangelog(String mode) {
+        Map<String, String> options = new HashMap<>(TableModel.options(Mode.PARTIAL_UPDATE_REMOVE));
+        options.put("changelog-producer", "lookup");
+        options.put("lookup-compact", mode);
+        options.put("lookup-compact.max-interval", "3");
+        options.put("num-sorted-run.compaction-trigger", "4");
+        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "inline_" + mode,
+                TestTables.modelSchema(false, 2, options), false);
+        Random rnd = new Random(11);
+        int maxLevel0 = 0;
+        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+            for (int commit = 1; commit <= 15; commit++) {
+                for (int i = 0; i < 60; i++) {
+                    w.write(TableModel.randomRow(rnd, 40));
+                }
+                c.commit(commit, w.prepareCommit());
+                for (BucketsTable.BucketRow b : BucketsTable.rows(t, null)) {
+                    maxLevel0 = Math.max(maxLevel0, b.level0Files);
+                }
+                if (mode.equals("radical")) {
+                    assertThat(BucketsTable.rows(t, null)).as("radical: level 0 forced up every commit")
+                            .allMatch(b -> b.level0Files == 0);
+                    assertThat(replay(t)).isEqualTo(TableModel.toContents(TestTables.scan(t)));
+                }
+            }
+        }
+        if (mode.equals("gentle")) {
+            assertThat(maxLevel0).as("gentle lets level-0 files wait, at most max-interval triggers").isBetween(1, 3);
+        }
+        new TableCompactor(t).compact(CompactStrategy.LOOKUP, "compactor", 1);
+        assertThat(replay(t)).isEqualTo(TableModel.toContents(TestTables.scan(t)));
+    }
+
     @Test
     void inputProducerStoresTheWritersRows() {
         Map<String, String> options = new HashMap<>(TableModel.options(Mode.DEDUPLICATE));
