@@ -103,7 +103,12 @@ final class LocalFileIO extends FileIO {
         }
         try (DirectoryStream<java.nio.file.Path> ds = Files.newDirectoryStream(d)) {
             for (java.nio.file.Path p : ds) {
-                BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+                BasicFileAttributes a;
+                try {
+                    a = Files.readAttributes(p, BasicFileAttributes.class);
+                } catch (NoSuchFileException gone) {
+                    continue; // deleted since the listing (a committer's temporary file): not an entry any more
+                }
                 out.add(new FileEntry(new Path(dir, p.getFileName().toString()), a.size(), a.isDirectory(),
                         a.lastModifiedTime().toMillis()));
             }
