@@ -12,6 +12,13 @@ import java.io.File;
 import java.io.PrintWriter;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import io.strata.storage.compact.CompactResult;
+import io.strata.storage.compact.CompactStrategy;
+import io.strata.storage.compact.TableCompactor;
+import io.strata.storage.data.GenericRow;
+import io.strata.storage.read.IncrementalRead;
+import io.strata.storage.util.CloseableIterator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -25,8 +32,8 @@ import picocli.CommandLine.Spec;
  * {@code live_rows} and {@code checksum} by merge-on-read against WORKLOAD.md.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Ingest the standard workload write-only into a fresh local warehouse, show its buckets and "
-                + "verify the scan against WORKLOAD.md.")
+        description = "Ingest the standard workload write-only into a fresh local warehouse, show its buckets, "
+                + "compact with lookup changelog, and verify the scan against WORKLOAD.md before and after.")
 final class DemoCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
@@ -45,10 +52,11 @@ final class DemoCommand implements Callable<Integer> {
                 DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"))).toPath().toAbsolutePath().normalize().toString();
         StandardWorkload workload = large ? StandardWorkload.large() : StandardWorkload.small();
         out.println("== Strata demo: warehouse " + warehouse);
-        out.println("== 1. ingest " + workload + " with a write-only writer (one snapshot per commit)");
+        out.println("== 1. ingest " + workload + " with a write-only writer (one snapshot per commit), "
+                + "changelog-producer lookup");
         out.flush();
         FileStoreTable table = WorkloadIngest.openOrCreate(Catalog.open(warehouse), "demo", "workload", 4,
-                Map.of("write-only", "true"));
+                Map.of("write-only", "true", "changelog-producer", "lookup"));
         ExpectedTable expected = new ExpectedTable(workload.keySpace());
         Progress progress = new Progress(spec.commandLine().getErr(), "commit", workload.commits());
         long start = System.nanoTime();
@@ -67,8 +75,29 @@ final class DemoCommand implements Callable<Integer> {
         out.printf("   live_rows=%d checksum=%d (%.1f s)%n", actual.liveRows(), actual.checksum(), scanSeconds);
         out.printf("   expected  live_rows=%d checksum=%d%n", want.liveRows(), want.checksum());
         boolean ok = actual.equals(want);
-        out.println("== result: " + (ok ? "OK, the table holds exactly the workload's last writes"
-                : "MISMATCH: the table does not match the workload"));
+
+        out.println("== 4. compaction, decoupled from ingestion (the engine in this process; the Flink job of "
+                + "issue 4 will host it): lookup strategy, with changelog");
+        start = System.nanoTime();
+        List<CompactResult> results = new TableCompactor(table.copyWithOptions(Map.of("write-only", "false")))
+                .compact(CompactStrategy.LOOKUP, "strata-demo-compactor", 1);
+        double compactSeconds = (System.nanoTime() - start) / 1e9;
+        long inputRows = results.stream().mapToLong(CompactResult::rowsRead).sum();
+        out.printf("   %d buckets compacted, %,d input rows in %.1f s%n", results.size(), inputRows, compactSeconds);
+        BucketsCommand.print(out, BucketsTable.rows(table, null), false);
+        long[] kinds = new long[4];
+        long latest = table.snapshotManager().latestId().orElse(0);
+        try (CloseableIterator<GenericRow> it = new IncrementalRead(table).read(0, latest)) {
+            while (it.hasNext()) {
+                kinds[it.next().kind().toByteValue()]++;
+            }
+        }
+        out.printf("   changelog: +I=%d -U=%d +U=%d -D=%d%n", kinds[0], kinds[1], kinds[2], kinds[3]);
+        WorkloadCheck afterCompaction = TableChecksum.of(table.newReadBuilder());
+        out.printf("   after compaction live_rows=%d checksum=%d%n", afterCompaction.liveRows(), afterCompaction.checksum());
+        ok &= afterCompaction.equals(want) && kinds[0] - kinds[3] == want.liveRows();
+        out.println("== result: " + (ok ? "OK, the table holds exactly the workload's last writes, before and after "
+                + "compaction, and the changelog adds up" : "MISMATCH: the table does not match the workload"));
         out.flush();
         return ok ? 0 : 2;
     }

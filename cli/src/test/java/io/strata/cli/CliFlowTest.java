@@ -106,6 +106,32 @@ class CliFlowTest {
     }
 
     @Test
+    void compactDryRunChangesNothingAndCompactionKeepsTheChecksum() {
+        Result gen = run("gen", "--warehouse", wh(), "--table", "db.c", "--commits", "5", "--rows-per-commit", "4000",
+                "--key-space", "5000", "--option", "write-only=true", "--option", "changelog-producer=full-compaction");
+        assertThat(gen.exit).as(gen.err).isZero();
+        String before = run("scan", "--warehouse", wh(), "--table", "db.c", "--checksum").out;
+
+        Result dry = run("compact", "--warehouse", wh(), "--table", "db.c", "--strategy", "full", "--dry-run");
+        assertThat(dry.exit).as(dry.err).isZero();
+        assertThat(dry.out).contains("FULL").contains("-> level 5").contains("section 0: rewrite")
+                .contains("dry run: nothing was written");
+        assertThat(run("snapshots", "--warehouse", wh(), "--table", "db.c").lines()).hasSize(6);
+
+        Result full = run("compact", "--warehouse", wh(), "--table", "db.c", "--strategy", "full");
+        assertThat(full.exit).as(full.err).isZero();
+        assertThat(run("snapshots", "--warehouse", wh(), "--table", "db.c").out).contains("COMPACT");
+        assertThat(run("scan", "--warehouse", wh(), "--table", "db.c", "--checksum").out).isEqualTo(before);
+        Result buckets = run("buckets", "--warehouse", wh(), "--table", "db.c");
+        assertThat(buckets.lines().subList(1, buckets.lines().size())).allMatch(l -> l.contains("L5:1"));
+
+        Result changelog = run("scan", "--warehouse", wh(), "--table", "db.c", "--changelog", "--count");
+        assertThat(changelog.exit).as(changelog.err).isZero();
+        String live = before.strip().split(" ")[0].substring("live_rows=".length());
+        assertThat(changelog.out).contains("+I=" + live + " -U=0 +U=0 -D=0");
+    }
+
+    @Test
     void helpIsPrinted() {
         Result help = run("scan", "--help");
         assertThat(help.exit).isZero();
