@@ -129,7 +129,7 @@ public final class ChangelogProducer {
     }
 
     private CloseableIterator<KeyValue> open(List<DataFileMeta> run, DataFilePathFactory paths) {
-        return new ConcatIterator(run, f -> DataFileReader.open(table.fileIO(), table.formatConfig().conf(),
+        return new ConcatIterator<>(run, f -> DataFileReader.open(table.fileIO(), table.formatConfig().conf(),
                 paths.toPath(f.fileName()), schema, null, true, f.fileSize()));
     }
 

@@ -118,7 +118,7 @@ public final class CompactRewriter {
         // the section: batches of the bounded merge must be adjacent in age (see BoundedMerge).
         List<Supplier<CloseableIterator<KeyValue>>> runs = new ArrayList<>();
         for (List<DataFileMeta> run : SortedRuns.of(section.files(), keyTuples)) {
-            runs.add(() -> new ConcatIterator(run, f -> DataFileReader.open(table.fileIO(),
+            runs.add(() -> new ConcatIterator<>(run, f -> DataFileReader.open(table.fileIO(),
                     table.formatConfig().conf(), paths.toPath(f.fileName()), schema, null, true, f.fileSize())));
         }
         return BoundedMerge.merge(runs, maxRuns, spillDir, comparator, engines.functionFactory(),

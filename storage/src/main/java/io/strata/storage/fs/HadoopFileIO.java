@@ -133,7 +133,7 @@ final class HadoopFileIO extends FileIO {
 
     @Override
     public OutputFile outputFile(Path path) {
-        return new OutputFile() {
+        return new NoOverwriteOutputFile(path) {
             @Override
             public PositionOutputStream create(long blockSizeHint) throws IOException {
                 FSDataOutputStream out = fs.create(path, false);
@@ -154,25 +154,6 @@ final class HadoopFileIO extends FileIO {
                 };
             }
 
-            @Override
-            public PositionOutputStream createOrOverwrite(long blockSizeHint) throws IOException {
-                throw new IOException("table files are never overwritten: " + path);
-            }
-
-            @Override
-            public boolean supportsBlockSize() {
-                return false;
-            }
-
-            @Override
-            public long defaultBlockSize() {
-                return 0;
-            }
-
-            @Override
-            public String getPath() {
-                return path.toString();
-            }
         };
     }
 }

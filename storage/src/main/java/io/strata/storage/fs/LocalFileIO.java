@@ -139,7 +139,7 @@ final class LocalFileIO extends FileIO {
 
     @Override
     public OutputFile outputFile(Path path) {
-        return new OutputFile() {
+        return new NoOverwriteOutputFile(path) {
             @Override
             public PositionOutputStream create(long blockSizeHint) throws IOException {
                 OutputStream out = LocalFileIO.this.create(path);
@@ -170,25 +170,6 @@ final class LocalFileIO extends FileIO {
                 };
             }
 
-            @Override
-            public PositionOutputStream createOrOverwrite(long blockSizeHint) throws IOException {
-                throw new IOException("table files are never overwritten: " + path);
-            }
-
-            @Override
-            public boolean supportsBlockSize() {
-                return false;
-            }
-
-            @Override
-            public long defaultBlockSize() {
-                return 0;
-            }
-
-            @Override
-            public String getPath() {
-                return path.toString();
-            }
         };
     }
 

@@ -1,22 +1,28 @@
 package io.strata.storage.mergetree;
 
-import io.strata.storage.data.KeyValue;
-import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.util.CloseableIterator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.function.Function;
 
-/** Reads the files of a sorted run one after another, opening each only when the previous one is exhausted. */
-public final class ConcatIterator implements CloseableIterator<KeyValue> {
-    private final Iterator<DataFileMeta> files;
-    private final Function<DataFileMeta, CloseableIterator<KeyValue>> opener;
-    private CloseableIterator<KeyValue> current;
+/**
+ * Reads sources one after another (the files of a sorted run, the splits of a scan, the
+ * changelog files of some snapshots), opening each only when the previous one is exhausted, so
+ * at most one is open at a time.
+ */
+public final class ConcatIterator<S, T> implements CloseableIterator<T> {
+    private final Iterator<S> sources;
+    private final Function<S, CloseableIterator<T>> opener;
+    private CloseableIterator<T> current;
 
-    public ConcatIterator(List<DataFileMeta> files, Function<DataFileMeta, CloseableIterator<KeyValue>> opener) {
-        this.files = files.iterator();
+    public ConcatIterator(Iterator<S> sources, Function<S, CloseableIterator<T>> opener) {
+        this.sources = sources;
         this.opener = opener;
+    }
+
+    public ConcatIterator(List<S> sources, Function<S, CloseableIterator<T>> opener) {
+        this(sources.iterator(), opener);
     }
 
     @Override
@@ -26,16 +32,16 @@ public final class ConcatIterator implements CloseableIterator<KeyValue> {
                 current.close();
                 current = null;
             }
-            if (!files.hasNext()) {
+            if (!sources.hasNext()) {
                 return false;
             }
-            current = opener.apply(files.next());
+            current = opener.apply(sources.next());
         }
         return true;
     }
 
     @Override
-    public KeyValue next() {
+    public T next() {
         if (!hasNext()) {
             throw new NoSuchElementException();
         }

@@ -6,6 +6,7 @@ import io.strata.storage.data.PartitionPath;
 import io.strata.storage.format.DataFileReader;
 import io.strata.storage.manifest.FileKind;
 import io.strata.storage.manifest.ManifestEntry;
+import io.strata.storage.mergetree.ConcatIterator;
 import io.strata.storage.options.ChangelogOptions;
 import io.strata.storage.options.ChangelogOptions.Producer;
 import io.strata.storage.snapshot.CommitKind;
@@ -13,9 +14,7 @@ import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.util.CloseableIterator;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 
 /**
  * The changes between two snapshots, in commit order, as rows with their row kind:
@@ -52,50 +51,29 @@ public final class IncrementalRead {
                 }
             }
         }
-        return new FilesIterator(files.iterator());
+        return new ConcatIterator<>(files, this::open);
     }
 
-    private final class FilesIterator implements CloseableIterator<GenericRow> {
-        private final Iterator<ManifestEntry> files;
-        private DataFileReader current;
-
-        FilesIterator(Iterator<ManifestEntry> files) {
-            this.files = files;
-        }
-
-        @Override
-        public boolean hasNext() {
-            while (current == null || !current.hasNext()) {
-                if (current != null) {
-                    current.close();
-                    current = null;
-                }
-                if (!files.hasNext()) {
-                    return false;
-                }
-                ManifestEntry e = files.next();
-                current = DataFileReader.open(table.fileIO(), table.formatConfig().conf(),
-                        table.paths().dataFile(PartitionPath.of(table.schema().partitionKeys(), e.partition()),
-                                e.bucket(), e.file().fileName()), table.schema(), null,
-                        table.schema().hasPrimaryKey(), e.file().fileSize());
+    private CloseableIterator<GenericRow> open(ManifestEntry e) {
+        DataFileReader reader = DataFileReader.open(table.fileIO(), table.formatConfig().conf(),
+                table.paths().dataFile(PartitionPath.of(table.schema().partitionKeys(), e.partition()), e.bucket(),
+                        e.file().fileName()), table.schema(), null, table.schema().hasPrimaryKey(), e.file().fileSize());
+        return new CloseableIterator<>() {
+            @Override
+            public boolean hasNext() {
+                return reader.hasNext();
             }
-            return true;
-        }
 
-        @Override
-        public GenericRow next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
+            @Override
+            public GenericRow next() {
+                KeyValue kv = reader.next();
+                return new GenericRow(kv.kind(), kv.row());
             }
-            KeyValue kv = current.next();
-            return new GenericRow(kv.kind(), kv.row());
-        }
 
-        @Override
-        public void close() {
-            if (current != null) {
-                current.close();
+            @Override
+            public void close() {
+                reader.close();
             }
-        }
+        };
     }
 }

@@ -1,14 +1,12 @@
 package io.strata.storage.read;
 
 import io.strata.storage.data.GenericRow;
+import io.strata.storage.mergetree.ConcatIterator;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.SnapshotNotFoundException;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.util.CloseableIterator;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 
 /**
@@ -83,41 +81,7 @@ public final class ReadBuilder {
 
     /** Every row of the snapshot, split after split. */
     public CloseableIterator<GenericRow> readAll() {
-        List<Split> splits = new ArrayList<>(plan());
         TableRead reader = new TableRead(table, filter, projection);
-        Iterator<Split> it = splits.iterator();
-        return new CloseableIterator<>() {
-            private CloseableIterator<GenericRow> current;
-
-            @Override
-            public boolean hasNext() {
-                while (current == null || !current.hasNext()) {
-                    if (current != null) {
-                        current.close();
-                        current = null;
-                    }
-                    if (!it.hasNext()) {
-                        return false;
-                    }
-                    current = reader.read(it.next());
-                }
-                return true;
-            }
-
-            @Override
-            public GenericRow next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                return current.next();
-            }
-
-            @Override
-            public void close() {
-                if (current != null) {
-                    current.close();
-                }
-            }
-        };
+        return new ConcatIterator<>(plan(), reader::read);
     }
 }

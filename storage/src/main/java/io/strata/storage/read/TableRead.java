@@ -77,7 +77,7 @@ final class TableRead {
             List<CloseableIterator<KeyValue>> runs = new ArrayList<>();
             try {
                 for (List<DataFileMeta> run : SortedRuns.of(split.files(), keyTupleComparator)) {
-                    runs.add(new ConcatIterator(run, f -> open(partitionPath, split.bucket(), f)));
+                    runs.add(new ConcatIterator<>(run, f -> open(partitionPath, split.bucket(), f)));
                 }
             } catch (RuntimeException e) {
                 runs.forEach(CloseableIterator::close);
@@ -87,7 +87,7 @@ final class TableRead {
             records = new MergingIterator(runs, new RecordComparator(schema, engines.sequenceFieldIndex()),
                     engines.functionFactory().get(), MergingIterator.Mode.FINAL);
         } else {
-            records = new ConcatIterator(split.files(), f -> open(partitionPath, split.bucket(), f));
+            records = new ConcatIterator<>(split.files(), f -> open(partitionPath, split.bucket(), f));
         }
         return new RowIterator(records);
     }
