@@ -21,8 +21,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A bucket with 200 overlapping level-0 runs (about 550 MB of rows before compression) compacts
- * to completion in a JVM with a 256 MB heap: the bounded merge keeps at most
- * {@code sort-spill-threshold} runs open, whatever the number of runs.
+ * to completion in a JVM with a 256 MB heap, and the result holds every live key once.
+ *
+ * <p>Honest limit: with these file sizes the merge also fits in 256 MB with every run open
+ * ({@code -Dspill.threshold=1000} passes too), so this test guards the end-to-end requirement,
+ * not the mechanism; {@code BoundedMergeTest} asserts that no more than
+ * {@code sort-spill-threshold} runs are ever open.
  */
 class BoundedMemoryCompactionTest {
     static final int RUNS = 200;
