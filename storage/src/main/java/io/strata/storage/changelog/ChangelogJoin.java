@@ -72,18 +72,22 @@ public final class ChangelogJoin implements CloseableIterator<KeyValue> {
         if (!touched) {
             return;
         }
-        Object[] b = anyBefore ? before.finalResult() : null;
-        Object[] a = after.finalResult();
+        diff(anyBefore ? before.finalResult() : null, beforeSeq, after.finalResult(), afterSeq, rowDeduplicate, ready);
+    }
+
+    /** The changelog of one key going from row {@code b} to row {@code a} (null: absent). */
+    static void diff(Object[] b, long beforeSeq, Object[] a, long afterSeq, boolean rowDeduplicate,
+                     java.util.Collection<KeyValue> out) {
         if (b == null && a != null) {
-            ready.add(new KeyValue(afterSeq, RowKind.INSERT, a));
+            out.add(new KeyValue(afterSeq, RowKind.INSERT, a));
         } else if (b != null && a == null) {
-            ready.add(new KeyValue(beforeSeq, RowKind.DELETE, b));
+            out.add(new KeyValue(beforeSeq, RowKind.DELETE, b));
         } else if (b != null) {
             if (rowDeduplicate && Arrays.deepEquals(b, a)) {
                 return;
             }
-            ready.add(new KeyValue(beforeSeq, RowKind.UPDATE_BEFORE, b));
-            ready.add(new KeyValue(afterSeq, RowKind.UPDATE_AFTER, a));
+            out.add(new KeyValue(beforeSeq, RowKind.UPDATE_BEFORE, b));
+            out.add(new KeyValue(afterSeq, RowKind.UPDATE_AFTER, a));
         }
     }
 

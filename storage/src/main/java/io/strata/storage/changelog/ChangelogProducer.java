@@ -8,6 +8,7 @@ import io.strata.storage.format.DataFileReader;
 import io.strata.storage.format.FileSource;
 import io.strata.storage.format.RollingFileWriter;
 import io.strata.storage.merge.MergeEngines;
+import io.strata.storage.merge.MergeFunction;
 import io.strata.storage.mergetree.BoundedMerge;
 import io.strata.storage.mergetree.ConcatIterator;
 import io.strata.storage.mergetree.Levels;
@@ -57,7 +58,15 @@ public final class ChangelogProducer {
     private final File spillDir;
     private final long targetFileSize;
 
-    public ChangelogProducer(FileStoreTable table) {
+    private final LookupCache lookupCache;
+
+    /**
+     * @param lookupCache the local lookup files of the bucket's higher levels (lookup producer),
+     *                    kept by the caller across compactions of the bucket; null to stream the
+     *                    higher levels instead
+     */
+    public ChangelogProducer(FileStoreTable table, LookupCache lookupCache) {
+        this.lookupCache = lookupCache;
         this.table = table;
         this.schema = table.schema();
         this.producer = schema.tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER);
@@ -88,6 +97,9 @@ public final class ChangelogProducer {
 
     /** Writes the changelog files of {@code plan}; the caller commits them with the compaction. */
     public List<DataFileMeta> produce(CompactPlan plan, DataFilePathFactory paths) throws IOException {
+        if (producer == Producer.LOOKUP && lookupCache != null) {
+            return produceByLookup(plan, paths);
+        }
         Levels levels = plan.levels();
         int maxLevel = levels.maxLevel();
         // One pass over every file of the bucket, each run tagged with its level. Level-0 runs are
@@ -126,6 +138,88 @@ public final class ChangelogProducer {
             out.abort();
             throw e;
         }
+    }
+
+    /**
+     * Lookup producer with the local lookup cache: streams only the level-0 versions, and for
+     * each of their keys probes, per higher level, the one file whose key range holds the key.
+     */
+    private List<DataFileMeta> produceByLookup(CompactPlan plan, DataFilePathFactory paths) throws IOException {
+        Levels levels = plan.levels();
+        List<List<DataFileMeta>> higher = new ArrayList<>();
+        java.util.Set<String> live = new java.util.HashSet<>();
+        for (int level = 1; level <= levels.maxLevel(); level++) {
+            List<DataFileMeta> files = levels.runOfLevel(level).files();
+            if (!files.isEmpty()) {
+                higher.add(files);
+                files.forEach(f -> live.add(f.fileName()));
+            }
+        }
+        lookupCache.retainOnly(live);
+        int[] keyIdx = schema.primaryKeyIndexes();
+        MergeFunction before = engines.functionFactory().get();
+        MergeFunction after = engines.functionFactory().get();
+        java.util.Comparator<KeyValue> order = comparator.records();
+        RollingFileWriter out = new RollingFileWriter(table.fileIO(), paths.supplier("changelog"), schema,
+                table.formatConfig(), 0, FileSource.COMPACT, targetFileSize, comparator.keys());
+        List<KeyValue> ready = new ArrayList<>(2);
+        try (TaggedKeyGroups level0 = new TaggedKeyGroups(
+                List.of(merge(levels.level0(), paths, MergingIterator.Mode.PARTIAL)), new int[] {0}, comparator)) {
+            while (level0.hasNext()) {
+                List<TaggedKeyGroups.Version> group = level0.next();
+                Object[] row = group.get(0).kv.row();
+                Object[] keyTuple = io.strata.storage.data.ValueComparators.project(row, keyIdx);
+                byte[] key = lookupCache.keyOf(row);
+                List<KeyValue> versions = new ArrayList<>();
+                for (List<DataFileMeta> run : higher) {
+                    DataFileMeta f = fileHolding(run, keyTuple);
+                    if (f != null) {
+                        versions.addAll(lookupCache.get(f, key, file -> open(List.of(file), paths)));
+                    }
+                }
+                versions.sort(order);
+                List<KeyValue> all = new ArrayList<>(versions);
+                for (TaggedKeyGroups.Version v : group) {
+                    all.add(v.kv);
+                }
+                // under sequence.field a level-0 version may order before a higher-level one
+                all.sort(order);
+                before.reset();
+                after.reset();
+                versions.forEach(before::add);
+                all.forEach(after::add);
+                Object[] b = versions.isEmpty() ? null : before.finalResult();
+                long bSeq = versions.isEmpty() ? 0 : versions.get(versions.size() - 1).sequence();
+                ready.clear();
+                ChangelogJoin.diff(b, bSeq, after.finalResult(), all.get(all.size() - 1).sequence(),
+                        rowDeduplicate, ready);
+                for (KeyValue kv : ready) {
+                    out.write(kv);
+                }
+            }
+            return out.finish();
+        } catch (IOException | RuntimeException e) {
+            out.abort();
+            throw e;
+        }
+    }
+
+    /** The file of a sorted run whose key range holds {@code key}, or null (binary search on min keys). */
+    private DataFileMeta fileHolding(List<DataFileMeta> run, Object[] key) {
+        int lo = 0;
+        int hi = run.size() - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            DataFileMeta f = run.get(mid);
+            if (keyTuples.compare(key, f.minKey()) < 0) {
+                hi = mid - 1;
+            } else if (keyTuples.compare(key, f.maxKey()) > 0) {
+                lo = mid + 1;
+            } else {
+                return f;
+            }
+        }
+        return null;
     }
 
     private CloseableIterator<KeyValue> open(List<DataFileMeta> run, DataFilePathFactory paths) {

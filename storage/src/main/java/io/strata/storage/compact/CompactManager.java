@@ -166,5 +166,6 @@ public final class CompactManager implements io.strata.storage.mergetree.MergeTr
             running.cancel(true);
             running = null;
         }
+        rewriter.close();
     }
 }

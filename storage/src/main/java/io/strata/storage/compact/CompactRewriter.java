@@ -1,6 +1,7 @@
 package io.strata.storage.compact;
 
 import io.strata.storage.changelog.ChangelogProducer;
+import io.strata.storage.changelog.LookupCache;
 import io.strata.storage.data.KeyValue;
 import io.strata.storage.options.ChangelogOptions;
 import io.strata.storage.data.PartitionPath;
@@ -35,7 +36,7 @@ import java.util.function.Supplier;
  * <p>Nothing is committed here. On failure every file written is deleted; the inputs are never
  * touched.
  */
-public final class CompactRewriter {
+public final class CompactRewriter implements AutoCloseable {
     private final FileStoreTable table;
     private final TableSchema schema;
     private final RecordComparator comparator;
@@ -44,6 +45,7 @@ public final class CompactRewriter {
     private final int maxRuns;
     private final File spillDir;
     private final java.util.Comparator<Object[]> keyTuples;
+    private LookupCache lookupCache;
 
     public CompactRewriter(FileStoreTable table) {
         this.table = table;
@@ -108,8 +110,33 @@ public final class CompactRewriter {
         if (schema.tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER) == ChangelogOptions.Producer.NONE) {
             return List.of();
         }
-        ChangelogProducer producer = new ChangelogProducer(table);
+        ChangelogProducer producer = new ChangelogProducer(table, lookupCache());
         return producer.applies(plan) ? producer.produce(plan, paths) : List.of();
+    }
+
+    /** Deletes the local lookup files. */
+    @Override
+    public void close() {
+        if (lookupCache != null) {
+            try {
+                lookupCache.close();
+            } catch (IOException ignored) {
+                // local scratch files; nothing to lose
+            }
+            lookupCache = null;
+        }
+    }
+
+    /** The lookup files of this rewriter's buckets, kept across its compactions (lookup producer only). */
+    private LookupCache lookupCache() {
+        if (schema.tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER) != ChangelogOptions.Producer.LOOKUP) {
+            return null;
+        }
+        if (lookupCache == null) {
+            Long max = schema.tableOptions().get(ChangelogOptions.LOOKUP_CACHE_MAX_DISK_SIZE);
+            lookupCache = new LookupCache(spillDir, max == null ? Long.MAX_VALUE : max, schema.primaryKeyIndexes());
+        }
+        return lookupCache;
     }
 
     private CloseableIterator<KeyValue> merge(CompactPlan.Section section, DataFilePathFactory paths,

@@ -95,8 +95,8 @@ public final class TableCompactor {
 
     /** Rewrites one plan; nothing is committed. */
     public CompactResult rewrite(CompactPlan plan) {
-        try {
-            return new CompactRewriter(table).rewrite(plan);
+        try (CompactRewriter rewriter = new CompactRewriter(table)) {
+            return rewriter.rewrite(plan);
         } catch (IOException e) {
             throw new UncheckedIOException("table " + table.name() + ": compaction of bucket " + plan.bucket()
                     + " failed: " + e.getMessage(), e);

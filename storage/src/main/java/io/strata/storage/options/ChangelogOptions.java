@@ -15,6 +15,12 @@ public final class ChangelogOptions {
                     + "looking up each key's previous value in the higher levels; full-compaction: full compactions "
                     + "emit the difference between the old and the new top level.");
 
+    public static final ConfigOption<Long> LOOKUP_CACHE_MAX_DISK_SIZE = ConfigOption.key("lookup.cache-max-disk-size")
+            .memoryType().noDefault()
+            .withDescription("lookup: local disk for the lookup files of higher-level data files (a memory-mapped "
+                    + "hash index per file, built once and kept across compactions), evicted least recently used "
+                    + "beyond this size. Default: unlimited.");
+
     public static final ConfigOption<Boolean> ROW_DEDUPLICATE = ConfigOption.key("changelog-producer.row-deduplicate")
             .booleanType().defaultValue(false)
             .withDescription("lookup and full-compaction: drop -U/+U pairs whose values are equal.");

@@ -1,0 +1,210 @@
+package io.strata.storage.changelog;
+
+import io.strata.storage.data.KeyValue;
+import io.strata.storage.data.RowKind;
+import io.strata.storage.data.ValueCodec;
+import io.strata.storage.data.ValueComparators;
+import io.strata.storage.util.CloseableIterator;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.commons.codec.digest.MurmurHash3;
+
+/**
+ * A local, read-only hash index of one data file: key to the key's versions, on local disk and
+ * memory-mapped (so neither the index nor the data occupies the Java heap). Built once per data
+ * file by reading it sequentially; a probe costs one hash-slot walk and the decoding of that
+ * key's versions only.
+ *
+ * <p>One data file's lookup file must stay below 2 GB (data files roll at target-file-size).
+ *
+ * <p>Layout: header (int slot count, long data offset, long slots offset), data section
+ * (per key: int length, key tuple bytes, int version count, per version: long sequence, byte kind,
+ * row tuple), slot section (per slot: int hash, long data offset + 1, 0 for empty).
+ */
+final class LocalLookupFile implements AutoCloseable {
+    private static final int HEADER = 4 + 8 + 8;
+    private static final int SLOT = 12;
+
+    private final File file;
+    private final RandomAccessFile raf;
+    private final MappedByteBuffer map;
+    private final int slots;
+    private final long slotsOffset;
+
+    private LocalLookupFile(File file) throws IOException {
+        this.file = file;
+        file.deleteOnExit();
+        this.raf = new RandomAccessFile(file, "r");
+        FileChannel ch = raf.getChannel();
+        this.map = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
+        this.slots = map.getInt(0);
+        this.slotsOffset = map.getLong(12);
+    }
+
+    long diskSize() {
+        return file.length();
+    }
+
+    /** Builds the index of {@code records} (sorted by key, versions of a key adjacent) into {@code file}. */
+    static LocalLookupFile build(File file, CloseableIterator<KeyValue> records, int[] keyIndexes) throws IOException {
+        List<long[]> entries = new ArrayList<>(); // {hash, offset}: 16 bytes per key while building, then dropped
+        long slotsOffset;
+        int slotCount;
+        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(file), 1 << 16))) {
+            out.writeInt(0);
+            out.writeLong(0);
+            out.writeLong(0);
+            long offset = HEADER;
+            byte[] currentKey = null;
+            List<KeyValue> versions = new ArrayList<>();
+            while (records.hasNext()) {
+                KeyValue kv = records.next();
+                byte[] key = keyBytes(kv.row(), keyIndexes);
+                if (currentKey != null && !Arrays.equals(currentKey, key)) {
+                    entries.add(new long[] {hash(currentKey), offset});
+                    offset += writeEntry(out, currentKey, versions);
+                    versions.clear();
+                }
+                currentKey = key;
+                versions.add(kv);
+            }
+            if (currentKey != null) {
+                entries.add(new long[] {hash(currentKey), offset});
+                offset += writeEntry(out, currentKey, versions);
+            }
+            slotsOffset = offset;
+            slotCount = Math.max(1, Integer.highestOneBit(Math.max(1, entries.size() * 2)) << 1);
+            long[] table = new long[slotCount * 2];
+            for (long[] e : entries) {
+                int slot = (int) (e[0] & (slotCount - 1));
+                while (table[slot * 2 + 1] != 0) {
+                    slot = (slot + 1) & (slotCount - 1);
+                }
+                table[slot * 2] = e[0];
+                table[slot * 2 + 1] = e[1] + 1;
+            }
+            for (int i = 0; i < slotCount; i++) {
+                out.writeInt((int) table[i * 2]);
+                out.writeLong(table[i * 2 + 1]);
+            }
+        } finally {
+            records.close();
+        }
+        try (RandomAccessFile header = new RandomAccessFile(file, "rw")) {
+            header.writeInt(slotCount);
+            header.writeLong(HEADER);
+            header.writeLong(slotsOffset);
+        }
+        return new LocalLookupFile(file);
+    }
+
+    private static int writeEntry(DataOutputStream out, byte[] key, List<KeyValue> versions) throws IOException {
+        ByteArrayOutputStream bos = new ByteArrayOutputStream(64 + key.length);
+        DataOutputStream d = new DataOutputStream(bos);
+        d.writeInt(key.length);
+        d.write(key);
+        d.writeInt(versions.size());
+        for (KeyValue kv : versions) {
+            d.writeLong(kv.sequence());
+            d.writeByte(kv.kind().toByteValue());
+            ValueCodec.writeTuple(d, kv.row());
+        }
+        byte[] b = bos.toByteArray();
+        out.write(b);
+        return b.length;
+    }
+
+    static byte[] keyBytes(Object[] row, int[] keyIndexes) {
+        return ValueCodec.encodeTuple(ValueComparators.project(row, keyIndexes));
+    }
+
+    private static int hash(byte[] key) {
+        return MurmurHash3.hash32x86(key, 0, key.length, 7);
+    }
+
+    /** The versions of {@code key} (encoded with {@link #keyBytes}) in this file, oldest first; empty if none. */
+    List<KeyValue> get(byte[] key) throws IOException {
+        int h = hash(key);
+        int slot = h & (slots - 1);
+        while (true) {
+            long base = slotsOffset + (long) slot * SLOT;
+            long offset = map.getLong((int) base + 4) - 1;
+            if (offset < 0) {
+                return List.of();
+            }
+            if (map.getInt((int) base) == h && keyEquals((int) offset, key)) {
+                return readVersions((int) offset + 4 + key.length);
+            }
+            slot = (slot + 1) & (slots - 1);
+        }
+    }
+
+    private boolean keyEquals(int offset, byte[] key) {
+        if (map.getInt(offset) != key.length) {
+            return false;
+        }
+        for (int i = 0; i < key.length; i++) {
+            if (map.get(offset + 4 + i) != key[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private List<KeyValue> readVersions(int offset) throws IOException {
+        int n = map.getInt(offset);
+        int pos = offset + 4;
+        // decode from a view of the mapped region; tuples are self-delimiting
+        java.nio.ByteBuffer view = map.duplicate();
+        view.position(pos);
+        DataInputStream in = new DataInputStream(new ByteBufferInput(view));
+        List<KeyValue> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            long seq = in.readLong();
+            RowKind kind = RowKind.fromByteValue(in.readByte());
+            out.add(new KeyValue(seq, kind, ValueCodec.readTuple(in)));
+        }
+        return out;
+    }
+
+    @Override
+    public void close() throws IOException {
+        raf.close();
+        file.delete();
+    }
+
+    /** An InputStream over a ByteBuffer's remaining bytes. */
+    private static final class ByteBufferInput extends java.io.InputStream {
+        private final java.nio.ByteBuffer buf;
+
+        ByteBufferInput(java.nio.ByteBuffer buf) {
+            this.buf = buf;
+        }
+
+        @Override
+        public int read() {
+            return buf.hasRemaining() ? buf.get() & 0xFF : -1;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            if (!buf.hasRemaining()) {
+                return -1;
+            }
+            int n = Math.min(len, buf.remaining());
+            buf.get(b, off, n);
+            return n;
+        }
+    }
+}
