@@ -123,22 +123,7 @@ public final class WriteBuffer {
     }
 
     private static CloseableIterator<KeyValue> wrap(Iterator<KeyValue> it, Runnable onClose) {
-        return new CloseableIterator<>() {
-            @Override
-            public boolean hasNext() {
-                return it.hasNext();
-            }
-
-            @Override
-            public KeyValue next() {
-                return it.next();
-            }
-
-            @Override
-            public void close() {
-                onClose.run();
-            }
-        };
+        return CloseableIterator.wrap(it, onClose);
     }
 
     /** A conservative estimate of a record's heap footprint (object headers, boxes, arrays). */

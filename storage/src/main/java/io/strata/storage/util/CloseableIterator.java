@@ -6,4 +6,24 @@ import java.util.Iterator;
 public interface CloseableIterator<T> extends Iterator<T>, AutoCloseable {
     @Override
     void close();
+
+    /** {@code it} as a closeable iterator that runs {@code onClose} when closed. */
+    static <T> CloseableIterator<T> wrap(Iterator<T> it, Runnable onClose) {
+        return new CloseableIterator<>() {
+            @Override
+            public boolean hasNext() {
+                return it.hasNext();
+            }
+
+            @Override
+            public T next() {
+                return it.next();
+            }
+
+            @Override
+            public void close() {
+                onClose.run();
+            }
+        };
+    }
 }

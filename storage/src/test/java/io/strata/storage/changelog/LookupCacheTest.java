@@ -10,7 +10,6 @@ import io.strata.storage.util.CloseableIterator;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,22 +33,7 @@ class LookupCacheTest {
             out.add(new KeyValue(seq++, RowKind.DELETE, new Object[] {k, null}));
             out.add(new KeyValue(seq++, RowKind.INSERT, new Object[] {k, "v" + k}));
         }
-        Iterator<KeyValue> it = out.iterator();
-        return new CloseableIterator<>() {
-            @Override
-            public boolean hasNext() {
-                return it.hasNext();
-            }
-
-            @Override
-            public KeyValue next() {
-                return it.next();
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        return CloseableIterator.wrap(out.iterator(), () -> { });
     }
 
     @Test
