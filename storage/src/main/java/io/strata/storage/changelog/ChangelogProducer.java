@@ -4,31 +4,24 @@ import io.strata.storage.compact.CompactPlan;
 import io.strata.storage.data.KeyValue;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.format.DataFilePathFactory;
-import io.strata.storage.format.DataFileReader;
 import io.strata.storage.format.FileSource;
 import io.strata.storage.format.RollingFileWriter;
 import io.strata.storage.merge.MergeEngines;
 import io.strata.storage.merge.MergeFunction;
-import io.strata.storage.mergetree.BoundedMerge;
-import io.strata.storage.mergetree.ConcatIterator;
 import io.strata.storage.mergetree.Levels;
 import io.strata.storage.mergetree.MergingIterator;
 import io.strata.storage.mergetree.RecordComparator;
-import io.strata.storage.mergetree.SortedRuns;
 import io.strata.storage.mergetree.TaggedKeyGroups;
 import io.strata.storage.options.ChangelogOptions;
 import io.strata.storage.options.ChangelogOptions.Producer;
-import io.strata.storage.options.CompactionOptions;
 import io.strata.storage.options.WriteOptions;
 import io.strata.storage.schema.TableSchema;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.util.CloseableIterator;
-import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * Produces the changelog of a compaction for the {@code lookup} and {@code full-compaction}
@@ -54,8 +47,6 @@ public final class ChangelogProducer {
     private final RecordComparator comparator;
     private final MergeEngines engines;
     private final Comparator<Object[]> keyTuples;
-    private final int maxRuns;
-    private final File spillDir;
     private final long targetFileSize;
 
     private final LookupCache lookupCache;
@@ -74,9 +65,6 @@ public final class ChangelogProducer {
         this.engines = table.mergeEngines();
         this.comparator = new RecordComparator(schema, engines.sequenceFieldIndex());
         this.keyTuples = io.strata.storage.data.ValueComparators.forTuple(schema.typesOf(schema.primaryKeyIndexes()));
-        this.maxRuns = schema.tableOptions().get(CompactionOptions.SORT_SPILL_THRESHOLD);
-        String dir = schema.tableOptions().get(WriteOptions.SPILL_DIR);
-        this.spillDir = new File(dir != null ? dir : System.getProperty("java.io.tmpdir"), "strata-spill");
         this.targetFileSize = schema.tableOptions().get(WriteOptions.TARGET_FILE_SIZE);
     }
 
@@ -108,13 +96,13 @@ public final class ChangelogProducer {
         List<Integer> tags = new ArrayList<>();
         try {
             if (!levels.level0().isEmpty()) {
-                runs.add(merge(levels.level0(), paths, MergingIterator.Mode.PARTIAL));
+                runs.add(table.mergeFiles(paths, levels.level0(), MergingIterator.Mode.PARTIAL));
                 tags.add(0);
             }
             for (int level = 1; level <= maxLevel; level++) {
                 List<DataFileMeta> files = levels.runOfLevel(level).files();
                 if (!files.isEmpty()) {
-                    runs.add(open(files, paths));
+                    runs.add(table.readRun(paths, files));
                     tags.add(level);
                 }
             }
@@ -164,7 +152,7 @@ public final class ChangelogProducer {
                 table.formatConfig(), 0, FileSource.COMPACT, targetFileSize, comparator.keys());
         List<KeyValue> ready = new ArrayList<>(2);
         try (TaggedKeyGroups level0 = new TaggedKeyGroups(
-                List.of(merge(levels.level0(), paths, MergingIterator.Mode.PARTIAL)), new int[] {0}, comparator)) {
+                List.of(table.mergeFiles(paths, levels.level0(), MergingIterator.Mode.PARTIAL)), new int[] {0}, comparator)) {
             while (level0.hasNext()) {
                 List<TaggedKeyGroups.Version> group = level0.next();
                 Object[] row = group.get(0).kv.row();
@@ -174,7 +162,7 @@ public final class ChangelogProducer {
                 for (List<DataFileMeta> run : higher) {
                     DataFileMeta f = fileHolding(run, keyTuple);
                     if (f != null) {
-                        versions.addAll(lookupCache.get(f, key, file -> open(List.of(file), paths)));
+                        versions.addAll(lookupCache.get(f, key, file -> table.readRun(paths, List.of(file))));
                     }
                 }
                 versions.sort(order);
@@ -222,17 +210,5 @@ public final class ChangelogProducer {
         return null;
     }
 
-    private CloseableIterator<KeyValue> open(List<DataFileMeta> run, DataFilePathFactory paths) {
-        return new ConcatIterator<>(run, f -> DataFileReader.open(table.fileIO(), table.formatConfig().conf(),
-                paths.toPath(f.fileName()), schema, null, true, f.fileSize()));
-    }
 
-    private CloseableIterator<KeyValue> merge(List<DataFileMeta> files, DataFilePathFactory paths,
-                                              MergingIterator.Mode mode) {
-        List<Supplier<CloseableIterator<KeyValue>>> runs = new ArrayList<>();
-        for (List<DataFileMeta> run : SortedRuns.of(files, keyTuples)) {
-            runs.add(() -> open(run, paths));
-        }
-        return BoundedMerge.merge(runs, maxRuns, spillDir, comparator, engines.functionFactory(), mode);
-    }
 }

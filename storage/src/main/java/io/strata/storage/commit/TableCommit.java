@@ -337,6 +337,7 @@ public final class TableCommit implements AutoCloseable {
         }
     }
 
+    /** Holds no open resources; closeable so committers scope it like the writer it pairs with. */
     @Override
     public void close() {
     }

@@ -7,25 +7,18 @@ import io.strata.storage.options.ChangelogOptions;
 import io.strata.storage.data.PartitionPath;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.format.DataFilePathFactory;
-import io.strata.storage.format.DataFileReader;
 import io.strata.storage.format.FileSource;
 import io.strata.storage.format.RollingFileWriter;
 import io.strata.storage.merge.MergeEngines;
-import io.strata.storage.mergetree.BoundedMerge;
-import io.strata.storage.mergetree.ConcatIterator;
 import io.strata.storage.mergetree.MergingIterator;
 import io.strata.storage.mergetree.RecordComparator;
-import io.strata.storage.mergetree.SortedRuns;
-import io.strata.storage.options.CompactionOptions;
 import io.strata.storage.options.WriteOptions;
 import io.strata.storage.schema.TableSchema;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.util.CloseableIterator;
-import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * Executes a {@link CompactPlan}: upgraded files move to the output level unchanged; every
@@ -42,9 +35,6 @@ public final class CompactRewriter implements AutoCloseable {
     private final RecordComparator comparator;
     private final MergeEngines engines;
     private final long targetFileSize;
-    private final int maxRuns;
-    private final File spillDir;
-    private final java.util.Comparator<Object[]> keyTuples;
     private LookupCache lookupCache;
 
     public CompactRewriter(FileStoreTable table) {
@@ -57,10 +47,6 @@ public final class CompactRewriter implements AutoCloseable {
         }
         this.comparator = new RecordComparator(schema, engines.sequenceFieldIndex());
         this.targetFileSize = schema.tableOptions().get(WriteOptions.TARGET_FILE_SIZE);
-        this.maxRuns = schema.tableOptions().get(CompactionOptions.SORT_SPILL_THRESHOLD);
-        String dir = schema.tableOptions().get(WriteOptions.SPILL_DIR);
-        this.spillDir = new File(dir != null ? dir : System.getProperty("java.io.tmpdir"), "strata-spill");
-        this.keyTuples = io.strata.storage.data.ValueComparators.forTuple(schema.typesOf(schema.primaryKeyIndexes()));
     }
 
     public CompactResult rewrite(CompactPlan plan) throws IOException {
@@ -87,7 +73,10 @@ public final class CompactRewriter implements AutoCloseable {
                         paths.supplier(DataFilePathFactory.DATA_PREFIX), schema, table.formatConfig(),
                         plan.outputLevel(), FileSource.COMPACT, targetFileSize, comparator.keys());
                 writers.add(out);
-                try (CloseableIterator<KeyValue> merged = merge(section, paths, plan.dropDelete())) {
+                // Merge in LSM order, not the packed runs of the section: batches of the bounded merge must
+                // be adjacent in age (see BoundedMerge).
+                try (CloseableIterator<KeyValue> merged = table.mergeFiles(paths, section.files(),
+                        plan.dropDelete() ? MergingIterator.Mode.TOP_LEVEL : MergingIterator.Mode.PARTIAL)) {
                     while (merged.hasNext()) {
                         out.write(merged.next());
                         rowsWritten++;
@@ -134,21 +123,9 @@ public final class CompactRewriter implements AutoCloseable {
         }
         if (lookupCache == null) {
             Long max = schema.tableOptions().get(ChangelogOptions.LOOKUP_CACHE_MAX_DISK_SIZE);
-            lookupCache = new LookupCache(spillDir, max == null ? Long.MAX_VALUE : max, schema.primaryKeyIndexes());
+            lookupCache = new LookupCache(table.spillDir(), max == null ? Long.MAX_VALUE : max, schema.primaryKeyIndexes());
         }
         return lookupCache;
     }
 
-    private CloseableIterator<KeyValue> merge(CompactPlan.Section section, DataFilePathFactory paths,
-                                              boolean dropDelete) {
-        // Merge in LSM order (level-0 files newest first, then each level), not the packed runs of
-        // the section: batches of the bounded merge must be adjacent in age (see BoundedMerge).
-        List<Supplier<CloseableIterator<KeyValue>>> runs = new ArrayList<>();
-        for (List<DataFileMeta> run : SortedRuns.of(section.files(), keyTuples)) {
-            runs.add(() -> new ConcatIterator<>(run, f -> DataFileReader.open(table.fileIO(),
-                    table.formatConfig().conf(), paths.toPath(f.fileName()), schema, null, true, f.fileSize())));
-        }
-        return BoundedMerge.merge(runs, maxRuns, spillDir, comparator, engines.functionFactory(),
-                dropDelete ? MergingIterator.Mode.TOP_LEVEL : MergingIterator.Mode.PARTIAL);
-    }
 }

@@ -15,8 +15,16 @@ public final class ValueComparators {
     private ValueComparators() {
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static final java.util.concurrent.ConcurrentHashMap<DataType, Comparator<Object>> BY_TYPE =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The comparator of a type; one instance per type (callers on per-value paths may call it freely). */
     public static Comparator<Object> forType(DataType type) {
+        return BY_TYPE.computeIfAbsent(type, ValueComparators::create);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Comparator<Object> create(DataType type) {
         Comparator<Object> c;
         switch (type.root()) {
             case STRING:

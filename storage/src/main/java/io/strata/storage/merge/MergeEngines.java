@@ -26,6 +26,8 @@ public final class MergeEngines {
     private final AggregateFunction[] functions;
     private final boolean[] ignoreRetract;
     private final int sequenceFieldIndex;
+    /** Aggregation with a count field: the writer normalizes count inputs (checked once, used per row). */
+    private final boolean hasCount;
 
     private MergeEngines(String tableName, TableSchema schema) {
         this.tableName = tableName;
@@ -81,6 +83,7 @@ public final class MergeEngines {
                 }
             }
         }
+        this.hasCount = java.util.Arrays.asList(functions).contains(AggregateFunction.COUNT);
         String seqField = o.get(MergeOptions.SEQUENCE_FIELD);
         this.sequenceFieldIndex = seqField == null ? -1 : schema.fieldIndex(seqField);
         if (seqField != null) {
@@ -158,7 +161,7 @@ public final class MergeEngines {
                     break;
             }
         }
-        if (engine == MergeEngine.AGGREGATION && hasCount()) {
+        if (hasCount) {
             Object[] copy = row.fields().clone();
             for (int i = 0; i < copy.length; i++) {
                 if (functions[i] == AggregateFunction.COUNT && copy[i] != null) {
@@ -170,14 +173,6 @@ public final class MergeEngines {
         return row.fields();
     }
 
-    private boolean hasCount() {
-        for (AggregateFunction f : functions) {
-            if (f == AggregateFunction.COUNT) {
-                return true;
-            }
-        }
-        return false;
-    }
 
     private void checkRetractable(RowKind kind) {
         for (int i = 0; i < functions.length; i++) {

@@ -7,7 +7,6 @@ import java.io.File;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -76,7 +75,7 @@ public final class WriteBuffer {
         if (!sorted) {
             List<KeyValue> copy = new ArrayList<>(records);
             clearMemory();
-            return wrap(copy.iterator(), () -> { });
+            return CloseableIterator.wrap(copy.iterator(), () -> { });
         }
         if (spills.isEmpty()) {
             CloseableIterator<KeyValue> it = sortedInMemory();
@@ -98,7 +97,7 @@ public final class WriteBuffer {
         }
         clearMemory();
         MergingIterator merged = new MergingIterator(runs, comparator, functions.get(), MergingIterator.Mode.PARTIAL);
-        return wrap(merged, () -> {
+        return CloseableIterator.wrap(merged, () -> {
             merged.close();
             files.forEach(SpillFile::delete);
         });
@@ -118,12 +117,8 @@ public final class WriteBuffer {
 
     private CloseableIterator<KeyValue> sortedInMemory() {
         List<KeyValue> sortedRecords = java.util.Arrays.asList(sorter.sort(records));
-        CloseableIterator<KeyValue> single = wrap(sortedRecords.iterator(), () -> { });
+        CloseableIterator<KeyValue> single = CloseableIterator.wrap(sortedRecords.iterator(), () -> { });
         return new MergingIterator(List.of(single), comparator, functions.get(), MergingIterator.Mode.PARTIAL);
-    }
-
-    private static CloseableIterator<KeyValue> wrap(Iterator<KeyValue> it, Runnable onClose) {
-        return CloseableIterator.wrap(it, onClose);
     }
 
     /** A conservative estimate of a record's heap footprint (object headers, boxes, arrays). */

@@ -14,7 +14,24 @@ import io.strata.storage.schema.DataType;
 import io.strata.storage.schema.SchemaManager;
 import io.strata.storage.schema.TableSchema;
 import io.strata.storage.snapshot.SnapshotManager;
+import io.strata.storage.data.KeyValue;
+import io.strata.storage.data.ValueComparators;
+import io.strata.storage.format.DataFileMeta;
+import io.strata.storage.format.DataFilePathFactory;
+import io.strata.storage.format.DataFileReader;
+import io.strata.storage.mergetree.BoundedMerge;
+import io.strata.storage.mergetree.ConcatIterator;
+import io.strata.storage.mergetree.MergingIterator;
+import io.strata.storage.mergetree.RecordComparator;
+import io.strata.storage.mergetree.SortedRuns;
+import io.strata.storage.options.CompactionOptions;
+import io.strata.storage.options.WriteOptions;
+import io.strata.storage.util.CloseableIterator;
+import java.io.File;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
 import java.io.UncheckedIOException;
 import java.util.Map;
 
@@ -74,6 +91,34 @@ public final class FileStoreTable {
 
     public ReadBuilder newReadBuilder() {
         return new ReadBuilder(this);
+    }
+
+    /** Local scratch directory for spilled buffers, bounded merges and lookup files. */
+    public File spillDir() {
+        String dir = schema.tableOptions().get(WriteOptions.SPILL_DIR);
+        return new File(dir != null ? dir : System.getProperty("java.io.tmpdir"), "strata-spill");
+    }
+
+    /** The records of {@code run} (files of one bucket, read one after another), laid out in this schema. */
+    public CloseableIterator<KeyValue> readRun(DataFilePathFactory paths, List<DataFileMeta> run) {
+        return new ConcatIterator<>(run, f -> DataFileReader.open(io, format.conf(), paths.toPath(f.fileName()),
+                schema, null, schema.hasPrimaryKey(), f.fileSize()));
+    }
+
+    /**
+     * Merges files of one bucket with the merge engine: grouped into sorted runs in LSM order
+     * (level-0 files newest first, then each level), at most {@code sort-spill-threshold} open at
+     * once. The LSM order is what {@link BoundedMerge} requires of its batches.
+     */
+    public CloseableIterator<KeyValue> mergeFiles(DataFilePathFactory paths, List<DataFileMeta> files,
+                                                  MergingIterator.Mode mode) {
+        List<Supplier<CloseableIterator<KeyValue>>> runs = new ArrayList<>();
+        for (List<DataFileMeta> run : SortedRuns.of(files,
+                ValueComparators.forTuple(schema.typesOf(schema.primaryKeyIndexes())))) {
+            runs.add(() -> readRun(paths, run));
+        }
+        return BoundedMerge.merge(runs, schema.tableOptions().get(CompactionOptions.SORT_SPILL_THRESHOLD), spillDir(),
+                new RecordComparator(schema, mergeEngines.sequenceFieldIndex()), mergeEngines.functionFactory(), mode);
     }
 
     /** This table with per-job option overrides (validated). Schema id and fields are unchanged. */

@@ -99,8 +99,7 @@ public final class TableWrite implements AutoCloseable {
         this.spillable = schema.tableOptions().get(WriteOptions.WRITE_BUFFER_SPILLABLE);
         this.targetFileSize = schema.tableOptions().get(WriteOptions.TARGET_FILE_SIZE);
         this.writeOnly = !schema.hasPrimaryKey() || schema.tableOptions().get(WriteOptions.WRITE_ONLY);
-        String dir = schema.tableOptions().get(WriteOptions.SPILL_DIR);
-        this.spillDir = new File(dir != null ? dir : System.getProperty("java.io.tmpdir"), "strata-spill");
+        this.spillDir = table.spillDir();
     }
 
     /**
