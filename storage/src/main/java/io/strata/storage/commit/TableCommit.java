@@ -9,6 +9,7 @@ import io.strata.storage.manifest.FileKind;
 import io.strata.storage.manifest.ManifestEntry;
 import io.strata.storage.manifest.ManifestFileMeta;
 import io.strata.storage.manifest.ManifestStore;
+import io.strata.storage.manifest.PartitionBucketFilter;
 import io.strata.storage.options.CommitOptions;
 import io.strata.storage.schema.TableSchema;
 import io.strata.storage.snapshot.CommitKind;
@@ -137,8 +138,12 @@ public final class TableCommit implements AutoCloseable {
         }
     }
 
-    /** True if a snapshot of this user already carries {@code identifier} or a later one. */
-    private boolean isCommitted(long identifier) {
+    /**
+     * True if a snapshot of this user already carries {@code identifier} or a later one: a
+     * {@link #commit} with it would be skipped. Committers that must decide what to do with a
+     * replayed committable (re-plan it or drop it) ask this first.
+     */
+    public boolean isCommitted(long identifier) {
         if (identifier <= lastCommittedIdentifier) {
             return true;
         }
@@ -310,8 +315,14 @@ public final class TableCommit implements AutoCloseable {
         }
     }
 
-    /** After a conflict: the compaction outputs were never committed; remove them (not upgraded inputs). */
+    /**
+     * After a conflict: the compaction outputs were never committed; remove them (not upgraded
+     * inputs). A file that is live in the latest snapshot is never deleted, whatever the message
+     * says: a committable replayed after it was already committed (under another identifier or by
+     * another attempt) must not take live data with it.
+     */
     private void deleteNewFiles(List<CommitMessage> messages) {
+        Set<String> live = liveFileNames(messages);
         for (CommitMessage m : messages) {
             Set<String> inputs = new HashSet<>();
             for (DataFileMeta f : m.compactBefore()) {
@@ -319,14 +330,51 @@ public final class TableCommit implements AutoCloseable {
             }
             String partitionPath = PartitionPath.of(schema.partitionKeys(), m.partition());
             for (DataFileMeta f : m.compactAfter()) {
-                if (!inputs.contains(f.fileName())) {
+                if (!inputs.contains(f.fileName()) && !live.contains(f.fileName())) {
                     deleteQuietly(paths.dataFile(partitionPath, m.bucket(), f.fileName()));
                 }
             }
             for (DataFileMeta f : m.compactChangelogFiles()) {
-                deleteQuietly(paths.dataFile(partitionPath, m.bucket(), f.fileName()));
+                if (!live.contains(f.fileName())) {
+                    deleteQuietly(paths.dataFile(partitionPath, m.bucket(), f.fileName()));
+                }
             }
         }
+    }
+
+    /**
+     * Names of the data files live in the latest snapshot in the buckets of {@code messages}, and
+     * of the changelog files its changelog manifest list references. When the snapshot cannot be
+     * read, every file of the messages counts as live: better an orphan than a lost file.
+     */
+    private Set<String> liveFileNames(List<CommitMessage> messages) {
+        Set<String> names = new HashSet<>();
+        try {
+            Optional<Snapshot> latest = snapshots.latest();
+            if (latest.isEmpty()) {
+                return names;
+            }
+            PartitionBucketFilter filter = new PartitionBucketFilter(schema.typesOf(schema.partitionIndexes()));
+            for (CommitMessage m : messages) {
+                filter.add(m.partition(), m.bucket());
+            }
+            for (ManifestEntry e : manifests.scanner().scan(latest.get().baseManifestList(), filter)) {
+                names.add(e.file().fileName());
+            }
+            if (latest.get().changelogManifestList() != null) {
+                for (ManifestEntry e : manifests.scanner().entries(latest.get().changelogManifestList())) {
+                    names.add(e.file().fileName());
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("table {}: cannot read the latest snapshot to check files before deleting them; keeping them: {}",
+                    tableName, e.toString());
+            for (CommitMessage m : messages) {
+                m.compactAfter().forEach(f -> names.add(f.fileName()));
+                m.compactChangelogFiles().forEach(f -> names.add(f.fileName()));
+            }
+        }
+        return names;
     }
 
     private void deleteQuietly(org.apache.hadoop.fs.Path p) {

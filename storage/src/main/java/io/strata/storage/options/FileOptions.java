@@ -30,4 +30,14 @@ public final class FileOptions {
     public static final ConfigOption<Long> PAGE_SIZE = ConfigOption.key("file.page-size").memoryType()
             .defaultValue(1L << 20)
             .withDescription("Parquet page size.");
+
+    public static final ConfigOption<String> DATA_FILE_PREFIX = ConfigOption.key("data-file.prefix").stringType()
+            .defaultValue("data")
+            .withDescription("Data files are named <prefix>-<uuid>-<n>.parquet. The compaction job sets its own prefix "
+                    + "per table handle (compact-<job tag>-a<attempt>) so that it can find and remove the files of a "
+                    + "failed attempt that no snapshot references.");
+
+    public static final ConfigOption<String> CHANGELOG_FILE_PREFIX = ConfigOption.key("changelog-file.prefix")
+            .stringType().defaultValue("changelog")
+            .withDescription("Changelog files are named <prefix>-<uuid>-<n>.parquet (see data-file.prefix).");
 }

@@ -1,0 +1,117 @@
+package io.strata.compaction;
+
+import io.strata.storage.compact.CompactStrategy;
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What one compaction job does, fixed when the job is built and shipped to every operator:
+ * which tables (explicit names, a regular expression, or every table of the database), which
+ * partitions, the strategy, batch or streaming, and the per-job table option overrides.
+ *
+ * <p>{@code commitUser} identifies the job's commits across restarts: replays of a commit it
+ * already made are skipped by it, and files of its failed attempts are recognised by it. A job
+ * restored from a savepoint must be started with the same commit user.
+ */
+public final class JobSpec implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** How the job runs. */
+    public enum Mode { BATCH, STREAMING }
+
+    private final String warehouse;
+    private final String database;
+    private final List<String> tables;
+    private final String includingTables;
+    private final PartitionFilterSpec partitions;
+    private final CompactStrategy strategy;
+    private final Mode mode;
+    private final int parallelism;
+    private final long discoveryIntervalMillis;
+    private final int partialCommitEvery;
+    private final Map<String, String> tableOptions;
+    private final String commitUser;
+    private final long checkpointIntervalMillis;
+
+    public JobSpec(String warehouse, String database, List<String> tables, String includingTables,
+                   PartitionFilterSpec partitions, CompactStrategy strategy, Mode mode, int parallelism,
+                   Duration discoveryInterval, int partialCommitEvery, Map<String, String> tableOptions,
+                   String commitUser, Duration checkpointInterval) {
+        this.warehouse = Objects.requireNonNull(warehouse, "warehouse");
+        this.database = Objects.requireNonNull(database, "database");
+        this.tables = List.copyOf(tables);
+        this.includingTables = includingTables;
+        this.partitions = partitions;
+        this.strategy = strategy;
+        this.mode = mode;
+        this.parallelism = parallelism;
+        this.discoveryIntervalMillis = discoveryInterval.toMillis();
+        this.partialCommitEvery = partialCommitEvery;
+        this.tableOptions = Map.copyOf(tableOptions);
+        this.commitUser = Objects.requireNonNull(commitUser, "commitUser");
+        this.checkpointIntervalMillis = checkpointInterval.toMillis();
+        validate();
+    }
+
+    private void validate() {
+        if (strategy == CompactStrategy.FULL && mode == Mode.STREAMING) {
+            throw new IllegalArgumentException("--strategy full is allowed in batch mode only (as in Paimon): a "
+                    + "streaming job compacts what the triggers ask for; schedule full compactions as batch jobs");
+        }
+        if (strategy == CompactStrategy.LOOKUP) {
+            throw new IllegalArgumentException("--strategy must be full or minor (lookup compaction is chosen per table "
+                    + "from changelog-producer=lookup)");
+        }
+        if (!tables.isEmpty() && includingTables != null) {
+            throw new IllegalArgumentException("give either --table or --including-tables, not both");
+        }
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("--parallelism must be at least 1, got " + parallelism);
+        }
+        if (partialCommitEvery < 0) {
+            throw new IllegalArgumentException("--partial-commit-every must be >= 0, got " + partialCommitEvery);
+        }
+        if (partialCommitEvery > 0 && mode == Mode.STREAMING) {
+            throw new IllegalArgumentException("--partial-commit-every is for batch mode; a streaming job commits at "
+                    + "every checkpoint");
+        }
+        if (mode == Mode.STREAMING && (discoveryIntervalMillis <= 0 || checkpointIntervalMillis <= 0)) {
+            throw new IllegalArgumentException("--discovery-interval and --checkpoint-interval must be positive");
+        }
+        if (commitUser.isBlank()) {
+            throw new IllegalArgumentException("--commit-user must not be blank");
+        }
+    }
+
+    public String warehouse() { return warehouse; }
+    public String database() { return database; }
+
+    /** Explicit table names; empty means {@link #includingTables()} or the whole database. */
+    public List<String> tables() { return tables; }
+
+    /** Regular expression over table names, or null. */
+    public String includingTables() { return includingTables; }
+
+    public PartitionFilterSpec partitions() { return partitions; }
+    public CompactStrategy strategy() { return strategy; }
+    public Mode mode() { return mode; }
+    public int parallelism() { return parallelism; }
+    public long discoveryIntervalMillis() { return discoveryIntervalMillis; }
+
+    /** Batch mode: commit every N rewritten buckets (0: once at the end). */
+    public int partialCommitEvery() { return partialCommitEvery; }
+
+    public Map<String, String> tableOptions() { return tableOptions; }
+    public String commitUser() { return commitUser; }
+    public long checkpointIntervalMillis() { return checkpointIntervalMillis; }
+
+    @Override
+    public String toString() {
+        return "JobSpec{warehouse=" + warehouse + ", database=" + database + ", tables=" + tables + ", including="
+                + includingTables + ", partitions=" + partitions + ", strategy=" + strategy + ", mode=" + mode
+                + ", parallelism=" + parallelism + ", commitUser=" + commitUser + "}";
+    }
+}

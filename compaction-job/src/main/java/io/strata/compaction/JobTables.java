@@ -1,0 +1,140 @@
+package io.strata.compaction;
+
+import io.strata.storage.compact.CompactStrategy;
+import io.strata.storage.options.ChangelogOptions;
+import io.strata.storage.options.FileOptions;
+import io.strata.storage.options.WriteOptions;
+import io.strata.storage.table.Catalog;
+import io.strata.storage.table.FileStoreTable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The tables of a job and how the job opens them. Every operator opens its tables through this
+ * class, so all of them agree on three things:
+ * <ul>
+ *   <li>which tables a spec names (explicit names, a regex, or every primary-key table of the
+ *       database; streaming jobs re-resolve a regex so new tables are picked up);</li>
+ *   <li>the handle: the table at its latest schema with the job's option overrides, inline
+ *       compaction off and the job's file-name prefix ({@link #filePrefix});</li>
+ *   <li>the strategy per table: lookup when the table produces lookup changelog (level-0 files
+ *       must be compacted every time for their changelog to appear), otherwise the job's.</li>
+ * </ul>
+ */
+public final class JobTables {
+    private final JobSpec spec;
+    private final Catalog catalog;
+    private final int attempt;
+    private final Map<String, FileStoreTable> open = new HashMap<>();
+
+    /** @param attempt the Flink attempt number of the calling task, part of the file prefix */
+    public JobTables(JobSpec spec, int attempt) {
+        this.spec = spec;
+        this.catalog = Catalog.open(spec.warehouse());
+        this.attempt = attempt;
+    }
+
+    public Catalog catalog() {
+        return catalog;
+    }
+
+    /**
+     * Table names (without database) the spec selects now. Explicitly named tables must exist and
+     * have a primary key; a regex or a whole database silently skips append tables.
+     */
+    public List<String> resolve() {
+        List<String> names = new ArrayList<>();
+        if (!spec.tables().isEmpty()) {
+            for (String t : spec.tables()) {
+                FileStoreTable table = catalog.getTable(spec.database(), t);
+                if (!table.schema().hasPrimaryKey()) {
+                    throw new IllegalArgumentException("table " + table.name() + " has no primary key: the compaction "
+                            + "job compacts primary-key tables only");
+                }
+                names.add(t);
+            }
+            return names;
+        }
+        Pattern p = spec.includingTables() == null ? null : Pattern.compile(spec.includingTables());
+        try {
+            for (String t : catalog.listTables(spec.database())) {
+                if ((p == null || p.matcher(t).matches()) && catalog.getTable(spec.database(), t).schema().hasPrimaryKey()) {
+                    names.add(t);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list the tables of database " + spec.database() + " in "
+                    + spec.warehouse() + ": " + e.getMessage(), e);
+        }
+        return names;
+    }
+
+    /**
+     * The job's handle on {@code name}, cached; reopened when the table's schema changed so a
+     * rewrite never writes files of an outdated schema.
+     */
+    public FileStoreTable table(String name) {
+        FileStoreTable cached = open.get(name);
+        if (cached != null && cached.schemaManager().latest().id() == cached.schema().id()) {
+            return cached;
+        }
+        FileStoreTable t = catalog.getTable(spec.database(), name);
+        Map<String, String> overrides = new HashMap<>(spec.tableOptions());
+        overrides.put(WriteOptions.WRITE_ONLY.key(), "false");
+        overrides.put(FileOptions.DATA_FILE_PREFIX.key(), filePrefix(spec.commitUser(), attempt) + "-data");
+        overrides.put(FileOptions.CHANGELOG_FILE_PREFIX.key(), filePrefix(spec.commitUser(), attempt) + "-changelog");
+        FileStoreTable handle = t.copyWithOptions(overrides);
+        open.put(name, handle);
+        return handle;
+    }
+
+    public CompactStrategy strategyFor(FileStoreTable table) {
+        if (spec.strategy() == CompactStrategy.MINOR
+                && table.schema().tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER) == ChangelogOptions.Producer.LOOKUP) {
+            return CompactStrategy.LOOKUP;
+        }
+        return spec.strategy();
+    }
+
+    /**
+     * {@code compact-<tag>-a<attempt>}: the tag is a hash of the commit user, so files of this job
+     * are told apart from ingestion writers' ({@code data-...}) and other jobs'; the attempt says
+     * which execution attempt wrote them.
+     */
+    public static String filePrefix(String commitUser, int attempt) {
+        return jobFileTag(commitUser) + "-a" + attempt;
+    }
+
+    /** {@code compact-<8 hex digits of SHA-256(commitUser)>}. */
+    public static String jobFileTag(String commitUser) {
+        try {
+            byte[] h = MessageDigest.getInstance("SHA-256").digest(commitUser.getBytes(StandardCharsets.UTF_8));
+            return "compact-" + HexFormat.of().formatHex(h, 0, 4);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The attempt encoded in a file name of this job's tag, or -1 when the file is not this job's. */
+    public static int attemptOf(String fileName, String commitUser) {
+        String tag = jobFileTag(commitUser) + "-a";
+        if (!fileName.startsWith(tag)) {
+            return -1;
+        }
+        int end = fileName.indexOf('-', tag.length());
+        try {
+            return Integer.parseInt(fileName.substring(tag.length(), end < 0 ? fileName.length() : end));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.strata.compaction.commit;
+
+/**
+ * What the committer reports downstream, one record per event: a bucket rewritten (the result
+ * reached the committer), a commit published, a commit skipped as already done, or a bucket
+ * re-planned after a conflict. The embedded runner prints progress and the summary from these;
+ * a cluster job discards them (metrics carry the same figures). A Flink POJO.
+ */
+public final class CompactionEvent {
+    public static final String REWRITTEN = "REWRITTEN";
+    public static final String COMMITTED = "COMMITTED";
+    public static final String SKIPPED = "SKIPPED";
+    public static final String CONFLICT = "CONFLICT";
+
+    public String kind;
+    public String table;
+    /** {@code partition/bucket} for bucket events; empty for commits. */
+    public String bucket;
+    public long rowsRead;
+    public long rowsWritten;
+    public long bytesRead;
+    public long bytesWritten;
+    public long changelogRows;
+    public int sortedRunsBefore;
+    public int sortedRunsAfter;
+    public int level0FilesBefore;
+    public int level0FilesAfter;
+    /** COMMITTED: the snapshots published, comma-separated; the buckets committed in {@link #buckets}. */
+    public String snapshots;
+    public int buckets;
+    public long identifier;
+    public long millis;
+
+    public CompactionEvent() {
+    }
+
+    @Override
+    public String toString() {
+        return kind + " " + table + (bucket == null || bucket.isEmpty() ? "" : " " + bucket)
+                + (COMMITTED.equals(kind) ? " snapshots " + snapshots + " (" + buckets + " buckets, identifier "
+                + identifier + ")" : " runs " + sortedRunsBefore + "->" + sortedRunsAfter);
+    }
+}

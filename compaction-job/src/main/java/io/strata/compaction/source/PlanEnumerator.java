@@ -1,0 +1,143 @@
+package io.strata.compaction.source;
+
+import io.strata.compaction.JobSpec;
+import io.strata.compaction.JobTables;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.util.FlinkRuntimeException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The planning side of the job, on the JobManager: plans rounds with {@link WorkPlanner} (once
+ * in batch mode; every discovery interval in streaming mode, on Flink's worker thread) and hands
+ * one work at a time to a rewrite subtask that asks for it. Pull-based assignment balances
+ * buckets of unequal size over the subtasks; a bucket is handed to one subtask at a time because
+ * it stays in flight until its compaction has landed.
+ *
+ * <p>All state is touched on the coordinator thread only, except {@link #inFlight}, which the
+ * planning thread reads.
+ */
+final class PlanEnumerator implements SplitEnumerator<CompactionWork, PlanCheckpoint> {
+    private static final Logger LOG = LoggerFactory.getLogger(PlanEnumerator.class);
+
+    private final SplitEnumeratorContext<CompactionWork> context;
+    private final JobSpec spec;
+    private final boolean bounded;
+    private final WorkPlanner planner;
+    private final Deque<CompactionWork> unassigned = new ArrayDeque<>();
+    private final Map<String, Set<String>> inFlight = new ConcurrentHashMap<>();
+    private final Set<Integer> waiting = new LinkedHashSet<>();
+    private final Map<String, Integer> backlog = new ConcurrentHashMap<>();
+    private boolean planned;
+    private long worksPlanned;
+
+    PlanEnumerator(SplitEnumeratorContext<CompactionWork> context, JobSpec spec, boolean bounded) {
+        this.context = context;
+        this.spec = spec;
+        this.bounded = bounded;
+        this.planner = new WorkPlanner(spec, new JobTables(spec, 0));
+        context.metricGroup().gauge("backlogBuckets", () -> backlog.values().stream().mapToInt(Integer::intValue).sum());
+        context.metricGroup().gauge("bucketsInFlight", inFlight::size);
+        context.metricGroup().gauge("worksPlanned", () -> worksPlanned);
+    }
+
+    @Override
+    public void start() {
+        if (bounded) {
+            context.callAsync(() -> planner.plan(Map.of()), this::onRound);
+        } else {
+            context.callAsync(() -> planner.plan(Map.copyOf(inFlight)), this::onRound, 0, spec.discoveryIntervalMillis());
+        }
+    }
+
+    private void onRound(WorkPlanner.Round round, Throwable error) {
+        if (error != null) {
+            if (bounded) {
+                throw new FlinkRuntimeException("planning the compaction failed: " + error.getMessage(), error);
+            }
+            // a streaming job outlives a passing file system error; the next round tries again
+            LOG.warn("planning round failed; retrying in {} ms", spec.discoveryIntervalMillis(), error);
+            return;
+        }
+        round.released.forEach(inFlight::remove);
+        for (CompactionWork w : round.works) {
+            String key = w.bucketKey();
+            if (!inFlight.containsKey(key)) {
+                inFlight.put(key, round.inputsByBucket.get(key));
+                unassigned.add(w);
+                worksPlanned++;
+            }
+        }
+        for (Map.Entry<String, Integer> b : round.backlog.entrySet()) {
+            backlog.put(b.getKey(), b.getValue());
+        }
+        if (!round.works.isEmpty()) {
+            LOG.info("planned {} compaction works ({} buckets in flight, backlog {})", round.works.size(),
+                    inFlight.size(), backlog);
+        }
+        planned = true;
+        for (Integer subtask : List.copyOf(waiting)) {
+            if (serve(subtask)) {
+                waiting.remove(subtask);
+            }
+        }
+    }
+
+    @Override
+    public void handleSplitRequest(int subtask, String hostname) {
+        if (!serve(subtask)) {
+            waiting.add(subtask);
+        }
+    }
+
+    /** Assigns one work, or signals the end in batch mode; false when the subtask must wait. */
+    private boolean serve(int subtask) {
+        if (!context.registeredReaders().containsKey(subtask)) {
+            return true;
+        }
+        CompactionWork w = unassigned.poll();
+        if (w != null) {
+            context.assignSplit(w, subtask);
+            return true;
+        }
+        if (bounded && planned) {
+            context.signalNoMoreSplits(subtask);
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    public void addSplitsBack(List<CompactionWork> splits, int subtask) {
+        // the subtask failed before finishing them: batch redoes them, streaming re-plans them
+        for (CompactionWork w : splits) {
+            if (bounded) {
+                unassigned.addFirst(w);
+            } else {
+                inFlight.remove(w.bucketKey());
+            }
+        }
+    }
+
+    @Override
+    public void addReader(int subtask) {
+        // readers ask for work themselves
+    }
+
+    @Override
+    public PlanCheckpoint snapshotState(long checkpointId) {
+        return PlanCheckpoint.EMPTY;
+    }
+
+    @Override
+    public void close() {
+    }
+}

@@ -1,0 +1,111 @@
+package io.strata.compaction.source;
+
+import io.strata.compaction.JobSpec;
+import io.strata.compaction.JobTables;
+import io.strata.storage.compact.CompactPlan;
+import io.strata.storage.compact.CompactStrategy;
+import io.strata.storage.compact.TableCompactor;
+import io.strata.storage.data.ValueCodec;
+import io.strata.storage.format.DataFileMeta;
+import io.strata.storage.manifest.EntryFilter;
+import io.strata.storage.mergetree.Levels;
+import io.strata.storage.options.CompactionOptions;
+import io.strata.storage.snapshot.Snapshot;
+import io.strata.storage.table.FileStoreTable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads manifests and decides which buckets get work: for every selected table, the latest
+ * snapshot's LSM shape per bucket, planned with the table's strategy. No data file is opened.
+ *
+ * <p>In-flight buckets are skipped: a bucket stays in flight from the moment its work is handed
+ * out until the latest snapshot no longer holds every file its plan reads, i.e. until a compaction
+ * of it (this job's or another's) has committed. Planning always starts from the latest snapshot,
+ * never from history.
+ */
+final class WorkPlanner {
+
+    /** The outcome of one round. */
+    static final class Round {
+        final List<CompactionWork> works = new ArrayList<>();
+        final Map<String, Set<String>> inputsByBucket = new HashMap<>();
+        /** In-flight buckets whose compaction has landed (or whose inputs vanished). */
+        final Set<String> released = new HashSet<>();
+        /** Per table: buckets with more sorted runs than num-sorted-run.compaction-trigger. */
+        final Map<String, Integer> backlog = new HashMap<>();
+        /** Per table: the snapshot planned from. */
+        final Map<String, Long> snapshots = new HashMap<>();
+    }
+
+    private final JobSpec spec;
+    private final JobTables tables;
+
+    WorkPlanner(JobSpec spec, JobTables tables) {
+        this.spec = spec;
+        this.tables = tables;
+    }
+
+    /** @param inFlight bucket key to the files its work reads; read only */
+    Round plan(Map<String, Set<String>> inFlight) {
+        Round round = new Round();
+        for (String name : tables.resolve()) {
+            FileStoreTable table = tables.table(name);
+            Optional<Snapshot> latest = table.snapshotManager().latest();
+            if (latest.isEmpty()) {
+                continue;
+            }
+            round.snapshots.put(name, latest.get().id());
+            TableCompactor compactor = new TableCompactor(table);
+            CompactStrategy strategy = tables.strategyFor(table);
+            EntryFilter filter = spec.partitions().toEntryFilter(table.name(), table.schema());
+            int trigger = table.schema().tableOptions().get(CompactionOptions.COMPACTION_TRIGGER);
+            int backlog = 0;
+            Set<String> present = new HashSet<>();
+            for (Map.Entry<List<Object>, Levels> e : compactor.levels(latest.get(), filter).entrySet()) {
+                List<Object> k = e.getKey();
+                Object[] partition = k.subList(0, k.size() - 1).toArray();
+                int bucket = (Integer) k.get(k.size() - 1);
+                Levels levels = e.getValue();
+                if (levels.numberOfSortedRuns() > trigger) {
+                    backlog++;
+                }
+                String key = CompactionWork.bucketKey(name, ValueCodec.encodeTuple(partition), bucket);
+                present.add(key);
+                Set<String> planned = inFlight.get(key);
+                if (planned != null) {
+                    if (names(levels.allFiles()).containsAll(planned)) {
+                        continue;
+                    }
+                    round.released.add(key);
+                }
+                Optional<CompactPlan> plan = compactor.planner().plan(partition, bucket, levels, strategy, false);
+                if (plan.isPresent()) {
+                    round.works.add(new CompactionWork(name, partition, bucket, latest.get().id(), strategy));
+                    round.inputsByBucket.put(key, names(plan.get().inputFiles()));
+                }
+            }
+            // buckets that disappeared entirely (a partition dropped) are released too
+            for (String key : inFlight.keySet()) {
+                if (key.startsWith(name + "/") && !present.contains(key)) {
+                    round.released.add(key);
+                }
+            }
+            round.backlog.put(name, backlog);
+        }
+        return round;
+    }
+
+    private static Set<String> names(List<DataFileMeta> files) {
+        Set<String> s = new HashSet<>();
+        for (DataFileMeta f : files) {
+            s.add(f.fileName());
+        }
+        return s;
+    }
+}
