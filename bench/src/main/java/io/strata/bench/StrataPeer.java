@@ -36,6 +36,11 @@ final class StrataPeer {
         return new StrataPeer(catalog.createTable("bench", name, WorkloadIngest.schema(4, options), false));
     }
 
+    /** The existing table {@code bench.NAME} of {@code warehouse}. */
+    static StrataPeer open(Path warehouse, String name) {
+        return new StrataPeer(Catalog.open(warehouse.toString()).getTable("bench", name));
+    }
+
     /** Scenario 1: write-only ingest, one commit per workload commit. */
     IngestResult ingest(StandardWorkload workload) {
         return ingest(workload, true);

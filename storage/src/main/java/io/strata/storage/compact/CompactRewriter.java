@@ -45,7 +45,7 @@ public final class CompactRewriter implements AutoCloseable {
             throw new IllegalArgumentException("table " + table.name() + " has no primary key: append tables are not "
                     + "compacted by the merge-tree compaction");
         }
-        this.comparator = new RecordComparator(schema, engines.sequenceFieldIndex());
+        this.comparator = table.rewriteComparator();
         this.targetFileSize = schema.tableOptions().get(WriteOptions.TARGET_FILE_SIZE);
     }
 
@@ -75,7 +75,7 @@ public final class CompactRewriter implements AutoCloseable {
                 writers.add(out);
                 // Merge in LSM order, not the packed runs of the section: batches of the bounded merge must
                 // be adjacent in age (see BoundedMerge).
-                try (CloseableIterator<KeyValue> merged = table.mergeFiles(paths, section.files(),
+                try (CloseableIterator<KeyValue> merged = table.mergeFilesForRewrite(paths, section.files(),
                         plan.dropDelete() ? MergingIterator.Mode.TOP_LEVEL : MergingIterator.Mode.PARTIAL)) {
                     while (merged.hasNext()) {
                         out.write(merged.next());

@@ -42,6 +42,31 @@ public final class ValueComparators {
         return Comparator.nullsFirst(c);
     }
 
+    /**
+     * The comparator of a type for rows read {@linkplain io.strata.storage.format.DataFileReader#openRaw
+     * raw}: a STRING value is its UTF-8 bytes ({@code byte[]}), compared unsigned, which is the
+     * code-point order of {@link #compareStrings}. A STRING value given as {@link String} is
+     * still accepted (and ordered consistently); other types are as {@link #forType}.
+     */
+    public static Comparator<Object> forType(DataType type, boolean rawStrings) {
+        if (!rawStrings || type.root() != DataType.Root.STRING) {
+            return forType(type);
+        }
+        return RAW_STRING;
+    }
+
+    private static final Comparator<Object> RAW_STRING = Comparator.nullsFirst((a, b) -> {
+        if (a instanceof byte[] && b instanceof byte[]) {
+            return Arrays.compareUnsigned((byte[]) a, (byte[]) b);
+        }
+        return compareStrings(asString(a), asString(b));
+    });
+
+    /** A STRING value as a String, whether given as a String or as its UTF-8 bytes. */
+    public static String asString(Object v) {
+        return v instanceof byte[] ? new String((byte[]) v, java.nio.charset.StandardCharsets.UTF_8) : (String) v;
+    }
+
     /** Compares by code point. Surrogates (U+D800..DFFF) sort above U+E000..FFFF in UTF-16 but not in UTF-8. */
     public static int compareStrings(String a, String b) {
         int n = Math.min(a.length(), b.length());
@@ -82,10 +107,15 @@ public final class ValueComparators {
      * directly: this comparator sorts every write buffer and drives every merge.
      */
     public static Comparator<Object[]> forFields(int[] indexes, List<DataType> types) {
+        return forFields(indexes, types, false);
+    }
+
+    /** {@link #forFields(int[], List)} for rows whose STRING values may be raw (see {@link #forType(DataType, boolean)}). */
+    public static Comparator<Object[]> forFields(int[] indexes, List<DataType> types, boolean rawStrings) {
         @SuppressWarnings("unchecked")
         Comparator<Object>[] cs = new Comparator[indexes.length];
         for (int i = 0; i < cs.length; i++) {
-            cs[i] = forType(types.get(i));
+            cs[i] = forType(types.get(i), rawStrings);
         }
         if (indexes.length == 1) {
             int idx = indexes[0];

@@ -10,8 +10,6 @@ import io.strata.storage.util.CloseableIterator;
 import io.strata.storage.util.CorruptFileException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -20,7 +18,6 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.parquet.column.Dictionary;
 import java.nio.file.NoSuchFileException;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.page.PageReadStore;
@@ -28,15 +25,8 @@ import org.apache.parquet.conf.HadoopParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.parquet.hadoop.util.HadoopCodecs;
-import org.apache.parquet.io.ColumnIOFactory;
-import org.apache.parquet.io.MessageColumnIO;
-import org.apache.parquet.io.RecordReader;
+import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.io.InputFile;
-import org.apache.parquet.io.api.Binary;
-import org.apache.parquet.io.api.Converter;
-import org.apache.parquet.io.api.GroupConverter;
-import org.apache.parquet.io.api.PrimitiveConverter;
-import org.apache.parquet.io.api.RecordMaterializer;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
@@ -45,6 +35,16 @@ import org.apache.parquet.schema.Type;
  * <em>reading</em> schema (the table's current schema): columns are matched by field id, so a
  * file written before a column was added yields null for it. Only the field ids in
  * {@code projection} are decoded (others stay null). Memory: one Parquet row group at a time.
+ *
+ * <p>Decoding goes column by column, a page at a time ({@link ColumnChunkDecoder}), with no record
+ * assembly: a row takes the next decoded value of each requested column. Dictionaries are
+ * decoded once per column chunk.
+ *
+ * <p>A reader opened {@link #openRaw raw} keeps STRING values as their UTF-8 bytes
+ * ({@code byte[]}) instead of decoding them to {@link String}: for paths that only move rows
+ * from file to file (compaction), which compare them with {@link
+ * io.strata.storage.data.ValueComparators#forFields(int[], List, boolean) raw comparators} and
+ * write them back unchanged ({@link DataFileWriter} accepts both forms).
  *
  * <p>A missing file, or one that is not a readable Parquet file, fails with an exception that
  * names the file.
@@ -56,20 +56,46 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
     private final long fileSize;
     private final Path path;
     private final ParquetFileReader reader;
-    private final MessageColumnIO columnIO;
-    private final KeyValueMaterializer materializer;
-    private RecordReader<KeyValue> records;
+    private final List<ColumnDescriptor> descriptors;
+    private final boolean primaryKey;
+    private final int arity;
+    /** Per requested column: its position in the row (system columns: unused). */
+    private final int[] positions;
+    private final ColumnChunkDecoder.Kind[] kinds;
+    private final int[] scales;
+    private ColumnChunkDecoder[] columns;
     private long rowsLeftInGroup;
     private boolean done;
 
-    private DataFileReader(FileIO io, long fileSize, Path path, ParquetFileReader reader, MessageColumnIO columnIO,
-                           KeyValueMaterializer materializer) {
+    private DataFileReader(FileIO io, long fileSize, Path path, ParquetFileReader reader, MessageType requested,
+                           TableSchema readSchema, boolean primaryKey, boolean rawStrings) {
         this.io = io;
         this.fileSize = fileSize;
         this.path = path;
         this.reader = reader;
-        this.columnIO = columnIO;
-        this.materializer = materializer;
+        this.descriptors = requested.getColumns();
+        this.primaryKey = primaryKey;
+        this.arity = readSchema.fields().size();
+        Map<Integer, Integer> positionById = new HashMap<>();
+        for (int i = 0; i < arity; i++) {
+            positionById.put(readSchema.fields().get(i).id(), i);
+        }
+        List<Type> fields = requested.getFields();
+        positions = new int[fields.size()];
+        kinds = new ColumnChunkDecoder.Kind[fields.size()];
+        scales = new int[fields.size()];
+        for (int i = 0; i < fields.size(); i++) {
+            if (primaryKey && i < ParquetSchemas.SYSTEM_COLUMNS) {
+                kinds[i] = i == 0 ? ColumnChunkDecoder.Kind.LONG : ColumnChunkDecoder.Kind.INT;
+                positions[i] = -1;
+                continue;
+            }
+            int pos = positionById.get(fields.get(i).getId().intValue());
+            DataType type = readSchema.fields().get(pos).type();
+            positions[i] = pos;
+            kinds[i] = ColumnChunkDecoder.kindOf(type, rawStrings);
+            scales[i] = type.root() == DataType.Root.DECIMAL ? type.scale() : 0;
+        }
     }
 
     /**
@@ -80,6 +106,20 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
      */
     public static DataFileReader open(FileIO io, Configuration conf, Path path, TableSchema readSchema,
                                       BitSet projection, boolean primaryKey, long fileSize) {
+        return open(io, conf, path, readSchema, projection, primaryKey, fileSize, false);
+    }
+
+    /**
+     * Like {@link #open} with every column, but STRING values are {@code byte[]} holding their
+     * UTF-8 bytes. Rows read this way must not reach readers of the table API.
+     */
+    public static DataFileReader openRaw(FileIO io, Configuration conf, Path path, TableSchema readSchema,
+                                         boolean primaryKey, long fileSize) {
+        return open(io, conf, path, readSchema, null, primaryKey, fileSize, true);
+    }
+
+    private static DataFileReader open(FileIO io, Configuration conf, Path path, TableSchema readSchema,
+                                       BitSet projection, boolean primaryKey, long fileSize, boolean rawStrings) {
         InputFile in = io.inputFile(path, fileSize);
         ParquetFileReader reader;
         try {
@@ -101,8 +141,7 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
             MessageType fileSchema = meta.getSchema();
             MessageType requested = requestedSchema(fileSchema, readSchema, projection, primaryKey);
             reader.setRequestedSchema(requested);
-            MessageColumnIO columnIO = new ColumnIOFactory(meta.getCreatedBy()).getColumnIO(requested, fileSchema, true);
-            return new DataFileReader(io, fileSize, path, reader, columnIO, new KeyValueMaterializer(requested, readSchema, primaryKey));
+            return new DataFileReader(io, fileSize, path, reader, requested, readSchema, primaryKey, rawStrings);
         } catch (RuntimeException e) {
             closeQuietly(reader);
             throw e instanceof CorruptFileException ? e
@@ -143,10 +182,16 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
                 PageReadStore pages = reader.readNextRowGroup();
                 if (pages == null) {
                     done = true;
+                    columns = null;
                     return false;
                 }
                 rowsLeftInGroup = pages.getRowCount();
-                records = columnIO.getRecordReader(pages, materializer);
+                columns = new ColumnChunkDecoder[descriptors.size()];
+                for (int i = 0; i < columns.length; i++) {
+                    ColumnDescriptor d = descriptors.get(i);
+                    columns[i] = new ColumnChunkDecoder(d, pages.getPageReader(d), kinds[i], scales[i],
+                            primaryKey && i < ParquetSchemas.SYSTEM_COLUMNS);
+                }
             }
             return true;
         } catch (IOException | RuntimeException e) {
@@ -160,9 +205,22 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
             throw new NoSuchElementException();
         }
         try {
-            KeyValue kv = records.read();
+            ColumnChunkDecoder[] cs = columns;
+            long seq = 0;
+            RowKind kind = RowKind.INSERT;
+            int first = 0;
+            if (primaryKey) {
+                seq = cs[0].nextLong();
+                kind = RowKind.fromByteValue(cs[1].nextInt());
+                first = ParquetSchemas.SYSTEM_COLUMNS;
+            }
+            Object[] row = new Object[arity];
+            int[] pos = positions;
+            for (int i = first; i < cs.length; i++) {
+                row[pos[i]] = cs[i].next();
+            }
             rowsLeftInGroup--;
-            return kv;
+            return new KeyValue(seq, kind, row);
         } catch (RuntimeException e) {
             throw new CorruptFileException(path, "cannot decode data file: " + reason(io, path, fileSize, e), e);
         }
@@ -189,6 +247,7 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
 
     @Override
     public void close() {
+        columns = null;
         closeQuietly(reader);
     }
 
@@ -197,156 +256,6 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
             r.close();
         } catch (IOException ignored) {
             // read-only handle; nothing to lose
-        }
-    }
-
-    /** Builds one KeyValue per record. */
-    private static final class KeyValueMaterializer extends RecordMaterializer<KeyValue> {
-        private final RootConverter root;
-
-        KeyValueMaterializer(MessageType requested, TableSchema readSchema, boolean primaryKey) {
-            this.root = new RootConverter(requested, readSchema, primaryKey);
-        }
-
-        @Override
-        public KeyValue getCurrentRecord() {
-            return new KeyValue(root.seq, root.kind, root.row);
-        }
-
-        @Override
-        public GroupConverter getRootConverter() {
-            return root;
-        }
-    }
-
-    private static final class RootConverter extends GroupConverter {
-        private final Converter[] converters;
-        private final int arity;
-        long seq;
-        RowKind kind = RowKind.INSERT;
-        Object[] row;
-
-        RootConverter(MessageType requested, TableSchema readSchema, boolean primaryKey) {
-            this.arity = readSchema.fields().size();
-            Map<Integer, Integer> positionById = new HashMap<>();
-            for (int i = 0; i < arity; i++) {
-                positionById.put(readSchema.fields().get(i).id(), i);
-            }
-            List<Type> fields = requested.getFields();
-            converters = new Converter[fields.size()];
-            int start = 0;
-            if (primaryKey) {
-                converters[0] = new PrimitiveConverter() {
-                    @Override
-                    public void addLong(long value) {
-                        seq = value;
-                    }
-                };
-                converters[1] = new PrimitiveConverter() {
-                    @Override
-                    public void addInt(int value) {
-                        kind = RowKind.fromByteValue(value);
-                    }
-                };
-                start = ParquetSchemas.SYSTEM_COLUMNS;
-            }
-            for (int i = start; i < fields.size(); i++) {
-                int pos = positionById.get(fields.get(i).getId().intValue());
-                converters[i] = valueConverter(pos, readSchema.fields().get(pos).type());
-            }
-        }
-
-        private Converter valueConverter(int pos, DataType type) {
-            switch (type.root()) {
-                case STRING: return new StringConverter(pos);
-                case BYTES: return new PrimitiveConverter() {
-                    @Override
-                    public void addBinary(Binary value) {
-                        row[pos] = value.getBytes();
-                    }
-                };
-                case DECIMAL: return new PrimitiveConverter() {
-                    @Override
-                    public void addBinary(Binary value) {
-                        row[pos] = new BigDecimal(new BigInteger(value.getBytes()), type.scale());
-                    }
-                };
-                default: return new PrimitiveConverter() {
-                    @Override
-                    public void addBoolean(boolean value) {
-                        row[pos] = value;
-                    }
-
-                    @Override
-                    public void addInt(int value) {
-                        row[pos] = value;
-                    }
-
-                    @Override
-                    public void addLong(long value) {
-                        row[pos] = value;
-                    }
-
-                    @Override
-                    public void addFloat(float value) {
-                        row[pos] = value;
-                    }
-
-                    @Override
-                    public void addDouble(double value) {
-                        row[pos] = value;
-                    }
-                };
-            }
-        }
-
-        /** Decodes a dictionary page once, so repeated strings are not decoded per row. */
-        private final class StringConverter extends PrimitiveConverter {
-            private final int pos;
-            private String[] dict;
-
-            StringConverter(int pos) {
-                this.pos = pos;
-            }
-
-            @Override
-            public boolean hasDictionarySupport() {
-                return true;
-            }
-
-            @Override
-            public void setDictionary(Dictionary dictionary) {
-                dict = new String[dictionary.getMaxId() + 1];
-                for (int i = 0; i < dict.length; i++) {
-                    dict[i] = dictionary.decodeToBinary(i).toStringUsingUTF8();
-                }
-            }
-
-            @Override
-            public void addValueFromDictionary(int dictionaryId) {
-                row[pos] = dict[dictionaryId];
-            }
-
-            @Override
-            public void addBinary(Binary value) {
-                row[pos] = value.toStringUsingUTF8();
-            }
-        }
-
-        @Override
-        public Converter getConverter(int fieldIndex) {
-            return converters[fieldIndex];
-        }
-
-        @Override
-        public void start() {
-            row = new Object[arity];
-            kind = RowKind.INSERT;
-            seq = 0;
-        }
-
-        @Override
-        public void end() {
         }
     }
 }

@@ -42,14 +42,26 @@ public final class DataFileWriter implements Closeable {
     public static final String VERSION_KEY = "strata.data-file.version";
     public static final String VERSION = "1";
 
+    /**
+     * Rows buffered before the Parquet writer is created: their distinct values decide which
+     * columns get dictionary encoding (see {@link #dictionaryColumns}).
+     */
+    static final int SAMPLE_ROWS = 1024;
+    /** A column whose sample is at least this share distinct values is written without a dictionary. */
+    private static final double HIGH_CARDINALITY = 0.8;
+    /** Below this many sampled rows, Parquet's defaults apply (a tiny sample says nothing). */
+    private static final int MIN_SAMPLE = 64;
+
     private final FileIO io;
     private final Path path;
     private final TableSchema schema;
+    private final FileFormatConfig format;
     private final boolean primaryKey;
     private final int[] keyIndexes;
     private final int level;
     private final FileSource source;
-    private final ParquetWriter<KeyValue> writer;
+    private ParquetWriter<KeyValue> writer;
+    private List<KeyValue> sample = new ArrayList<>();
 
     private long rowCount;
     private long deleteCount;
@@ -59,26 +71,42 @@ public final class DataFileWriter implements Closeable {
     private Object[] lastRow;
     private boolean closed;
 
+    /**
+     * The file itself is created with the first {@link #SAMPLE_ROWS} rows (or at {@link
+     * #estimatedSize()} or {@link #finish()}, whichever comes first).
+     */
     public DataFileWriter(FileIO io, Path path, TableSchema schema, FileFormatConfig format, int level,
                           FileSource source) throws IOException {
         this.io = io;
         this.path = path;
         this.schema = schema;
+        this.format = format;
         this.primaryKey = schema.hasPrimaryKey();
         this.keyIndexes = schema.primaryKeyIndexes();
         this.level = level;
         this.source = source;
+    }
+
+    /**
+     * Creates the Parquet writer and writes the sampled rows. Dictionary encoding is disabled
+     * where it would only be built to be thrown away: the sequence number and the key of a
+     * primary-key file (unique within a sorted file), and every column whose sampled values are
+     * nearly all distinct (Parquet would fill a dictionary page with them and then fall back,
+     * re-encoding everything; with ids from a page-sized dictionary it gains nothing anyway).
+     */
+    private void open() throws IOException {
         MessageType type = ParquetSchemas.messageType(schema.fields(), primaryKey);
         Builder builder = new Builder(io.outputFile(path), new KeyValueWriteSupport(type, schema, primaryKey));
+        boolean[] dictionary = dictionaryColumns(sample);
         if (primaryKey) {
-            // Keys and sequence numbers are (nearly) unique within a sorted file: a dictionary
-            // would only be built to be thrown away.
             builder.withDictionaryEncoding(ParquetSchemas.SEQUENCE_COLUMN, false);
-            for (int i : keyIndexes) {
+        }
+        for (int i = 0; i < dictionary.length; i++) {
+            if (!dictionary[i]) {
                 builder.withDictionaryEncoding(schema.fields().get(i).name(), false);
             }
         }
-        this.writer = builder
+        writer = builder
                 .withConf(format.conf())
                 .withCompressionCodec(format.codec())
                 .withRowGroupSize(format.blockSize())
@@ -87,10 +115,54 @@ public final class DataFileWriter implements Closeable {
                 .withWriteMode(ParquetFileWriter.Mode.CREATE)
                 .withExtraMetaData(Map.of(VERSION_KEY, VERSION, "strata.schema-id", String.valueOf(schema.id())))
                 .build();
+        List<KeyValue> rows = sample;
+        sample = null;
+        for (KeyValue kv : rows) {
+            writer.write(kv);
+        }
+    }
+
+    /** Per field: whether its column may use dictionary encoding, judged on {@code rows}. */
+    private boolean[] dictionaryColumns(List<KeyValue> rows) {
+        boolean[] out = new boolean[schema.fields().size()];
+        java.util.Arrays.fill(out, true);
+        if (primaryKey) {
+            for (int i : keyIndexes) {
+                out[i] = false;
+            }
+        }
+        if (rows.size() < MIN_SAMPLE) {
+            return out;
+        }
+        java.util.Set<Object> distinct = new java.util.HashSet<>();
+        for (int i = 0; i < out.length; i++) {
+            if (!out[i] || schema.fields().get(i).type().root() == DataType.Root.BOOLEAN) {
+                continue;
+            }
+            distinct.clear();
+            int nonNull = 0;
+            for (KeyValue kv : rows) {
+                Object v = kv.row()[i];
+                if (v != null) {
+                    nonNull++;
+                    // byte[] (BYTES, raw STRING) compare by identity; wrap them to compare by content
+                    distinct.add(v instanceof byte[] ? java.nio.ByteBuffer.wrap((byte[]) v) : v);
+                }
+            }
+            out[i] = nonNull < MIN_SAMPLE || distinct.size() < HIGH_CARDINALITY * nonNull;
+        }
+        return out;
     }
 
     public void write(KeyValue kv) throws IOException {
-        writer.write(kv);
+        if (writer != null) {
+            writer.write(kv);
+        } else {
+            sample.add(kv);
+            if (sample.size() >= SAMPLE_ROWS) {
+                open();
+            }
+        }
         rowCount++;
         if (kv.kind().isRetract()) {
             deleteCount++;
@@ -113,7 +185,10 @@ public final class DataFileWriter implements Closeable {
     }
 
     /** Bytes written plus buffered: an estimate of the final size, for rolling. */
-    public long estimatedSize() {
+    public long estimatedSize() throws IOException {
+        if (writer == null) {
+            open();
+        }
         return writer.getDataSize();
     }
 
@@ -128,14 +203,28 @@ public final class DataFileWriter implements Closeable {
 
     /** Closes the file and returns its metadata. */
     public DataFileMeta finish() throws IOException {
+        if (writer == null) {
+            open();
+        }
         writer.close();
         closed = true;
         ParquetMetadata footer = writer.getFooter();
-        Object[] minKey = primaryKey ? ValueComparators.project(firstRow, keyIndexes) : new Object[0];
-        Object[] maxKey = primaryKey ? ValueComparators.project(lastRow, keyIndexes) : new Object[0];
+        Object[] minKey = primaryKey ? keyOf(firstRow) : new Object[0];
+        Object[] maxKey = primaryKey ? keyOf(lastRow) : new Object[0];
         return new DataFileMeta(path.getName(), io.length(path), rowCount, deleteCount, minKey, maxKey,
                 rowCount == 0 ? 0 : minSeq, rowCount == 0 ? 0 : maxSeq, level, schema.id(),
                 statsFromFooter(footer, schema.fields()), System.currentTimeMillis(), source);
+    }
+
+    /** The key of {@code row} with API value types (a raw STRING value decoded), for the manifest. */
+    private Object[] keyOf(Object[] row) {
+        Object[] key = ValueComparators.project(row, keyIndexes);
+        for (int i = 0; i < key.length; i++) {
+            if (key[i] instanceof byte[] && schema.fields().get(keyIndexes[i]).type().root() == DataType.Root.STRING) {
+                key[i] = ValueComparators.asString(key[i]);
+            }
+        }
+        return key;
     }
 
     /** Closes and deletes the partial file. Never throws. */
@@ -143,7 +232,9 @@ public final class DataFileWriter implements Closeable {
         try {
             if (!closed) {
                 closed = true;
-                writer.close();
+                if (writer != null) {
+                    writer.close();
+                }
             }
         } catch (IOException | RuntimeException ignored) {
             // the file is being discarded; its content does not matter
@@ -295,7 +386,11 @@ public final class DataFileWriter implements Closeable {
                     case BIGINT: case TIMESTAMP: c.addLong((Long) v); break;
                     case FLOAT: c.addFloat((Float) v); break;
                     case DOUBLE: c.addDouble((Double) v); break;
-                    case STRING: c.addBinary(Binary.fromString((String) v)); break;
+                    case STRING:
+                        // raw UTF-8 bytes (DataFileReader.openRaw) are written as they are
+                        c.addBinary(v instanceof byte[] ? Binary.fromConstantByteArray((byte[]) v)
+                                : Binary.fromString((String) v));
+                        break;
                     case BYTES: c.addBinary(Binary.fromConstantByteArray((byte[]) v)); break;
                     case DECIMAL:
                         c.addBinary(Binary.fromConstantByteArray(((BigDecimal) v).unscaledValue().toByteArray()));

@@ -107,6 +107,23 @@ public final class MergeEngines {
         return engine;
     }
 
+    /**
+     * Whether the merge functions never look into STRING values (they only keep, overwrite or
+     * drop them), so a compaction may carry them as raw UTF-8 bytes: every engine but
+     * aggregation, and aggregation when no STRING field is aggregated.
+     */
+    public boolean acceptsRawStrings() {
+        if (engine != MergeEngine.AGGREGATION) {
+            return true;
+        }
+        for (int i = 0; i < functions.length; i++) {
+            if (functions[i] != null && schema.fields().get(i).type().root() == DataType.Root.STRING) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Index of the sequence field in the row, or -1. */
     public int sequenceFieldIndex() {
         return sequenceFieldIndex;

@@ -5,15 +5,13 @@ import io.strata.storage.data.RowKind;
 import io.strata.storage.merge.MergeFunction;
 import io.strata.storage.util.CloseableIterator;
 import java.util.ArrayDeque;
-import java.util.Comparator;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.PriorityQueue;
 
 /**
  * K-way merge of sorted runs (each sorted by {@link RecordComparator#records()}), folding the
  * versions of each key with a {@link MergeFunction}. Holds one record per run plus one key's
- * versions in memory.
+ * versions in memory. The runs are ordered by a {@link LoserTree}.
  */
 public final class MergingIterator implements CloseableIterator<KeyValue> {
 
@@ -28,8 +26,7 @@ public final class MergingIterator implements CloseableIterator<KeyValue> {
     }
 
     private final List<? extends CloseableIterator<KeyValue>> runs;
-    private final PriorityQueue<Head> heads;
-    private final Comparator<Object[]> keyComparator;
+    private final LoserTree heads;
     private final MergeFunction function;
     private final Mode mode;
     private final ArrayDeque<KeyValue> ready = new ArrayDeque<>();
@@ -37,31 +34,14 @@ public final class MergingIterator implements CloseableIterator<KeyValue> {
     public MergingIterator(List<? extends CloseableIterator<KeyValue>> runs, RecordComparator comparator,
                            MergeFunction function, Mode mode) {
         this.runs = runs;
-        this.keyComparator = comparator.keys();
         this.function = function;
         this.mode = mode;
-        Comparator<KeyValue> records = comparator.records();
-        this.heads = new PriorityQueue<>(Math.max(1, runs.size()), (a, b) -> records.compare(a.current, b.current));
-        for (CloseableIterator<KeyValue> r : runs) {
-            if (r.hasNext()) {
-                heads.add(new Head(r, r.next()));
-            }
-        }
-    }
-
-    private static final class Head {
-        final CloseableIterator<KeyValue> iterator;
-        KeyValue current;
-
-        Head(CloseableIterator<KeyValue> iterator, KeyValue current) {
-            this.iterator = iterator;
-            this.current = current;
-        }
+        this.heads = new LoserTree(runs, comparator);
     }
 
     @Override
     public boolean hasNext() {
-        while (ready.isEmpty() && !heads.isEmpty()) {
+        while (ready.isEmpty() && heads.peek() != null) {
             mergeNextKey();
         }
         return !ready.isEmpty();
@@ -69,35 +49,16 @@ public final class MergingIterator implements CloseableIterator<KeyValue> {
 
     private void mergeNextKey() {
         function.reset();
-        Object[] key = heads.peek().current.row();
+        KeyValue first = heads.peek();
+        Object[] key = first.row();
+        long longKey = heads.peekLongKey();
         long newestSeq = Long.MIN_VALUE;
-        if (heads.size() == 1) {
-            // one run left: its records are already in order, no heap work per record
-            Head h = heads.peek();
-            while (true) {
-                function.add(h.current);
-                newestSeq = Math.max(newestSeq, h.current.sequence());
-                if (!h.iterator.hasNext()) {
-                    heads.clear();
-                    break;
-                }
-                h.current = h.iterator.next();
-                if (keyComparator.compare(h.current.row(), key) != 0) {
-                    break;
-                }
-            }
-            emit(newestSeq);
-            return;
-        }
-        while (!heads.isEmpty() && keyComparator.compare(heads.peek().current.row(), key) == 0) {
-            Head h = heads.poll();
-            function.add(h.current);
-            newestSeq = Math.max(newestSeq, h.current.sequence());
-            if (h.iterator.hasNext()) {
-                h.current = h.iterator.next();
-                heads.add(h);
-            }
-        }
+        do {
+            KeyValue kv = heads.peek();
+            function.add(kv);
+            newestSeq = Math.max(newestSeq, kv.sequence());
+            heads.advance();
+        } while (heads.peekHasKey(key, longKey));
         emit(newestSeq);
     }
 

@@ -3,10 +3,8 @@ package io.strata.storage.mergetree;
 import io.strata.storage.data.KeyValue;
 import io.strata.storage.util.CloseableIterator;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.PriorityQueue;
 
 /**
  * K-way merge of sorted runs that yields, per key, every version with the tag of the run it came
@@ -27,55 +25,35 @@ public final class TaggedKeyGroups implements CloseableIterator<List<TaggedKeyGr
         }
     }
 
-    private static final class Head {
-        final int tag;
-        final CloseableIterator<KeyValue> it;
-        KeyValue current;
-
-        Head(int tag, CloseableIterator<KeyValue> it, KeyValue current) {
-            this.tag = tag;
-            this.it = it;
-            this.current = current;
-        }
-    }
-
     private final List<CloseableIterator<KeyValue>> runs;
-    private final PriorityQueue<Head> heads;
-    private final Comparator<Object[]> keys;
+    private final int[] tags;
+    private final LoserTree heads;
 
     /** @param tags one tag per run */
     public TaggedKeyGroups(List<CloseableIterator<KeyValue>> runs, int[] tags, RecordComparator comparator) {
         this.runs = runs;
-        this.keys = comparator.keys();
-        Comparator<KeyValue> records = comparator.records();
-        this.heads = new PriorityQueue<>(Math.max(1, runs.size()), (a, b) -> records.compare(a.current, b.current));
-        for (int i = 0; i < runs.size(); i++) {
-            if (runs.get(i).hasNext()) {
-                heads.add(new Head(tags[i], runs.get(i), runs.get(i).next()));
-            }
-        }
+        this.tags = tags;
+        this.heads = new LoserTree(runs, comparator);
     }
 
     @Override
     public boolean hasNext() {
-        return !heads.isEmpty();
+        return heads.peek() != null;
     }
 
     @Override
     public List<Version> next() {
-        if (heads.isEmpty()) {
+        KeyValue first = heads.peek();
+        if (first == null) {
             throw new NoSuchElementException();
         }
         List<Version> group = new ArrayList<>(4);
-        Object[] key = heads.peek().current.row();
-        while (!heads.isEmpty() && keys.compare(heads.peek().current.row(), key) == 0) {
-            Head h = heads.poll();
-            group.add(new Version(h.tag, h.current));
-            if (h.it.hasNext()) {
-                h.current = h.it.next();
-                heads.add(h);
-            }
-        }
+        Object[] key = first.row();
+        long longKey = heads.peekLongKey();
+        do {
+            group.add(new Version(tags[heads.peekRun()], heads.peek()));
+            heads.advance();
+        } while (heads.peekHasKey(key, longKey));
         return group;
     }
 

@@ -31,6 +31,7 @@ import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.io.UncheckedIOException;
 import java.util.Map;
@@ -106,19 +107,55 @@ public final class FileStoreTable {
     }
 
     /**
+     * Whether compactions of this table may carry STRING values as their UTF-8 bytes
+     * ({@link DataFileReader#openRaw}): true unless the merge engine looks into string values
+     * (aggregation of a STRING field).
+     */
+    public boolean rewritesRawStrings() {
+        return mergeEngines != null && mergeEngines.acceptsRawStrings();
+    }
+
+    /** {@link #readRun} for rewriting: STRING values are raw UTF-8 bytes when {@link #rewritesRawStrings()}. */
+    public CloseableIterator<KeyValue> readRunForRewrite(DataFilePathFactory paths, List<DataFileMeta> run) {
+        if (!rewritesRawStrings()) {
+            return readRun(paths, run);
+        }
+        return new ConcatIterator<>(run, f -> DataFileReader.openRaw(io, format.conf(), paths.toPath(f.fileName()),
+                schema, true, f.fileSize()));
+    }
+
+    /** The order of records read for rewriting (see {@link #readRunForRewrite}). */
+    public RecordComparator rewriteComparator() {
+        return new RecordComparator(schema, mergeEngines.sequenceFieldIndex(), rewritesRawStrings());
+    }
+
+    /** {@link #mergeFiles} over {@link #readRunForRewrite} runs, for compaction. */
+    public CloseableIterator<KeyValue> mergeFilesForRewrite(DataFilePathFactory paths, List<DataFileMeta> files,
+                                                            MergingIterator.Mode mode) {
+        return mergeFiles(files, run -> readRunForRewrite(paths, run), rewriteComparator(), mode);
+    }
+
+    /**
      * Merges files of one bucket with the merge engine: grouped into sorted runs in LSM order
      * (level-0 files newest first, then each level), at most {@code sort-spill-threshold} open at
      * once. The LSM order is what {@link BoundedMerge} requires of its batches.
      */
     public CloseableIterator<KeyValue> mergeFiles(DataFilePathFactory paths, List<DataFileMeta> files,
                                                   MergingIterator.Mode mode) {
+        return mergeFiles(files, run -> readRun(paths, run), new RecordComparator(schema, mergeEngines.sequenceFieldIndex()),
+                mode);
+    }
+
+    private CloseableIterator<KeyValue> mergeFiles(List<DataFileMeta> files,
+                                                   Function<List<DataFileMeta>, CloseableIterator<KeyValue>> reader,
+                                                   RecordComparator comparator, MergingIterator.Mode mode) {
         List<Supplier<CloseableIterator<KeyValue>>> runs = new ArrayList<>();
         for (List<DataFileMeta> run : SortedRuns.of(files,
                 ValueComparators.forTuple(schema.typesOf(schema.primaryKeyIndexes())))) {
-            runs.add(() -> readRun(paths, run));
+            runs.add(() -> reader.apply(run));
         }
         return BoundedMerge.merge(runs, schema.tableOptions().get(CompactionOptions.SORT_SPILL_THRESHOLD), spillDir(),
-                new RecordComparator(schema, mergeEngines.sequenceFieldIndex()), mergeEngines.functionFactory(), mode);
+                comparator, mergeEngines.functionFactory(), mode);
     }
 
     /** This table with per-job option overrides (validated). Schema id and fields are unchanged. */

@@ -1,0 +1,493 @@
+package io.strata.storage.format;
+
+import io.strata.storage.schema.DataType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.apache.parquet.bytes.ByteBufferInputStream;
+import org.apache.parquet.bytes.BytesUtils;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Dictionary;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.ValuesType;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DataPageV1;
+import org.apache.parquet.column.page.DataPageV2;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.page.PageReader;
+import org.apache.parquet.column.values.ValuesReader;
+import org.apache.parquet.io.ParquetDecodingException;
+
+/**
+ * Decodes one column chunk of a flat (non-repeated) Parquet column a whole page at a time into
+ * an array of values as the row layout holds them (boxed numbers, String or byte[], BigDecimal;
+ * null for null), which the row reader then takes one by one. A dictionary is decoded once per
+ * chunk, and values of dictionary-encoded pages are the dictionary's own (shared, immutable)
+ * objects, so such pages allocate nothing per value.
+ *
+ * <p>The sequence-number and row-kind columns are read as primitives ({@link #nextLong()},
+ * {@link #nextInt()}), never boxed. Memory: one decoded page.
+ */
+final class ColumnChunkDecoder {
+    /** How values are represented in rows. */
+    enum Kind { BOOLEAN, INT, LONG, FLOAT, DOUBLE, STRING, BYTES, DECIMAL }
+
+    private final ColumnDescriptor descriptor;
+    private final PageReader pages;
+    private final Kind kind;
+    private final int scale;
+    private final int maxDefinition;
+    private final boolean primitive;
+    private Object[] dictionary;
+    private Dictionary parquetDictionary;
+
+    private int[] primitiveDictionary;
+    private Object[] values = new Object[0];
+    private int[] defLevels = new int[0];
+    private int[] ids = new int[0];
+    private long[] longs = new long[0];
+    private int[] ints = new int[0];
+    private int pos;
+    private int count;
+
+    /**
+     * @param primitive read through {@link #nextLong()}/{@link #nextInt()} only (a required
+     *                  INT64/INT32 column)
+     */
+    ColumnChunkDecoder(ColumnDescriptor descriptor, PageReader pages, Kind kind, int scale, boolean primitive) {
+        this.descriptor = descriptor;
+        this.pages = pages;
+        this.kind = kind;
+        this.scale = scale;
+        this.maxDefinition = descriptor.getMaxDefinitionLevel();
+        this.primitive = primitive;
+        if (descriptor.getMaxRepetitionLevel() != 0) {
+            throw new ParquetDecodingException("column " + descriptor + " is repeated; data files are flat");
+        }
+        DictionaryPage page = pages.readDictionaryPage();
+        if (page != null) {
+            try {
+                parquetDictionary = page.getEncoding().initDictionary(descriptor, page);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read the dictionary of column " + descriptor, e);
+            }
+            if (!primitive) {
+                dictionary = decodeDictionary(parquetDictionary);
+            }
+        }
+    }
+
+    static Kind kindOf(DataType type, boolean rawStrings) {
+        switch (type.root()) {
+            case BOOLEAN: return Kind.BOOLEAN;
+            case INT: case DATE: return Kind.INT;
+            case BIGINT: case TIMESTAMP: return Kind.LONG;
+            case FLOAT: return Kind.FLOAT;
+            case DOUBLE: return Kind.DOUBLE;
+            case STRING: return rawStrings ? Kind.BYTES : Kind.STRING;
+            case BYTES: return Kind.BYTES;
+            case DECIMAL: return Kind.DECIMAL;
+            default: throw new IllegalArgumentException("unsupported " + type);
+        }
+    }
+
+    /** The next value of the column (null for null). */
+    Object next() {
+        if (pos == count) {
+            readPage();
+        }
+        return values[pos++];
+    }
+
+    /** The next value of a primitive INT64 column. */
+    long nextLong() {
+        if (pos == count) {
+            readPage();
+        }
+        return longs[pos++];
+    }
+
+    /** The next value of a primitive INT32 column. */
+    int nextInt() {
+        if (pos == count) {
+            readPage();
+        }
+        return ints[pos++];
+    }
+
+    private void readPage() {
+        DataPage page = pages.readPage();
+        if (page == null) {
+            throw new ParquetDecodingException("column " + descriptor + " has fewer values than the row group has rows");
+        }
+        int n = page.getValueCount();
+        try {
+            page.accept(new DataPage.Visitor<Void>() {
+                @Override
+                public Void visit(DataPageV1 p) {
+                    try {
+                        readV1(p, n);
+                        return null;
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+
+                @Override
+                public Void visit(DataPageV2 p) {
+                    try {
+                        readV2(p, n);
+                        return null;
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+            });
+        } catch (UncheckedIOException e) {
+            throw new ParquetDecodingException("cannot decode a page of column " + descriptor + ": "
+                    + e.getCause().getMessage(), e);
+        } catch (RuntimeException e) {
+            if (e instanceof ParquetDecodingException) {
+                throw e;
+            }
+            throw new ParquetDecodingException("cannot decode a page of column " + descriptor + ": " + e, e);
+        }
+        pos = 0;
+        count = n;
+    }
+
+    /**
+     * A V1 page: [repetition levels][definition levels][values] in one buffer. Levels in RLE
+     * (4-byte length, then the hybrid encoding) and PLAIN or dictionary values are decoded here
+     * in bulk; any other encoding goes through Parquet's value readers.
+     */
+    private void readV1(DataPageV1 p, int n) throws IOException {
+        boolean fast = maxDefinition == 0 || p.getDlEncoding() == Encoding.RLE;
+        if (fast && supportsFast(p.getValueEncoding())) {
+            ByteBuffer buf = p.getBytes().toByteBuffer().slice().order(ByteOrder.LITTLE_ENDIAN);
+            int[] defs = null;
+            if (maxDefinition > 0) {
+                int length = buf.getInt();
+                ByteBuffer levels = buf.slice();
+                levels.limit(length);
+                defs = levels(n);
+                decodeHybrid(levels, BytesUtils.getWidthFromMaxInt(maxDefinition), defs, n);
+                buf.position(buf.position() + length);
+            }
+            decodeFast(buf, n, defs, p.getValueEncoding());
+            return;
+        }
+        ByteBufferInputStream in = p.getBytes().toInputStream();
+        ValuesReader rl = p.getRlEncoding().getValuesReader(descriptor, ValuesType.REPETITION_LEVEL);
+        rl.initFromPage(n, in);
+        ValuesReader dl = p.getDlEncoding().getValuesReader(descriptor, ValuesType.DEFINITION_LEVEL);
+        dl.initFromPage(n, in);
+        int[] defs = null;
+        if (maxDefinition > 0) {
+            defs = levels(n);
+            for (int i = 0; i < n; i++) {
+                defs[i] = dl.readInteger();
+            }
+        }
+        ValuesReader data = valuesReader(p.getValueEncoding());
+        data.initFromPage(n, in);
+        decodeGeneric(n, defs, data, p.getValueEncoding());
+    }
+
+    /** A V2 page: levels (hybrid encoding, no length prefix) and values in separate buffers. */
+    private void readV2(DataPageV2 p, int n) throws IOException {
+        int[] defs = null;
+        if (maxDefinition > 0) {
+            defs = levels(n);
+            ByteBuffer levels = p.getDefinitionLevels().toByteBuffer().slice().order(ByteOrder.LITTLE_ENDIAN);
+            decodeHybrid(levels, BytesUtils.getWidthFromMaxInt(maxDefinition), defs, n);
+        }
+        if (supportsFast(p.getDataEncoding())) {
+            decodeFast(p.getData().toByteBuffer().slice().order(ByteOrder.LITTLE_ENDIAN), n, defs, p.getDataEncoding());
+            return;
+        }
+        ValuesReader data = valuesReader(p.getDataEncoding());
+        data.initFromPage(n, p.getData().toInputStream());
+        decodeGeneric(n, defs, data, p.getDataEncoding());
+    }
+
+    private int[] levels(int n) {
+        if (defLevels.length < n) {
+            defLevels = new int[n];
+        }
+        return defLevels;
+    }
+
+    private boolean supportsFast(Encoding encoding) {
+        if (encoding.usesDictionary()) {
+            return encoding == Encoding.PLAIN_DICTIONARY || encoding == Encoding.RLE_DICTIONARY;
+        }
+        return encoding == Encoding.PLAIN && kind != Kind.BOOLEAN;
+    }
+
+    /** PLAIN or dictionary-id values of a page from {@code buf} (little endian), nulls where {@code defs} says. */
+    private void decodeFast(ByteBuffer buf, int n, int[] defs, Encoding encoding) {
+        int maxDef = maxDefinition;
+        if (encoding.usesDictionary()) {
+            if (parquetDictionary == null) {
+                throw new ParquetDecodingException("column " + descriptor + ": dictionary-encoded page without a "
+                        + "dictionary page");
+            }
+            int nonNull = n;
+            if (defs != null) {
+                nonNull = 0;
+                for (int i = 0; i < n; i++) {
+                    if (defs[i] == maxDef) {
+                        nonNull++;
+                    }
+                }
+            }
+            int bitWidth = buf.get() & 0xff;
+            if (ids.length < nonNull) {
+                ids = new int[nonNull];
+            }
+            decodeHybrid(buf, bitWidth, ids, nonNull);
+            if (primitive) {
+                int[] dict = primitiveDictionary();
+                if (kind == Kind.LONG) {
+                    long[] out = longs(n);
+                    for (int i = 0; i < n; i++) {
+                        out[i] = parquetDictionary.decodeToLong(ids[i]);
+                    }
+                } else {
+                    int[] out = ints(n);
+                    for (int i = 0; i < n; i++) {
+                        out[i] = dict[ids[i]];
+                    }
+                }
+                return;
+            }
+            Object[] out = objects(n);
+            Object[] dict = dictionary;
+            for (int i = 0, k = 0; i < n; i++) {
+                out[i] = defs != null && defs[i] != maxDef ? null : dict[ids[k++]];
+            }
+            return;
+        }
+        if (primitive) {
+            if (kind == Kind.LONG) {
+                long[] out = longs(n);
+                for (int i = 0; i < n; i++) {
+                    out[i] = buf.getLong();
+                }
+            } else {
+                int[] out = ints(n);
+                for (int i = 0; i < n; i++) {
+                    out[i] = buf.getInt();
+                }
+            }
+            return;
+        }
+        Object[] out = objects(n);
+        switch (kind) {
+            case LONG:
+                for (int i = 0; i < n; i++) {
+                    out[i] = defs != null && defs[i] != maxDef ? null : (Object) buf.getLong();
+                }
+                break;
+            case INT:
+                for (int i = 0; i < n; i++) {
+                    out[i] = defs != null && defs[i] != maxDef ? null : (Object) buf.getInt();
+                }
+                break;
+            case DOUBLE:
+                for (int i = 0; i < n; i++) {
+                    out[i] = defs != null && defs[i] != maxDef ? null : (Object) buf.getDouble();
+                }
+                break;
+            case FLOAT:
+                for (int i = 0; i < n; i++) {
+                    out[i] = defs != null && defs[i] != maxDef ? null : (Object) buf.getFloat();
+                }
+                break;
+            default:
+                for (int i = 0; i < n; i++) {
+                    if (defs != null && defs[i] != maxDef) {
+                        out[i] = null;
+                        continue;
+                    }
+                    int length = buf.getInt();
+                    if (length < 0 || length > buf.remaining()) {
+                        throw new ParquetDecodingException("column " + descriptor + ": value length " + length
+                                + " exceeds the page");
+                    }
+                    byte[] bytes = new byte[length];
+                    buf.get(bytes);
+                    out[i] = fromBytes(bytes);
+                }
+        }
+    }
+
+    /**
+     * Parquet's RLE/bit-packed hybrid encoding: runs of (varint header; header &amp; 1 == 0: a
+     * repeated value in ceil(bitWidth/8) bytes, count header &gt;&gt;&gt; 1; else (header &gt;&gt;&gt; 1)
+     * groups of 8 values bit-packed LSB first). Decodes {@code n} values into {@code out}.
+     */
+    static void decodeHybrid(ByteBuffer buf, int bitWidth, int[] out, int n) {
+        if (bitWidth == 0) {
+            java.util.Arrays.fill(out, 0, n, 0);
+            return;
+        }
+        if (bitWidth > 32) {
+            throw new ParquetDecodingException("bit width " + bitWidth + " out of range");
+        }
+        int byteWidth = (bitWidth + 7) >>> 3;
+        long mask = (1L << bitWidth) - 1;
+        int i = 0;
+        while (i < n) {
+            int header = readUnsignedVarInt(buf);
+            if ((header & 1) == 0) {
+                int run = header >>> 1;
+                int v = 0;
+                for (int b = 0; b < byteWidth; b++) {
+                    v |= (buf.get() & 0xff) << (8 * b);
+                }
+                int end = Math.min(n, i + run);
+                java.util.Arrays.fill(out, i, end, v);
+                i = end;
+            } else {
+                int values = (header >>> 1) * 8;
+                long acc = 0;
+                int bits = 0;
+                for (int k = 0; k < values; k++) {
+                    while (bits < bitWidth) {
+                        acc |= (long) (buf.get() & 0xff) << bits;
+                        bits += 8;
+                    }
+                    if (i < n) {
+                        out[i++] = (int) (acc & mask);
+                    }
+                    acc >>>= bitWidth;
+                    bits -= bitWidth;
+                }
+            }
+        }
+    }
+
+    private static int readUnsignedVarInt(ByteBuffer buf) {
+        int value = 0;
+        int shift = 0;
+        int b;
+        do {
+            b = buf.get() & 0xff;
+            value |= (b & 0x7f) << shift;
+            shift += 7;
+        } while ((b & 0x80) != 0 && shift < 35);
+        return value;
+    }
+
+    private long[] longs(int n) {
+        if (longs.length < n) {
+            longs = new long[n];
+        }
+        return longs;
+    }
+
+    private int[] ints(int n) {
+        if (ints.length < n) {
+            ints = new int[n];
+        }
+        return ints;
+    }
+
+    private Object[] objects(int n) {
+        if (values.length < n) {
+            values = new Object[n];
+        }
+        return values;
+    }
+
+    private int[] primitiveDictionary() {
+        if (primitiveDictionary == null) {
+            primitiveDictionary = new int[parquetDictionary.getMaxId() + 1];
+            for (int i = 0; i < primitiveDictionary.length; i++) {
+                primitiveDictionary[i] = kind == Kind.INT ? parquetDictionary.decodeToInt(i) : 0;
+            }
+        }
+        return primitiveDictionary;
+    }
+
+    private ValuesReader valuesReader(Encoding encoding) {
+        if (encoding.usesDictionary()) {
+            if (parquetDictionary == null) {
+                throw new ParquetDecodingException("column " + descriptor + ": dictionary-encoded page without a "
+                        + "dictionary page");
+            }
+            return encoding.getDictionaryBasedValuesReader(descriptor, ValuesType.VALUES, parquetDictionary);
+        }
+        return encoding.getValuesReader(descriptor, ValuesType.VALUES);
+    }
+
+    /** Any encoding, through Parquet's value readers (a value at a time). */
+    private void decodeGeneric(int n, int[] defs, ValuesReader data, Encoding encoding) {
+        int maxDef = maxDefinition;
+        if (primitive) {
+            if (defs != null) {
+                throw new ParquetDecodingException("column " + descriptor + " is expected to be required");
+            }
+            if (kind == Kind.LONG) {
+                long[] out = longs(n);
+                for (int i = 0; i < n; i++) {
+                    out[i] = data.readLong();
+                }
+            } else {
+                int[] out = ints(n);
+                for (int i = 0; i < n; i++) {
+                    out[i] = data.readInteger();
+                }
+            }
+            return;
+        }
+        Object[] out = objects(n);
+        for (int i = 0; i < n; i++) {
+            if (defs != null && defs[i] != maxDef) {
+                out[i] = null;
+                continue;
+            }
+            if (encoding.usesDictionary()) {
+                out[i] = dictionary[data.readValueDictionaryId()];
+                continue;
+            }
+            switch (kind) {
+                case LONG: out[i] = data.readLong(); break;
+                case INT: out[i] = data.readInteger(); break;
+                case DOUBLE: out[i] = data.readDouble(); break;
+                case FLOAT: out[i] = data.readFloat(); break;
+                case BOOLEAN: out[i] = data.readBoolean(); break;
+                default: out[i] = fromBytes(data.readBytes().getBytes());
+            }
+        }
+    }
+
+    private Object[] decodeDictionary(Dictionary d) {
+        Object[] out = new Object[d.getMaxId() + 1];
+        for (int i = 0; i < out.length; i++) {
+            switch (kind) {
+                case LONG: out[i] = d.decodeToLong(i); break;
+                case INT: out[i] = d.decodeToInt(i); break;
+                case DOUBLE: out[i] = d.decodeToDouble(i); break;
+                case FLOAT: out[i] = d.decodeToFloat(i); break;
+                case BOOLEAN: out[i] = d.decodeToBoolean(i); break;
+                default: out[i] = fromBytes(d.decodeToBinary(i).getBytes());
+            }
+        }
+        return out;
+    }
+
+    /** A binary value as the row holds it; {@code bytes} must be a copy the row may keep. */
+    private Object fromBytes(byte[] bytes) {
+        switch (kind) {
+            case STRING: return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+            case DECIMAL: return new BigDecimal(new BigInteger(bytes), scale);
+            default: return bytes;
+        }
+    }
+}
