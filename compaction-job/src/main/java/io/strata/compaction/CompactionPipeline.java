@@ -30,6 +30,8 @@ public final class CompactionPipeline {
 
     /** Configures {@code env} for the spec's mode and adds the topology; returns the committer's events. */
     public static DataStream<CompactionEvent> build(StreamExecutionEnvironment env, JobSpec spec) {
+        // fail on the client, naming the table, rather than in the first planning round
+        new JobTables(spec, 0).resolve().forEach(name -> new JobTables(spec, 0).table(name));
         configure(env, spec);
         return commit(rewrite(plan(env, spec), spec), spec);
     }

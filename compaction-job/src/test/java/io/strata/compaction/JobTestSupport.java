@@ -67,9 +67,14 @@ final class JobTestSupport {
 
     static JobSpec spec(String warehouse, String strategy, String mode, int parallelism, String... extra) {
         List<String> argv = new ArrayList<>(List.of("--warehouse", warehouse, "--strategy", strategy, "--mode", mode,
-                "--parallelism", String.valueOf(parallelism), "--discovery-interval", "200 ms",
-                "--checkpoint-interval", "500 ms"));
+                "--parallelism", String.valueOf(parallelism)));
         argv.addAll(List.of(extra));
+        if (!argv.contains("--discovery-interval")) {
+            argv.addAll(List.of("--discovery-interval", "200 ms"));
+        }
+        if (!argv.contains("--checkpoint-interval")) {
+            argv.addAll(List.of("--checkpoint-interval", "500 ms"));
+        }
         if (!argv.contains("--database") && argv.stream().noneMatch(a -> a.startsWith("db."))) {
             argv.addAll(List.of("--database", "db"));
         }

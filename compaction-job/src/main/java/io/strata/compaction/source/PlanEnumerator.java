@@ -67,21 +67,24 @@ final class PlanEnumerator implements SplitEnumerator<CompactionWork, PlanCheckp
             LOG.warn("planning round failed; retrying in {} ms", spec.discoveryIntervalMillis(), error);
             return;
         }
+        // a round may have started before the previous one was applied: release only the entries it
+        // saw (a conditional remove), and hand out work only for buckets not in flight now
         round.released.forEach(inFlight::remove);
+        int added = 0;
         for (CompactionWork w : round.works) {
             String key = w.bucketKey();
             if (!inFlight.containsKey(key)) {
                 inFlight.put(key, round.inputsByBucket.get(key));
                 unassigned.add(w);
-                worksPlanned++;
+                added++;
             }
         }
+        worksPlanned += added;
         for (Map.Entry<String, Integer> b : round.backlog.entrySet()) {
             backlog.put(b.getKey(), b.getValue());
         }
-        if (!round.works.isEmpty()) {
-            LOG.info("planned {} compaction works ({} buckets in flight, backlog {})", round.works.size(),
-                    inFlight.size(), backlog);
+        if (added > 0) {
+            LOG.info("planned {} compaction works ({} buckets in flight, backlog {})", added, inFlight.size(), backlog);
         }
         planned = true;
         for (Integer subtask : List.copyOf(waiting)) {

@@ -35,8 +35,12 @@ final class WorkPlanner {
     static final class Round {
         final List<CompactionWork> works = new ArrayList<>();
         final Map<String, Set<String>> inputsByBucket = new HashMap<>();
-        /** In-flight buckets whose compaction has landed (or whose inputs vanished). */
-        final Set<String> released = new HashSet<>();
+        /**
+         * In-flight buckets whose compaction has landed (or whose inputs vanished), with the inputs
+         * the round saw in flight: the enumerator releases a bucket only if that is still its entry,
+         * never a newer work handed out while the round ran.
+         */
+        final Map<String, Set<String>> released = new HashMap<>();
         /** Per table: buckets with more sorted runs than num-sorted-run.compaction-trigger. */
         final Map<String, Integer> backlog = new HashMap<>();
         /** Per table: the snapshot planned from. */
@@ -82,7 +86,7 @@ final class WorkPlanner {
                     if (names(levels.allFiles()).containsAll(planned)) {
                         continue;
                     }
-                    round.released.add(key);
+                    round.released.put(key, planned);
                 }
                 Optional<CompactPlan> plan = compactor.planner().plan(partition, bucket, levels, strategy, false);
                 if (plan.isPresent()) {
@@ -91,9 +95,9 @@ final class WorkPlanner {
                 }
             }
             // buckets that disappeared entirely (a partition dropped) are released too
-            for (String key : inFlight.keySet()) {
-                if (key.startsWith(name + "/") && !present.contains(key)) {
-                    round.released.add(key);
+            for (Map.Entry<String, Set<String>> f : inFlight.entrySet()) {
+                if (f.getKey().startsWith(name + "/") && !present.contains(f.getKey())) {
+                    round.released.put(f.getKey(), f.getValue());
                 }
             }
             round.backlog.put(name, backlog);

@@ -1,0 +1,239 @@
+package io.strata.compaction;
+
+import static io.strata.compaction.JobTestSupport.contents;
+import static io.strata.compaction.JobTestSupport.create;
+import static io.strata.compaction.JobTestSupport.levels;
+import static io.strata.compaction.JobTestSupport.spec;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.strata.compaction.commit.CompactionEvent;
+import io.strata.compaction.rewrite.CompactionCommittable;
+import io.strata.storage.commit.TableCommit;
+import io.strata.storage.data.GenericRow;
+import io.strata.storage.mergetree.Levels;
+import io.strata.storage.read.IncrementalRead;
+import io.strata.storage.snapshot.Snapshot;
+import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.table.TableWrite;
+import io.strata.storage.testutil.LsmInvariants;
+import io.strata.storage.testutil.TableModel;
+import io.strata.storage.util.CloseableIterator;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The job in streaming mode beside a live write-only writer, with lookup changelog, and with
+ * failures injected in a rewrite task and in the committer's task.
+ */
+class StreamingCompactionJobTest {
+    @RegisterExtension
+    static final MiniClusterExtension MINI = JobTestSupport.miniCluster();
+
+    /** Failures still to inject, per place; static: the operators run in this JVM. */
+    static final AtomicInteger REWRITE_FAILURES = new AtomicInteger();
+    static final AtomicInteger COMMIT_FAILURES = new AtomicInteger();
+
+    @TempDir Path dir;
+
+    @Test
+    void streamingJobBesideAWriterKeepsTheTableCorrectAndProducesTheChangelog() throws Exception {
+        run(0, 0, 7);
+    }
+
+    @Test
+    void failuresInARewriteTaskAndInTheCommitterLoseAndDuplicateNothing() throws Exception {
+        run(2, 2, 8);
+    }
+
+    private void run(int rewriteFailures, int commitFailures, long seed) throws Exception {
+        REWRITE_FAILURES.set(rewriteFailures);
+        COMMIT_FAILURES.set(commitFailures);
+        FileStoreTable t = create(dir.toString(), "live", true, 2, Map.of("changelog-producer", "lookup",
+                "num-sorted-run.compaction-trigger", "3"));
+        TableModel model = new TableModel(TableModel.Mode.DEDUPLICATE);
+        JobSpec spec = spec(dir.toString(), "minor", "streaming", 2, "--table", "live", "--discovery-interval", "100 ms",
+                "--checkpoint-interval", "300 ms");
+
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(JobTestSupport.restarts(10));
+        CompactionPipeline.configure(env, spec);
+        DataStream<CompactionCommittable> results = CompactionPipeline.rewrite(CompactionPipeline.plan(env, spec), spec)
+                .map(new FailRewrites(), TypeInformation.of(CompactionCommittable.class)).setParallelism(2);
+        CompactionPipeline.commit(results, spec)
+                .map(new FailAfterCommit(), TypeInformation.of(CompactionEvent.class)).setParallelism(1)
+                .sinkTo(new DiscardingSink<>()).setParallelism(1);
+        JobClient job = env.executeAsync("streaming compaction test");
+
+        int maxRuns = 0;
+        Random rnd = new Random(seed);
+        int commits = 300;
+        try (TableWrite w = t.newWrite("writer"); TableCommit c = t.newCommit("writer")) {
+            for (int i = 1; i <= commits; i++) {
+                for (int r = 0; r < 40; r++) {
+                    GenericRow row = TableModel.randomRow(rnd, 300);
+                    model.apply(row);
+                    w.write(row);
+                }
+                c.commit(i, w.prepareCommit());
+                // a writer commits about every 40 ms (a real one commits per checkpoint, seconds apart)
+                Thread.sleep(40);
+                if (i % 10 == 0) {
+                    maxRuns = Math.max(maxRuns, levels(t).values().stream().mapToInt(Levels::numberOfSortedRuns).max()
+                            .orElse(0));
+                }
+            }
+        }
+        // the writer stopped; the job drains level 0 (lookup compaction forces level-0 files up)
+        waitFor(() -> levels(t).values().stream().allMatch(l -> l.level0().isEmpty()), 60_000,
+                "every level-0 file compacted", () -> jobState(job) + describe(t));
+        job.stopWithSavepoint(false, dir.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL).get();
+
+        assertThat(contents(t)).as("seed %d", seed).isEqualTo(model.contents());
+        assertThat(replay(t)).as("changelog replay, seed %d", seed).isEqualTo(model.contents());
+        assertThat(maxRuns).as("sorted runs per bucket stay bounded while the writer runs").isLessThanOrEqualTo(60);
+        LsmInvariants.check(t);
+        LsmInvariants.checkRowCounts(t);
+        assertNoDuplicateCommits(t, spec.commitUser());
+        assertThat(unreferencedJobFiles(t, spec.commitUser())).as("files of failed attempts were removed").isEmpty();
+        assertThat(REWRITE_FAILURES.get()).as("every rewrite failure was injected").isZero();
+        assertThat(COMMIT_FAILURES.get()).as("every committer failure was injected").isZero();
+    }
+
+    /** Each identifier of the job's commit user appears in at most one snapshot: no commit was made twice. */
+    private static void assertNoDuplicateCommits(FileStoreTable t, String user) {
+        Set<Long> seen = new HashSet<>();
+        for (long id = 1; id <= t.snapshotManager().latestId().getAsLong(); id++) {
+            Snapshot s = t.snapshotManager().snapshot(id);
+            if (s.commitUser().equals(user)) {
+                assertThat(seen.add(s.commitIdentifier())).as("identifier %d committed twice", s.commitIdentifier()).isTrue();
+            }
+        }
+        assertThat(seen).as("the job committed").isNotEmpty();
+    }
+
+    /** Files with the job's prefix that no snapshot references. */
+    static List<String> unreferencedJobFiles(FileStoreTable t, String user) throws IOException {
+        Set<String> referenced = new HashSet<>();
+        for (long id = 1; id <= t.snapshotManager().latestId().getAsLong(); id++) {
+            Snapshot s = t.snapshotManager().snapshot(id);
+            t.manifests().scanner().entries(s.deltaManifestList()).forEach(e -> referenced.add(e.file().fileName()));
+            if (s.changelogManifestList() != null) {
+                t.manifests().scanner().entries(s.changelogManifestList()).forEach(e -> referenced.add(e.file().fileName()));
+            }
+        }
+        String tag = JobTables.jobFileTag(user);
+        try (Stream<Path> files = Files.walk(Path.of(t.paths().root().toUri()))) {
+            return files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(tag) && !referenced.contains(n))
+                    .collect(Collectors.toList());
+        }
+    }
+
+    /** Applies the changelog from the first snapshot; every -U/-D must carry the value it retracts. */
+    private static Map<List<Object>, List<Object>> replay(FileStoreTable t) {
+        Map<List<Object>, List<Object>> state = new TreeMap<>(TableModel::compareKeys);
+        try (CloseableIterator<GenericRow> it = new IncrementalRead(t).read(0, t.snapshotManager().latestId().getAsLong())) {
+            while (it.hasNext()) {
+                GenericRow r = it.next();
+                List<Object> key = List.of(r.get(0), r.get(1));
+                List<Object> row = new ArrayList<>(Arrays.asList(r.fields()));
+                if (r.kind().isRetract()) {
+                    assertThat(state.get(key)).as("%s must carry the previous value of %s", r.kind(), key).isEqualTo(row);
+                    state.remove(key);
+                } else {
+                    state.put(key, row);
+                }
+            }
+        }
+        return state;
+    }
+
+    static void waitFor(BooleanSupplier condition, long millis, String what,
+                        java.util.function.Supplier<String> state) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + millis;
+        while (!condition.getAsBoolean()) {
+            if (System.currentTimeMillis() > deadline) {
+                throw new AssertionError("timed out waiting for: " + what + "; " + state.get());
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    static String jobState(JobClient job) {
+        try {
+            String status = job.getJobStatus().get().toString();
+            if (job.getJobStatus().get().isGloballyTerminalState()) {
+                try {
+                    job.getJobExecutionResult().get();
+                } catch (Exception e) {
+                    java.io.StringWriter w = new java.io.StringWriter();
+                    e.printStackTrace(new java.io.PrintWriter(w));
+                    status += " " + w.toString().substring(0, Math.min(6000, w.toString().length()));
+                }
+            }
+            return "job " + status;
+        } catch (Exception e) {
+            return "job status unknown: " + e;
+        }
+    }
+
+    /** The LSM shape per bucket and the last snapshots, for failure messages. */
+    static String describe(FileStoreTable t) {
+        StringBuilder b = new StringBuilder();
+        levels(t).forEach((k, l) -> b.append("\n  bucket ").append(k).append(": ").append(l));
+        long latest = t.snapshotManager().latestId().getAsLong();
+        for (long id = Math.max(1, latest - 5); id <= latest; id++) {
+            b.append("\n  ").append(t.snapshotManager().snapshot(id));
+        }
+        return b.toString();
+    }
+
+    /** Fails the rewrite task (it is chained to it) after a result was written but before it reached the committer. */
+    static final class FailRewrites implements MapFunction<CompactionCommittable, CompactionCommittable> {
+        private int seen;
+
+        @Override
+        public CompactionCommittable map(CompactionCommittable c) {
+            if (++seen % 3 == 0 && REWRITE_FAILURES.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                throw new IllegalStateException("injected failure in a rewrite task");
+            }
+            return c;
+        }
+    }
+
+    /** Fails the committer's task right after a commit, before the next checkpoint. */
+    static final class FailAfterCommit implements MapFunction<CompactionEvent, CompactionEvent> {
+        private int commits;
+
+        @Override
+        public CompactionEvent map(CompactionEvent e) {
+            if (CompactionEvent.COMMITTED.equals(e.kind) && ++commits % 2 == 0
+                    && COMMIT_FAILURES.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                throw new IllegalStateException("injected failure in the committer");
+            }
+            return e;
+        }
+    }
+}
