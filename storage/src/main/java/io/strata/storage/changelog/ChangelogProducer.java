@@ -1,5 +1,6 @@
 package io.strata.storage.changelog;
 
+import io.strata.storage.options.FileOptions;
 import io.strata.storage.compact.CompactPlan;
 import io.strata.storage.data.KeyValue;
 import io.strata.storage.format.DataFileMeta;
@@ -112,7 +113,7 @@ public final class ChangelogProducer {
         }
         int[] tagArray = tags.stream().mapToInt(Integer::intValue).toArray();
         boolean lookup = producer == Producer.LOOKUP;
-        RollingFileWriter out = new RollingFileWriter(table.fileIO(), paths.supplier("changelog"), schema,
+        RollingFileWriter out = new RollingFileWriter(table.fileIO(), paths.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)), schema,
                 table.formatConfig(), 0, FileSource.COMPACT, targetFileSize, comparator.keys());
         try (ChangelogJoin join = new ChangelogJoin(new TaggedKeyGroups(runs, tagArray, comparator),
                 lookup ? tag -> tag > 0 : tag -> tag == maxLevel,
@@ -148,7 +149,7 @@ public final class ChangelogProducer {
         MergeFunction before = engines.functionFactory().get();
         MergeFunction after = engines.functionFactory().get();
         java.util.Comparator<KeyValue> order = comparator.records();
-        RollingFileWriter out = new RollingFileWriter(table.fileIO(), paths.supplier("changelog"), schema,
+        RollingFileWriter out = new RollingFileWriter(table.fileIO(), paths.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)), schema,
                 table.formatConfig(), 0, FileSource.COMPACT, targetFileSize, comparator.keys());
         List<KeyValue> ready = new ArrayList<>(2);
         try (TaggedKeyGroups level0 = new TaggedKeyGroups(

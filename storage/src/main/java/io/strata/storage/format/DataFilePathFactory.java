@@ -10,7 +10,6 @@ import org.apache.hadoop.fs.Path;
  * this factory. Names are never reused, which is what lets manifests identify files by name.
  */
 public final class DataFilePathFactory {
-    public static final String DATA_PREFIX = "data";
 
     private final TablePaths paths;
     private final String partitionPath;

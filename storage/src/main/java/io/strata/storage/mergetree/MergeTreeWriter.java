@@ -1,5 +1,6 @@
 package io.strata.storage.mergetree;
 
+import io.strata.storage.options.FileOptions;
 import io.strata.storage.data.KeyValue;
 import io.strata.storage.data.RowKind;
 import io.strata.storage.format.DataFileMeta;
@@ -91,7 +92,7 @@ public final class MergeTreeWriter {
         }
         KeyValue[] sorted = inputChangelog.toArray(new KeyValue[0]);
         java.util.Arrays.sort(sorted, comparator.records());
-        RollingFileWriter out = new RollingFileWriter(io, pathFactory.supplier("changelog"), schema, format, 0,
+        RollingFileWriter out = new RollingFileWriter(io, pathFactory.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)), schema, format, 0,
                 FileSource.APPEND, targetFileSize, comparator.keys());
         try {
             for (KeyValue kv : sorted) {
@@ -122,7 +123,7 @@ public final class MergeTreeWriter {
         if (buffer.isEmpty()) {
             return;
         }
-        RollingFileWriter out = new RollingFileWriter(io, pathFactory.supplier(DataFilePathFactory.DATA_PREFIX), schema,
+        RollingFileWriter out = new RollingFileWriter(io, pathFactory.supplier(schema.tableOptions().get(FileOptions.DATA_FILE_PREFIX)), schema,
                 format, 0, FileSource.APPEND, targetFileSize, comparator == null ? null : comparator.keys());
         try (CloseableIterator<KeyValue> records = buffer.drain()) {
             while (records.hasNext()) {
