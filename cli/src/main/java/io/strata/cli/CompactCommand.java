@@ -1,17 +1,17 @@
 package io.strata.cli;
 
 import io.strata.storage.compact.CompactPlan;
-import io.strata.storage.compact.CompactResult;
+import io.strata.compaction.CompactionJob;
+import io.strata.compaction.JobSpec;
+import io.strata.compaction.JobTables;
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.compact.TableCompactor;
 import io.strata.storage.data.PartitionPath;
 import io.strata.storage.format.DataFileMeta;
-import io.strata.storage.manifest.EntryFilter;
 import io.strata.storage.mergetree.LevelSortedRun;
 import io.strata.storage.table.FileStoreTable;
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,12 +20,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code strata compact}: plans (with {@code --dry-run}) or runs a compaction of every bucket
- * with the compaction engine in this process, committed as one COMPACT snapshot.
+ * {@code strata compact}: prints the plan per bucket, then (unless {@code --dry-run}) runs the
+ * dedicated compaction job on an embedded Flink (a local MiniCluster): batch by default, or
+ * {@code --mode streaming} until Ctrl-C.
  */
 @Command(name = "compact", mixinStandardHelpOptions = true,
-        description = "Compact every bucket of a table (full: everything to the top level; minor: what the triggers "
-                + "ask for). --dry-run prints the plan per bucket and changes nothing.")
+        description = "Compact a table with the dedicated Flink compaction job on an embedded Flink (full: everything "
+                + "to the top level, batch only; minor: what the triggers ask for). --dry-run prints the plan per "
+                + "bucket and changes nothing; --mode streaming runs until Ctrl-C.")
 final class CompactCommand implements Callable<Integer> {
     @Mixin WarehouseOptions target;
     @Spec CommandSpec spec;
@@ -36,17 +38,37 @@ final class CompactCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "Print the plan and exit.")
     boolean dryRun;
 
+    @Option(names = "--mode", defaultValue = "batch", description = "batch or streaming (default ${DEFAULT-VALUE}).")
+    String mode;
+
+    @Option(names = "--parallelism", defaultValue = "2", description = "Rewrite subtasks (default ${DEFAULT-VALUE}).")
+    int parallelism;
+
+    @Option(names = "--where", description = "Only partitions matching, e.g. \"dt >= '2026-11-01'\".")
+    String where;
+
+    @Option(names = "--table-option", paramLabel = "k=v", description = "Table option override for this job.")
+    java.util.List<String> tableOptions = new java.util.ArrayList<>();
+
+    @Option(names = "--discovery-interval", defaultValue = "5 s", description = "Streaming: planning interval.")
+    String discoveryInterval;
+
+    @Option(names = "--checkpoint-interval", defaultValue = "5 s", description = "Streaming: commit interval.")
+    String checkpointInterval;
+
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
         CompactStrategy s = CompactStrategy.parse(strategy);
         if (s == CompactStrategy.LOOKUP) {
             throw new IllegalArgumentException("--strategy must be full or minor");
         }
+        JobSpec job = jobSpec();
         FileStoreTable table = target.openTable();
         TableCompactor compactor = new TableCompactor(table);
         PrintWriter out = spec.commandLine().getOut();
-        List<CompactPlan> plans = compactor.plan(s, EntryFilter.ALL, false);
-        if (plans.isEmpty()) {
+        List<CompactPlan> plans = compactor.plan(new JobTables(job, 0).strategyFor(table),
+                job.partitions().toEntryFilter(table.name(), table.schema()), false);
+        if (plans.isEmpty() && job.mode() == JobSpec.Mode.BATCH) {
             out.println("nothing to compact in " + table.name() + " (strategy " + strategy + ")");
             return 0;
         }
@@ -58,14 +80,25 @@ final class CompactCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
-        long start = System.nanoTime();
-        List<CompactResult> results = compactor.compact(s, "strata-compact-" + UUID.randomUUID(), 1);
-        double seconds = (System.nanoTime() - start) / 1e9;
-        long rows = results.stream().mapToLong(CompactResult::rowsRead).sum();
-        out.printf("compacted %d buckets: %d input rows in %.1f s; snapshot %d%n", results.size(), rows, seconds,
-                table.snapshotManager().latestId().getAsLong());
-        out.flush();
+        EmbeddedCompaction.Summary summary = EmbeddedCompaction.run(jobSpec(), plans.size(), out,
+                spec.commandLine().getErr());
+        EmbeddedCompaction.printSummary(out, summary);
         return 0;
+    }
+
+    private JobSpec jobSpec() {
+        CompactionJob.Args a = new CompactionJob.Args();
+        a.warehouse = target.warehouse;
+        a.tables = List.of(target.table);
+        a.strategy = strategy;
+        a.mode = mode;
+        a.parallelism = parallelism;
+        a.where = where;
+        a.tableOptions = tableOptions;
+        a.discoveryInterval = discoveryInterval;
+        a.checkpointInterval = checkpointInterval;
+        a.partialCommitEvery = 0;
+        return a.toSpec();
     }
 
     private static void printPlan(PrintWriter out, FileStoreTable table, CompactPlan p) {

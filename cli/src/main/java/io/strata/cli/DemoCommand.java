@@ -12,9 +12,7 @@ import java.io.File;
 import java.io.PrintWriter;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
-import io.strata.storage.compact.CompactResult;
-import io.strata.storage.compact.CompactStrategy;
-import io.strata.storage.compact.TableCompactor;
+import io.strata.compaction.CompactionJob;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.read.IncrementalRead;
 import io.strata.storage.util.CloseableIterator;
@@ -29,11 +27,14 @@ import picocli.CommandLine.Spec;
 /**
  * {@code strata demo}: the end-to-end path on a fresh local warehouse: ingest the standard
  * workload with a write-only writer, show the LSM shape of every bucket, and verify
- * {@code live_rows} and {@code checksum} by merge-on-read against WORKLOAD.md.
+ * {@code live_rows} and {@code checksum} by merge-on-read against WORKLOAD.md; then run the
+ * dedicated compaction job on an embedded Flink, show the buckets and the changelog it produced, and
+ * verify again.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Ingest the standard workload write-only into a fresh local warehouse, show its buckets, "
-                + "compact with lookup changelog, and verify the scan against WORKLOAD.md before and after.")
+                + "run the dedicated compaction job (embedded Flink) with lookup changelog, and verify the scan "
+                + "against WORKLOAD.md before and after.")
 final class DemoCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
@@ -46,7 +47,7 @@ final class DemoCommand implements Callable<Integer> {
     boolean large;
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         String warehouse = new File(parent, "run-" + LocalDateTime.now().format(
                 DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"))).toPath().toAbsolutePath().normalize().toString();
@@ -76,14 +77,21 @@ final class DemoCommand implements Callable<Integer> {
         out.printf("   expected  live_rows=%d checksum=%d%n", want.liveRows(), want.checksum());
         boolean ok = actual.equals(want);
 
-        out.println("== 4. compaction, decoupled from ingestion (the engine in this process; the Flink job of "
-                + "issue 4 will host it): lookup strategy, with changelog");
-        start = System.nanoTime();
-        List<CompactResult> results = new TableCompactor(table.copyWithOptions(Map.of("write-only", "false")))
-                .compact(CompactStrategy.LOOKUP, "strata-demo-compactor", 1);
-        double compactSeconds = (System.nanoTime() - start) / 1e9;
-        long inputRows = results.stream().mapToLong(CompactResult::rowsRead).sum();
-        out.printf("   %d buckets compacted, %,d input rows in %.1f s%n", results.size(), inputRows, compactSeconds);
+        out.println("== 4. the dedicated compaction job on an embedded Flink (local MiniCluster), decoupled from "
+                + "ingestion: batch, minor strategy, which is lookup compaction for a lookup-changelog table");
+        out.flush();
+        CompactionJob.Args args = new CompactionJob.Args();
+        args.warehouse = warehouse;
+        args.tables = List.of("demo.workload");
+        args.strategy = "minor";
+        args.mode = "batch";
+        args.parallelism = 2;
+        args.discoveryInterval = "10 s";
+        args.checkpointInterval = "10 s";
+        args.tableOptions = List.of();
+        EmbeddedCompaction.Summary summary = EmbeddedCompaction.run(args.toSpec(), 4, out, spec.commandLine().getErr());
+        EmbeddedCompaction.printSummary(out, summary);
+        out.println("== 5. buckets after the job");
         BucketsCommand.print(out, BucketsTable.rows(table, null), false);
         long[] kinds = new long[4];
         long latest = table.snapshotManager().latestId().orElse(0);
@@ -92,10 +100,11 @@ final class DemoCommand implements Callable<Integer> {
                 kinds[it.next().kind().toByteValue()]++;
             }
         }
+        out.println("== 6. changelog produced by the job (write-only writers produce none), and the scan again");
         out.printf("   changelog: +I=%d -U=%d +U=%d -D=%d%n", kinds[0], kinds[1], kinds[2], kinds[3]);
         WorkloadCheck afterCompaction = TableChecksum.of(table.newReadBuilder());
         out.printf("   after compaction live_rows=%d checksum=%d%n", afterCompaction.liveRows(), afterCompaction.checksum());
-        ok &= afterCompaction.equals(want) && kinds[0] - kinds[3] == want.liveRows();
+        ok &= afterCompaction.equals(want) && kinds[0] - kinds[3] == want.liveRows() && summary.buckets.size() == 4;
         out.println("== result: " + (ok ? "OK, the table holds exactly the workload's last writes, before and after "
                 + "compaction, and the changelog adds up" : "MISMATCH: the table does not match the workload"));
         out.flush();

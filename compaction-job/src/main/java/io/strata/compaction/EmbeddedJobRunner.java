@@ -7,7 +7,12 @@ import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.util.CloseableIterator;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
 
 /**
  * Runs the job on an embedded Flink (a local MiniCluster in this JVM) and hands every committer
@@ -19,6 +24,8 @@ public final class EmbeddedJobRunner implements AutoCloseable {
     private final JobSpec spec;
     private volatile JobClient client;
     private volatile boolean stopping;
+    /** The job reached a terminal state (the local MiniCluster shuts down with it). */
+    private volatile boolean finished;
     private final String savepointDir;
 
     /** @param savepointDir where {@link #stop} writes its final savepoint (a local scratch directory) */
@@ -32,19 +39,71 @@ public final class EmbeddedJobRunner implements AutoCloseable {
         Configuration conf = new Configuration();
         conf.set(CoreOptions.DEFAULT_PARALLELISM, spec.parallelism());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(spec.parallelism(), conf);
-        CloseableIterator<CompactionEvent> events = CompactionPipeline.build(env, spec).collectAsync();
-        client = env.executeAsync(CompactionJob.jobName(spec));
-        try (events) {
-            while (events.hasNext()) {
-                listener.accept(events.next());
-            }
-        }
+        String relay = LISTENERS.register(listener);
         try {
-            client.getJobExecutionResult().get();
-        } catch (Exception e) {
-            if (!stopping) {
-                throw e;
+            CompactionPipeline.build(env, spec).sinkTo(new RelaySink(relay)).name("events").setParallelism(1);
+            client = env.executeAsync(CompactionJob.jobName(spec));
+            try {
+                client.getJobExecutionResult().get();
+            } catch (Exception e) {
+                if (!stopping) {
+                    throw e;
+                }
+            } finally {
+                finished = true;
             }
+        } finally {
+            LISTENERS.remove(relay);
+        }
+    }
+
+    /** Listeners of embedded jobs, by id: the embedded MiniCluster runs in this JVM. */
+    private static final class Listeners {
+        private final Map<String, Consumer<CompactionEvent>> byId = new ConcurrentHashMap<>();
+
+        String register(Consumer<CompactionEvent> l) {
+            String id = UUID.randomUUID().toString();
+            byId.put(id, l);
+            return id;
+        }
+
+        void remove(String id) {
+            byId.remove(id);
+        }
+
+        Consumer<CompactionEvent> get(String id) {
+            return byId.getOrDefault(id, e -> { });
+        }
+    }
+
+    private static final Listeners LISTENERS = new Listeners();
+
+    /** Hands each event to the listener registered under its id, in the same JVM. */
+    private static final class RelaySink implements Sink<CompactionEvent> {
+        private static final long serialVersionUID = 1L;
+        private final String id;
+
+        RelaySink(String id) {
+            this.id = id;
+        }
+
+        @Override
+        public SinkWriter<CompactionEvent> createWriter(WriterInitContext context) {
+            Consumer<CompactionEvent> listener = LISTENERS.get(id);
+            return new SinkWriter<>() {
+                @Override
+                public void write(CompactionEvent e, Context ctx) {
+                    listener.accept(e);
+                }
+
+                @Override
+                public void flush(boolean endOfInput) {
+                }
+
+                @Override
+                public void close() {
+                }
+            };
         }
     }
 
@@ -52,7 +111,7 @@ public final class EmbeddedJobRunner implements AutoCloseable {
     public void stop() throws Exception {
         JobClient c = client;
         stopping = true;
-        if (c != null) {
+        if (c != null && !finished) {
             c.stopWithSavepoint(false, savepointDir, SavepointFormatType.CANONICAL).get();
         }
     }
@@ -60,7 +119,7 @@ public final class EmbeddedJobRunner implements AutoCloseable {
     @Override
     public void close() throws Exception {
         JobClient c = client;
-        if (c != null && !c.getJobStatus().get().isGloballyTerminalState()) {
+        if (c != null && !finished) {
             c.cancel().get();
         }
     }
