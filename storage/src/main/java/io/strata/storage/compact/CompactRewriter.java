@@ -1,6 +1,8 @@
 package io.strata.storage.compact;
 
+import io.strata.storage.options.FileOptions;
 import io.strata.storage.changelog.ChangelogProducer;
+import io.strata.storage.changelog.FullChangelogMerge;
 import io.strata.storage.changelog.LookupCache;
 import io.strata.storage.data.KeyValue;
 import io.strata.storage.options.ChangelogOptions;
@@ -57,7 +59,15 @@ public final class CompactRewriter implements AutoCloseable {
         List<RollingFileWriter> writers = new ArrayList<>();
         long rowsRead = 0;
         long rowsWritten = 0;
+        FullChangelogMerge changelogInMerge = changelogInMerge(plan, paths);
+        RollingFileWriter changelogOut = null;
         try {
+            if (changelogInMerge != null) {
+                changelogOut = new RollingFileWriter(table.fileIO(), paths.supplier(
+                        schema.tableOptions().get(io.strata.storage.options.FileOptions.CHANGELOG_FILE_PREFIX)), schema,
+                        table.formatConfig(), 0, FileSource.COMPACT, targetFileSize, comparator.keys());
+                writers.add(changelogOut);
+            }
             for (CompactPlan.Section section : plan.sections()) {
                 if (!section.rewrite()) {
                     for (DataFileMeta f : section.files()) {
@@ -70,29 +80,55 @@ public final class CompactRewriter implements AutoCloseable {
                 }
                 before.addAll(section.files());
                 RollingFileWriter out = new RollingFileWriter(table.fileIO(),
-                        paths.supplier(DataFilePathFactory.DATA_PREFIX), schema, table.formatConfig(),
+                        paths.supplier(schema.tableOptions().get(FileOptions.DATA_FILE_PREFIX)), schema, table.formatConfig(),
                         plan.outputLevel(), FileSource.COMPACT, targetFileSize, comparator.keys());
                 writers.add(out);
-                // Merge in LSM order, not the packed runs of the section: batches of the bounded merge must
-                // be adjacent in age (see BoundedMerge).
-                try (CloseableIterator<KeyValue> merged = table.mergeFilesForRewrite(paths, section.files(),
-                        plan.dropDelete() ? MergingIterator.Mode.TOP_LEVEL : MergingIterator.Mode.PARTIAL)) {
-                    while (merged.hasNext()) {
-                        out.write(merged.next());
-                        rowsWritten++;
-                    }
+                if (changelogInMerge != null) {
+                    rowsWritten += changelogInMerge.merge(section.files(), out, changelogOut);
+                } else {
+                    rowsWritten += mergeSection(plan, paths, section, out);
                 }
                 for (DataFileMeta f : section.files()) {
                     rowsRead += f.rowCount();
                 }
                 after.addAll(out.finish());
             }
-            List<DataFileMeta> changelog = changelog(plan, paths);
+            List<DataFileMeta> changelog = changelogInMerge != null ? changelogOut.finish() : changelog(plan, paths);
             return new CompactResult(plan, before, after, rowsRead, rowsWritten, changelog);
         } catch (IOException | RuntimeException e) {
             writers.forEach(RollingFileWriter::abort);
             throw e;
         }
+    }
+
+    private long mergeSection(CompactPlan plan, DataFilePathFactory paths, CompactPlan.Section section,
+                              RollingFileWriter out) throws IOException {
+        long rowsWritten = 0;
+        // Merge in LSM order, not the packed runs of the section: batches of the bounded merge must
+        // be adjacent in age (see BoundedMerge).
+        try (CloseableIterator<KeyValue> merged = table.mergeFilesForRewrite(paths, section.files(),
+                plan.dropDelete() ? MergingIterator.Mode.TOP_LEVEL : MergingIterator.Mode.PARTIAL)) {
+            while (merged.hasNext()) {
+                out.write(merged.next());
+                rowsWritten++;
+            }
+        }
+        return rowsWritten;
+    }
+
+    /**
+     * The full-compaction changelog made by the rewrite's own merge (one pass instead of a second
+     * one over the bucket), when the table asks for it and the plan rewrites every file of the
+     * bucket into the top level; null otherwise.
+     */
+    private FullChangelogMerge changelogInMerge(CompactPlan plan, DataFilePathFactory paths) {
+        if (schema.tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER) != ChangelogOptions.Producer.FULL_COMPACTION
+                || !new ChangelogProducer(table, null).applies(plan)
+                || !plan.sections().stream().allMatch(CompactPlan.Section::rewrite)) {
+            return null;
+        }
+        return new FullChangelogMerge(table, paths, plan.levels(), plan.dropDelete(),
+                schema.tableOptions().get(ChangelogOptions.ROW_DEDUPLICATE));
     }
 
     private List<DataFileMeta> changelog(CompactPlan plan, DataFilePathFactory paths) throws IOException {
