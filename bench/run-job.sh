@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Issue 4's benchmark: full compaction of the standard workload through the compaction job
+# (parallelism 1 and 2, on a MiniCluster started once) against the engine called directly and
+# Apache Paimon 1.3.1, in one JVM. The last line printed is the JSON result.
+#   bench/run-job.sh [--warmups=1] [--runs=3] [--dir=/tmp] [--commits=10 --rows=200000 --keys=1000000]
+# Heap: BENCH_HEAP (default 4g).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+mvn -q -B -DskipTests -pl bench -am install >&2
+exec java "-Xmx${BENCH_HEAP:-4g}" -cp bench/target/strata-bench.jar io.strata.bench.JobBenchmark "$@"

@@ -1,0 +1,96 @@
+package io.strata.compaction;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.strata.compaction.rewrite.CompactionCommittable;
+import io.strata.compaction.source.CompactionWork;
+import io.strata.compaction.source.CompactionWorkSerializer;
+import io.strata.storage.commit.CommitMessage;
+import io.strata.storage.compact.CompactStrategy;
+import io.strata.storage.manifest.EntryFilter;
+import io.strata.storage.schema.Schema;
+import io.strata.storage.schema.TableSchema;
+import io.strata.storage.table.Catalog;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Partition filters, versioned forms and file tags: the small parts the job relies on. */
+class JobPartsTest {
+    @TempDir Path dir;
+
+    private TableSchema schema() {
+        return Catalog.open(dir.toString()).createTable("db", "p", Schema.newBuilder()
+                .column("dt", "DATE NOT NULL").column("region", "STRING NOT NULL").column("id", "BIGINT NOT NULL")
+                .primaryKey("dt", "region", "id").partitionKeys("dt", "region").option("bucket", "2").build(), false)
+                .schema();
+    }
+
+    @Test
+    void whereFiltersPartitionsByTypedComparisons() {
+        TableSchema s = schema();
+        int nov1 = (int) java.time.LocalDate.parse("2026-11-01").toEpochDay();
+        EntryFilter f = PartitionFilterSpec.parse(List.of(), "dt >= '2026-11-01' AND region = 'eu'")
+                .toEntryFilter("db.p", s);
+        assertThat(f.accept(new Object[] {nov1, "eu"}, 0)).isTrue();
+        assertThat(f.accept(new Object[] {nov1 + 3, "eu"}, 1)).isTrue();
+        assertThat(f.accept(new Object[] {nov1 - 1, "eu"}, 0)).isFalse();
+        assertThat(f.accept(new Object[] {nov1, "us"}, 0)).isFalse();
+        assertThat(f.mayContainPartitions(new Object[] {nov1 - 10, "aa"}, new Object[] {nov1 - 1, "zz"})).isFalse();
+        assertThat(f.mayContainPartitions(new Object[] {nov1 - 10, "aa"}, new Object[] {nov1, "zz"})).isTrue();
+
+        EntryFilter any = PartitionFilterSpec.parse(List.of("dt=2026-11-01,region=eu", "region=us"), null)
+                .toEntryFilter("db.p", s);
+        assertThat(any.accept(new Object[] {nov1 + 5, "us"}, 0)).isTrue();
+        assertThat(any.accept(new Object[] {nov1 + 5, "eu"}, 0)).isFalse();
+    }
+
+    @Test
+    void badFiltersNameTheTableAndTheColumn() {
+        TableSchema s = schema();
+        assertThatThrownBy(() -> PartitionFilterSpec.parse(List.of(), "id = 3").toEntryFilter("db.p", s))
+                .hasMessageContaining("db.p").hasMessageContaining("'id' is not a partition column");
+        assertThatThrownBy(() -> PartitionFilterSpec.parse(List.of(), "dt = 'yesterday'").toEntryFilter("db.p", s))
+                .hasMessageContaining("db.p").hasMessageContaining("'yesterday' is not a valid date");
+        assertThatThrownBy(() -> PartitionFilterSpec.parse(List.of(), "dt ~ 3"))
+                .hasMessageContaining("cannot parse 'dt ~ 3'");
+        assertThatThrownBy(() -> PartitionFilterSpec.parse(List.of("dt"), null)).hasMessageContaining("k=v");
+    }
+
+    @Test
+    void workAndCommittableRoundTripAndRejectUnknownVersions() throws IOException {
+        CompactionWork w = new CompactionWork("t", new Object[] {19000, "eu"}, 3, 42, CompactStrategy.LOOKUP);
+        CompactionWorkSerializer ser = new CompactionWorkSerializer();
+        CompactionWork back = ser.deserialize(ser.getVersion(), ser.serialize(w));
+        assertThat(back.splitId()).isEqualTo(w.splitId());
+        assertThat(back.partitionValues()).containsExactly(19000, "eu");
+        assertThat(back.strategyValue()).isEqualTo(CompactStrategy.LOOKUP);
+        assertThatThrownBy(() -> ser.deserialize(99, ser.serialize(w))).hasMessageContaining("version 99");
+
+        CompactionCommittable c = new CompactionCommittable();
+        c.table = "db.t";
+        c.strategy = "FULL";
+        c.plannedFromSnapshot = 7;
+        c.setCommitMessage(CommitMessage.compact(new Object[] {1}, 2, 4, List.of(), List.of()));
+        c.rowsRead = 10;
+        c.sortedRunsBefore = 5;
+        CompactionCommittable c2 = CompactionCommittable.fromBytes(c.toBytes());
+        assertThat(c2.commitMessage()).isEqualTo(c.commitMessage());
+        assertThat(c2.rowsRead).isEqualTo(10);
+        assertThat(c2.sortedRunsBefore).isEqualTo(5);
+        byte[] bad = c.toBytes();
+        bad[3] = 9;
+        assertThatThrownBy(() -> CompactionCommittable.fromBytes(bad)).hasMessageContaining("version 9");
+    }
+
+    @Test
+    void fileTagsIdentifyTheJobAndTheAttempt() {
+        String prefix = JobTables.filePrefix("user-a", 3);
+        assertThat(JobTables.attemptOf(prefix + "-data-uuid-0.parquet", "user-a")).isEqualTo(3);
+        assertThat(JobTables.attemptOf(prefix + "-data-uuid-0.parquet", "user-b")).isEqualTo(-1);
+        assertThat(JobTables.attemptOf("data-uuid-0.parquet", "user-a")).isEqualTo(-1);
+    }
+}

@@ -1,0 +1,104 @@
+package io.strata.compaction.commit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.strata.compaction.rewrite.BucketRewrite;
+import io.strata.compaction.rewrite.CompactionCommittable;
+import io.strata.storage.commit.CommitMessage;
+import io.strata.storage.commit.TableCommit;
+import io.strata.storage.compact.CompactStrategy;
+import io.strata.storage.compact.TableCompactor;
+import io.strata.storage.data.GenericRow;
+import io.strata.storage.format.DataFileMeta;
+import io.strata.storage.table.Catalog;
+import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.table.TableWrite;
+import io.strata.storage.testutil.TableModel;
+import io.strata.storage.testutil.TestTables;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The committer's handling of results that another compaction overtook, without Flink. */
+class TableCommitPassTest {
+    @TempDir Path dir;
+
+    private final TableModel model = new TableModel(TableModel.Mode.DEDUPLICATE);
+
+    private final Random rnd = new Random(31);
+
+    private FileStoreTable table(int commits) {
+        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t", TestTables.modelSchema(false, 1,
+                Map.of("num-sorted-run.compaction-trigger", "3", "write-only", "true")), false);
+        append(t, commits, 1);
+        return t.copyWithOptions(Map.of("write-only", "false"));
+    }
+
+    private void append(FileStoreTable t, int commits, long firstIdentifier) {
+        try (TableWrite w = t.copyWithOptions(Map.of("write-only", "true")).newWrite("w");
+             TableCommit c = t.newCommit("w")) {
+            for (int i = 0; i < commits; i++) {
+                for (int r = 0; r < 100; r++) {
+                    GenericRow row = TableModel.randomRow(rnd, 80);
+                    model.apply(row);
+                    w.write(row);
+                }
+                c.commit(firstIdentifier + i, w.prepareCommit());
+            }
+        }
+    }
+
+    private boolean exists(FileStoreTable t, DataFileMeta f) {
+        return Files.exists(Path.of(t.paths().dataFile("", 0, f.fileName()).toUri()));
+    }
+
+    @Test
+    void aResultOvertakenByAnotherCompactionIsReplannedAndItsFilesRemoved() {
+        FileStoreTable t = table(6);
+        CompactionCommittable stale = BucketRewrite.run(t, new Object[0], 0, 0, CompactStrategy.FULL).orElseThrow();
+        CommitMessage staleMessage = stale.commitMessage();
+        // another compactor lands a compaction of the same bucket first, and the writer goes on
+        new TableCompactor(t).compact(CompactStrategy.FULL, "other-compactor", 1);
+        append(t, 2, 100);
+        List<DataFileMeta> liveBefore = t.manifests().scanner()
+                .scan(t.snapshotManager().latest().orElseThrow().baseManifestList(),
+                        io.strata.storage.manifest.EntryFilter.ALL).stream().map(e -> e.file()).toList();
+
+        TableCommitPass.Outcome o = new TableCommitPass(t, "job").commit(7, List.of(stale));
+
+        assertThat(o.conflicts).isEqualTo(1);
+        assertThat(o.replanned).as("the bucket has new level-0 files to compact").isEqualTo(1);
+        assertThat(o.snapshots).hasSize(1);
+        assertThat(TableModel.toContents(TestTables.scan(t))).isEqualTo(model.contents());
+        assertThat(new TableCompactor(t).levels(t.snapshotManager().latest().orElseThrow(),
+                io.strata.storage.manifest.EntryFilter.ALL).values()).allMatch(l -> l.numberOfSortedRuns() == 1);
+        for (DataFileMeta f : staleMessage.compactAfter()) {
+            assertThat(exists(t, f)).as("output of the overtaken result %s is removed", f.fileName()).isFalse();
+        }
+        for (DataFileMeta f : liveBefore) {
+            assertThat(exists(t, f)).as("a file that was live is never deleted by the pass: %s", f.fileName()).isTrue();
+        }
+    }
+
+    @Test
+    void anIdentifierAlreadyCommittedIsSkippedAndNothingIsDeleted() {
+        FileStoreTable t = table(4);
+        CompactionCommittable r = BucketRewrite.run(t, new Object[0], 0, 0, CompactStrategy.FULL).orElseThrow();
+        TableCommitPass.Outcome first = new TableCommitPass(t, "job").commit(5, List.of(r));
+        assertThat(first.snapshots).hasSize(1);
+        long latest = t.snapshotManager().latestId().getAsLong();
+
+        TableCommitPass.Outcome replay = new TableCommitPass(t, "job").commit(5, List.of(r));
+
+        assertThat(replay.skipped).isTrue();
+        assertThat(t.snapshotManager().latestId().getAsLong()).isEqualTo(latest);
+        for (DataFileMeta f : r.commitMessage().compactAfter()) {
+            assertThat(exists(t, f)).isTrue();
+        }
+        assertThat(TableModel.toContents(TestTables.scan(t))).isEqualTo(model.contents());
+    }
+}
