@@ -80,9 +80,8 @@ final class CompactCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
-        EmbeddedCompaction.Summary summary = EmbeddedCompaction.run(jobSpec(), plans.size(), out,
+        EmbeddedCompaction.run(jobSpec(), plans.size(), out,
                 spec.commandLine().getErr());
-        EmbeddedCompaction.printSummary(out, summary);
         return 0;
     }
 

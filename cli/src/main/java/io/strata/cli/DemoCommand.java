@@ -90,7 +90,6 @@ final class DemoCommand implements Callable<Integer> {
         args.checkpointInterval = "10 s";
         args.tableOptions = List.of();
         EmbeddedCompaction.Summary summary = EmbeddedCompaction.run(args.toSpec(), 4, out, spec.commandLine().getErr());
-        EmbeddedCompaction.printSummary(out, summary);
         out.println("== 5. buckets after the job");
         BucketsCommand.print(out, BucketsTable.rows(table, null), false);
         long[] kinds = new long[4];

@@ -29,8 +29,10 @@ final class EmbeddedCompaction {
     private EmbeddedCompaction() {
     }
 
+    /** Runs the job, then prints its summary to {@code out}. */
     static Summary run(JobSpec spec, int plannedBuckets, PrintWriter out, PrintWriter err) throws Exception {
         Summary s = new Summary();
+        java.util.concurrent.CountDownLatch printed = new java.util.concurrent.CountDownLatch(1);
         long start = System.nanoTime();
         File savepoints = new File(System.getProperty("java.io.tmpdir"), "strata-savepoints");
         try (EmbeddedJobRunner runner = new EmbeddedJobRunner(spec, savepoints.toURI().toString())) {
@@ -40,6 +42,8 @@ final class EmbeddedCompaction {
                 err.flush();
                 try {
                     runner.stop();
+                    // the JVM exits when this hook returns: let the summary be printed first
+                    printed.await(60, java.util.concurrent.TimeUnit.SECONDS);
                 } catch (Exception e) {
                     err.println("strata: error: could not stop the job cleanly: " + e.getMessage());
                 }
@@ -89,10 +93,12 @@ final class EmbeddedCompaction {
             }
         }
         s.seconds = (System.nanoTime() - start) / 1e9;
+        printSummary(out, s);
+        printed.countDown();
         return s;
     }
 
-    static void printSummary(PrintWriter out, Summary s) {
+    private static void printSummary(PrintWriter out, Summary s) {
         TextTable t = new TextTable("table", "bucket", "runs before", "runs after", "L0 before", "L0 after", "rows read",
                 "rows written", "MB read", "MB written", "changelog rows");
         for (CompactionEvent e : s.buckets) {

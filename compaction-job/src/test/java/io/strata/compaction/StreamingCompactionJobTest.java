@@ -11,24 +11,19 @@ import io.strata.compaction.rewrite.CompactionCommittable;
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.mergetree.Levels;
-import io.strata.storage.read.IncrementalRead;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
 import io.strata.storage.testutil.LsmInvariants;
 import io.strata.storage.testutil.TableModel;
-import io.strata.storage.util.CloseableIterator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
@@ -112,7 +107,7 @@ class StreamingCompactionJobTest {
         job.stopWithSavepoint(false, dir.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL).get();
 
         assertThat(contents(t)).as("seed %d", seed).isEqualTo(model.contents());
-        assertThat(replay(t)).as("changelog replay, seed %d", seed).isEqualTo(model.contents());
+        assertThat(io.strata.storage.testutil.ChangelogReplay.replay(t)).as("changelog replay, seed %d", seed).isEqualTo(model.contents());
         assertThat(maxRuns).as("sorted runs per bucket stay bounded while the writer runs").isLessThanOrEqualTo(60);
         LsmInvariants.check(t);
         LsmInvariants.checkRowCounts(t);
@@ -151,24 +146,6 @@ class StreamingCompactionJobTest {
         }
     }
 
-    /** Applies the changelog from the first snapshot; every -U/-D must carry the value it retracts. */
-    private static Map<List<Object>, List<Object>> replay(FileStoreTable t) {
-        Map<List<Object>, List<Object>> state = new TreeMap<>(TableModel::compareKeys);
-        try (CloseableIterator<GenericRow> it = new IncrementalRead(t).read(0, t.snapshotManager().latestId().getAsLong())) {
-            while (it.hasNext()) {
-                GenericRow r = it.next();
-                List<Object> key = List.of(r.get(0), r.get(1));
-                List<Object> row = new ArrayList<>(Arrays.asList(r.fields()));
-                if (r.kind().isRetract()) {
-                    assertThat(state.get(key)).as("%s must carry the previous value of %s", r.kind(), key).isEqualTo(row);
-                    state.remove(key);
-                } else {
-                    state.put(key, row);
-                }
-            }
-        }
-        return state;
-    }
 
     static void waitFor(BooleanSupplier condition, long millis, String what,
                         java.util.function.Supplier<String> state) throws InterruptedException {

@@ -1,5 +1,6 @@
 package io.strata.compaction.commit;
 
+import io.strata.compaction.FileNames;
 import io.strata.compaction.rewrite.BucketRewrite;
 import io.strata.compaction.rewrite.CompactionCommittable;
 import io.strata.storage.commit.CommitConflictException;
@@ -63,12 +64,15 @@ final class TableCommitPass {
             outcome.skipped = true;
             return outcome;
         }
+        // one message per bucket: a bucket compacted twice (it should not happen, but a planner bug once
+        // made it) would conflict with itself forever; the second result is treated as stale
         List<CommitMessage> messages = new ArrayList<>();
+        Set<String> buckets = new HashSet<>();
         List<CompactionCommittable> stale = new ArrayList<>();
         Set<String> live = liveFiles(committables);
         for (CompactionCommittable c : committables) {
             CommitMessage m = c.commitMessage();
-            if (names(m.compactBefore()).stream().allMatch(live::contains)) {
+            if (FileNames.of(m.compactBefore()).stream().allMatch(live::contains) && buckets.add(bucketOf(m))) {
                 messages.add(m);
             } else {
                 stale.add(c);
@@ -77,10 +81,12 @@ final class TableCommitPass {
         for (CompactionCommittable c : stale) {
             outcome.conflicts++;
             discard(c.commitMessage(), live);
-            replan(c.commitMessage(), CompactStrategy.valueOf(c.strategy)).ifPresent(m -> {
-                messages.add(m);
-                outcome.replanned++;
-            });
+            if (buckets.add(bucketOf(c.commitMessage()))) {
+                replan(c.commitMessage(), CompactStrategy.valueOf(c.strategy)).ifPresent(m -> {
+                    messages.add(m);
+                    outcome.replanned++;
+                });
+            }
         }
         for (int attempt = 1; !messages.isEmpty(); attempt++) {
             try {
@@ -110,6 +116,10 @@ final class TableCommitPass {
         return outcome;
     }
 
+    private static String bucketOf(CommitMessage m) {
+        return java.util.Arrays.deepToString(m.partition()) + "/" + m.bucket();
+    }
+
     private Optional<CommitMessage> replan(CommitMessage m, CompactStrategy strategy) {
         return BucketRewrite.run(table, m.partition(), m.bucket(), 0, strategy)
                 .map(CompactionCommittable::commitMessage);
@@ -117,7 +127,7 @@ final class TableCommitPass {
 
     /** Removes the new files of a result that will not be committed; files live in the table are kept. */
     private void discard(CommitMessage m, Set<String> live) {
-        Set<String> inputs = names(m.compactBefore());
+        Set<String> inputs = FileNames.of(m.compactBefore());
         String partitionPath = PartitionPath.of(table.schema().partitionKeys(), m.partition());
         List<DataFileMeta> out = new ArrayList<>(m.compactAfter());
         boolean anyLive = out.stream().anyMatch(f -> !inputs.contains(f.fileName()) && live.contains(f.fileName()));
@@ -153,9 +163,4 @@ final class TableCommitPass {
         return names;
     }
 
-    private static Set<String> names(List<DataFileMeta> files) {
-        Set<String> s = new HashSet<>();
-        files.forEach(f -> s.add(f.fileName()));
-        return s;
-    }
 }

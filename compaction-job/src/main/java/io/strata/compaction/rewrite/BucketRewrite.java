@@ -1,5 +1,6 @@
 package io.strata.compaction.rewrite;
 
+import io.strata.compaction.FileNames;
 import io.strata.storage.compact.CompactPlan;
 import io.strata.storage.compact.CompactResult;
 import io.strata.storage.compact.CompactStrategy;
@@ -50,7 +51,7 @@ public final class BucketRewrite {
         }
         if (from.id() != latest.get().id()) {
             Levels now = levelsOf(compactor, table, latest.get(), partition, bucket);
-            if (now == null || !names(now.allFiles()).containsAll(names(plan.get().inputFiles()))) {
+            if (now == null || !FileNames.of(now.allFiles()).containsAll(FileNames.of(plan.get().inputFiles()))) {
                 return Optional.empty();
             }
         }
@@ -78,7 +79,7 @@ public final class BucketRewrite {
         c.rowsRead = r.rowsRead();
         c.rowsWritten = r.rowsWritten();
         c.bytesRead = r.plan().bytesToRead();
-        Set<String> inputs = names(r.before());
+        Set<String> inputs = FileNames.of(r.before());
         c.bytesWritten = r.after().stream().filter(f -> !inputs.contains(f.fileName()))
                 .mapToLong(DataFileMeta::fileSize).sum();
         c.changelogRows = r.changelog().stream().mapToLong(DataFileMeta::rowCount).sum();
@@ -91,11 +92,4 @@ public final class BucketRewrite {
         return c;
     }
 
-    private static Set<String> names(List<DataFileMeta> files) {
-        Set<String> s = new HashSet<>();
-        for (DataFileMeta f : files) {
-            s.add(f.fileName());
-        }
-        return s;
-    }
 }

@@ -1,5 +1,6 @@
 package io.strata.compaction.source;
 
+import io.strata.compaction.FileNames;
 import io.strata.compaction.JobSpec;
 import io.strata.compaction.JobTables;
 import io.strata.storage.compact.CompactPlan;
@@ -49,13 +50,19 @@ final class WorkPlanner {
 
     private final JobSpec spec;
     private final JobTables tables;
+    /** Per table, the snapshot the last round planned from: an unchanged table is not read again. */
+    private final Map<String, Long> lastPlanned = new HashMap<>();
 
     WorkPlanner(JobSpec spec, JobTables tables) {
         this.spec = spec;
         this.tables = tables;
     }
 
-    /** @param inFlight bucket key to the files its work reads; read only */
+    /**
+     * Called from one thread at a time (Flink's worker thread runs rounds one after another).
+     *
+     * @param inFlight bucket key to the files its work reads; read only
+     */
     Round plan(Map<String, Set<String>> inFlight) {
         Round round = new Round();
         for (String name : tables.resolve()) {
@@ -65,6 +72,10 @@ final class WorkPlanner {
                 continue;
             }
             round.snapshots.put(name, latest.get().id());
+            // nothing can have changed: no new files, and in-flight buckets are released only by a new snapshot
+            if (Long.valueOf(latest.get().id()).equals(lastPlanned.put(name, latest.get().id()))) {
+                continue;
+            }
             TableCompactor compactor = new TableCompactor(table);
             CompactStrategy strategy = tables.strategyFor(table);
             EntryFilter filter = spec.partitions().toEntryFilter(table.name(), table.schema());
@@ -83,7 +94,7 @@ final class WorkPlanner {
                 present.add(key);
                 Set<String> planned = inFlight.get(key);
                 if (planned != null) {
-                    if (names(levels.allFiles()).containsAll(planned)) {
+                    if (FileNames.of(levels.allFiles()).containsAll(planned)) {
                         continue;
                     }
                     round.released.put(key, planned);
@@ -91,7 +102,7 @@ final class WorkPlanner {
                 Optional<CompactPlan> plan = compactor.planner().plan(partition, bucket, levels, strategy, false);
                 if (plan.isPresent()) {
                     round.works.add(new CompactionWork(name, partition, bucket, latest.get().id(), strategy));
-                    round.inputsByBucket.put(key, names(plan.get().inputFiles()));
+                    round.inputsByBucket.put(key, FileNames.of(plan.get().inputFiles()));
                 }
             }
             // buckets that disappeared entirely (a partition dropped) are released too
@@ -105,11 +116,4 @@ final class WorkPlanner {
         return round;
     }
 
-    private static Set<String> names(List<DataFileMeta> files) {
-        Set<String> s = new HashSet<>();
-        for (DataFileMeta f : files) {
-            s.add(f.fileName());
-        }
-        return s;
-    }
 }

@@ -85,6 +85,21 @@ class TableCommitPassTest {
     }
 
     @Test
+    void twoResultsForOneBucketCommitOnceInsteadOfConflictingWithEachOther() {
+        FileStoreTable t = table(5);
+        CompactionCommittable a = BucketRewrite.run(t, new Object[0], 0, 0, CompactStrategy.FULL).orElseThrow();
+        CompactionCommittable b = BucketRewrite.run(t, new Object[0], 0, 0, CompactStrategy.FULL).orElseThrow();
+
+        TableCommitPass.Outcome o = new TableCommitPass(t, "job").commit(3, List.of(a, b));
+
+        assertThat(o.snapshots).hasSize(1);
+        assertThat(o.committedBuckets).isEqualTo(1);
+        a.commitMessage().compactAfter().forEach(f -> assertThat(exists(t, f)).isTrue());
+        b.commitMessage().compactAfter().forEach(f -> assertThat(exists(t, f)).as("the second result's files").isFalse());
+        assertThat(TableModel.toContents(TestTables.scan(t))).isEqualTo(model.contents());
+    }
+
+    @Test
     void anIdentifierAlreadyCommittedIsSkippedAndNothingIsDeleted() {
         FileStoreTable t = table(4);
         CompactionCommittable r = BucketRewrite.run(t, new Object[0], 0, 0, CompactStrategy.FULL).orElseThrow();

@@ -94,24 +94,8 @@ class ChangelogReplayTest {
         assertThat(checks).isPositive();
     }
 
-    /** Applies the changelog from the first snapshot; a -U or -D must match the current value. */
     private static Map<List<Object>, List<Object>> replay(FileStoreTable t) {
-        Map<List<Object>, List<Object>> state = new java.util.TreeMap<>(TableModel::compareKeys);
-        long latest = t.snapshotManager().latestId().orElse(0);
-        try (CloseableIterator<GenericRow> it = new IncrementalRead(t).read(0, latest)) {
-            while (it.hasNext()) {
-                GenericRow r = it.next();
-                List<Object> key = List.of(r.get(0), r.get(1));
-                List<Object> row = new ArrayList<>(Arrays.asList(r.fields()));
-                if (r.kind().isRetract()) {
-                    assertThat(state.get(key)).as("%s must carry the previous value of %s", r.kind(), key).isEqualTo(row);
-                    state.remove(key);
-                } else {
-                    state.put(key, row);
-                }
-            }
-        }
-        return state;
+        return io.strata.storage.testutil.ChangelogReplay.replay(t);
     }
 
     @ParameterizedTest(name = "lookup-compact={0}")
