@@ -15,18 +15,13 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.statistics.Statistics;
-import org.apache.parquet.hadoop.ParquetFileWriter;
-import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
-import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.api.Binary;
-import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.MessageType;
 
 /**
@@ -60,7 +55,7 @@ public final class DataFileWriter implements Closeable {
     private final int[] keyIndexes;
     private final int level;
     private final FileSource source;
-    private ParquetWriter<KeyValue> writer;
+    private ParquetRowWriter writer;
     private List<KeyValue> sample = new ArrayList<>();
 
     private long rowCount;
@@ -96,25 +91,23 @@ public final class DataFileWriter implements Closeable {
      */
     private void open() throws IOException {
         MessageType type = ParquetSchemas.messageType(schema.fields(), primaryKey);
-        Builder builder = new Builder(io.outputFile(path), new KeyValueWriteSupport(type, schema, primaryKey));
+        ParquetProperties.Builder props = ParquetProperties.builder()
+                .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
+                .withPageSize(format.pageSize())
+                .withDictionaryPageSize(format.pageSize())
+                .withDictionaryEncoding(true);
         boolean[] dictionary = dictionaryColumns(sample);
         if (primaryKey) {
-            builder.withDictionaryEncoding(ParquetSchemas.SEQUENCE_COLUMN, false);
+            props.withDictionaryEncoding(ParquetSchemas.SEQUENCE_COLUMN, false);
         }
         for (int i = 0; i < dictionary.length; i++) {
             if (!dictionary[i]) {
-                builder.withDictionaryEncoding(schema.fields().get(i).name(), false);
+                props.withDictionaryEncoding(schema.fields().get(i).name(), false);
             }
         }
-        writer = builder
-                .withConf(format.conf())
-                .withCompressionCodec(format.codec())
-                .withRowGroupSize(format.blockSize())
-                .withPageSize(format.pageSize())
-                .withDictionaryPageSize(format.pageSize())
-                .withWriteMode(ParquetFileWriter.Mode.CREATE)
-                .withExtraMetaData(Map.of(VERSION_KEY, VERSION, "strata.schema-id", String.valueOf(schema.id())))
-                .build();
+        writer = new ParquetRowWriter(io.outputFile(path), type, schema.fields(), primaryKey, props.build(),
+                format.conf(), format.codec(), format.blockSize(),
+                Map.of(VERSION_KEY, VERSION, "strata.schema-id", String.valueOf(schema.id())));
         List<KeyValue> rows = sample;
         sample = null;
         for (KeyValue kv : rows) {
@@ -189,7 +182,7 @@ public final class DataFileWriter implements Closeable {
         if (writer == null) {
             open();
         }
-        return writer.getDataSize();
+        return writer.dataSize();
     }
 
     public Path path() {
@@ -208,7 +201,7 @@ public final class DataFileWriter implements Closeable {
         }
         writer.close();
         closed = true;
-        ParquetMetadata footer = writer.getFooter();
+        ParquetMetadata footer = writer.footer();
         Object[] minKey = primaryKey ? keyOf(firstRow) : new Object[0];
         Object[] maxKey = primaryKey ? keyOf(lastRow) : new Object[0];
         return new DataFileMeta(path.getName(), io.length(path), rowCount, deleteCount, minKey, maxKey,
@@ -233,10 +226,10 @@ public final class DataFileWriter implements Closeable {
             if (!closed) {
                 closed = true;
                 if (writer != null) {
-                    writer.close();
+                    writer.abort();
                 }
             }
-        } catch (IOException | RuntimeException ignored) {
+        } catch (RuntimeException ignored) {
             // the file is being discarded; its content does not matter
         }
         try {
@@ -306,100 +299,5 @@ public final class DataFileWriter implements Closeable {
             }
         }
         return parquetValue;
-    }
-
-    /** Parquet builder over an {@link OutputFile}. */
-    private static final class Builder extends ParquetWriter.Builder<KeyValue, Builder> {
-        private final WriteSupport<KeyValue> support;
-
-        Builder(OutputFile file, WriteSupport<KeyValue> support) {
-            super(file);
-            this.support = support;
-        }
-
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
-        @Override
-        protected WriteSupport<KeyValue> getWriteSupport(Configuration conf) {
-            return support;
-        }
-    }
-
-    /** Writes a record's system columns (primary-key files) and its fields. */
-    private static final class KeyValueWriteSupport extends WriteSupport<KeyValue> {
-        private final MessageType type;
-        private final boolean systemColumns;
-        private final String[] names;
-        private final DataType.Root[] roots;
-        private RecordConsumer consumer;
-
-        KeyValueWriteSupport(MessageType type, TableSchema schema, boolean systemColumns) {
-            this.type = type;
-            this.systemColumns = systemColumns;
-            List<DataField> fields = schema.fields();
-            names = new String[fields.size()];
-            roots = new DataType.Root[fields.size()];
-            for (int i = 0; i < names.length; i++) {
-                names[i] = fields.get(i).name();
-                roots[i] = fields.get(i).type().root();
-            }
-        }
-
-        @Override
-        public WriteContext init(Configuration configuration) {
-            return new WriteContext(type, Map.of());
-        }
-
-        @Override
-        public void prepareForWrite(RecordConsumer recordConsumer) {
-            this.consumer = recordConsumer;
-        }
-
-        @Override
-        public void write(KeyValue kv) {
-            RecordConsumer c = consumer;
-            c.startMessage();
-            int offset = 0;
-            if (systemColumns) {
-                c.startField(ParquetSchemas.SEQUENCE_COLUMN, 0);
-                c.addLong(kv.sequence());
-                c.endField(ParquetSchemas.SEQUENCE_COLUMN, 0);
-                c.startField(ParquetSchemas.ROW_KIND_COLUMN, 1);
-                c.addInteger(kv.kind().toByteValue());
-                c.endField(ParquetSchemas.ROW_KIND_COLUMN, 1);
-                offset = ParquetSchemas.SYSTEM_COLUMNS;
-            }
-            Object[] row = kv.row();
-            for (int i = 0; i < names.length; i++) {
-                Object v = row[i];
-                if (v == null) {
-                    continue;
-                }
-                int idx = i + offset;
-                c.startField(names[i], idx);
-                switch (roots[i]) {
-                    case BOOLEAN: c.addBoolean((Boolean) v); break;
-                    case INT: case DATE: c.addInteger((Integer) v); break;
-                    case BIGINT: case TIMESTAMP: c.addLong((Long) v); break;
-                    case FLOAT: c.addFloat((Float) v); break;
-                    case DOUBLE: c.addDouble((Double) v); break;
-                    case STRING:
-                        // raw UTF-8 bytes (DataFileReader.openRaw) are written as they are
-                        c.addBinary(v instanceof byte[] ? Binary.fromConstantByteArray((byte[]) v)
-                                : Binary.fromString((String) v));
-                        break;
-                    case BYTES: c.addBinary(Binary.fromConstantByteArray((byte[]) v)); break;
-                    case DECIMAL:
-                        c.addBinary(Binary.fromConstantByteArray(((BigDecimal) v).unscaledValue().toByteArray()));
-                        break;
-                    default: throw new IllegalStateException("unsupported " + roots[i]);
-                }
-                c.endField(names[i], idx);
-            }
-            c.endMessage();
-        }
     }
 }
