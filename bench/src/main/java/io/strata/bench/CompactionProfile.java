@@ -35,6 +35,10 @@ public final class CompactionProfile {
         String producer = o.getOrDefault("producer", "none");
         StandardWorkload workload = new StandardWorkload(10, 200000, 1000000, 0.05, 42);
         WorkloadCheck expected = ExpectedTable.of(workload.restart());
+        if (producer.equals("lookup")) {
+            lookupIngest(dir, iterations, workload, expected);
+            return;
+        }
         Path template = dir.resolve("template-" + producer);
         if (!Files.exists(template.resolve("done"))) {
             if (Files.exists(template)) {
@@ -62,6 +66,28 @@ public final class CompactionProfile {
                 throw new IllegalStateException("wrong result " + actual + ", expected " + expected);
             }
             WorkloadBenchmark.deleteRecursively(copy);
+        }
+    }
+
+    /** Scenario 3: ingest with the lookup changelog producer, compacting inline as the triggers ask. */
+    private static void lookupIngest(Path dir, int iterations, StandardWorkload workload, WorkloadCheck expected)
+            throws Exception {
+        for (int i = 0; i < iterations; i++) {
+            Path warehouse = dir.resolve("lookup-" + i);
+            if (Files.exists(warehouse)) {
+                WorkloadBenchmark.deleteRecursively(warehouse);
+            }
+            StrataPeer peer = StrataPeer.createTable(warehouse, "t", Map.of("changelog-producer", "lookup"));
+            long cpu = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+            IngestResult r = peer.ingest(workload.restart(), false);
+            cpu = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu;
+            System.out.printf(Locale.ROOT, "iteration %d: lookup ingest %.3f s (cpu of the writer thread %.3f s), "
+                    + "changelog rows %d, files %s%n", i, r.nanos() / 1e9, cpu / 1e9, peer.changelogRows(), r.files());
+            WorkloadCheck actual = peer.check();
+            if (!actual.equals(expected)) {
+                throw new IllegalStateException("wrong result " + actual + ", expected " + expected);
+            }
+            WorkloadBenchmark.deleteRecursively(warehouse);
         }
     }
 

@@ -67,7 +67,8 @@ final class StrataPeer {
     /**
      * Scenario 5, the copy limit: reads every live file and writes the same rows to new files
      * (same format and codec, under {@code scratch}), with no merging: the floor for any
-     * merge-based compaction of these files.
+     * merge-based compaction of these files. Reads like a compaction does (STRING values as raw UTF-8,
+     * see DataFileReader#openRaw).
      */
     CompactionResult copyLimit(Path scratch) throws IOException {
         FileSummary input = files();
@@ -80,7 +81,7 @@ final class StrataPeer {
         for (FilesTable.FileRow f : rows) {
             org.apache.hadoop.fs.Path src = table.paths().dataFile("", f.bucket, f.file.fileName());
             org.apache.hadoop.fs.Path dst = new org.apache.hadoop.fs.Path(scratch.toUri().toString(), "copy-" + (n++) + ".parquet");
-            try (DataFileReader in = DataFileReader.open(io, table.formatConfig().conf(), src, table.schema(), null, true,
+            try (DataFileReader in = DataFileReader.openRaw(io, table.formatConfig().conf(), src, table.schema(), true,
                     f.file.fileSize());
                  DataFileWriter out = new DataFileWriter(io, dst, table.schema(), table.formatConfig(), 1,
                          FileSource.COMPACT)) {

@@ -47,7 +47,6 @@ public final class ChangelogProducer {
     private final boolean rowDeduplicate;
     private final RecordComparator comparator;
     private final MergeEngines engines;
-    private final Comparator<Object[]> keyTuples;
     private final long targetFileSize;
 
     private final LookupCache lookupCache;
@@ -65,7 +64,6 @@ public final class ChangelogProducer {
         this.rowDeduplicate = schema.tableOptions().get(ChangelogOptions.ROW_DEDUPLICATE);
         this.engines = table.mergeEngines();
         this.comparator = new RecordComparator(schema, engines.sequenceFieldIndex());
-        this.keyTuples = io.strata.storage.data.ValueComparators.forTuple(schema.typesOf(schema.primaryKeyIndexes()));
         this.targetFileSize = schema.tableOptions().get(WriteOptions.TARGET_FILE_SIZE);
     }
 
@@ -145,15 +143,21 @@ public final class ChangelogProducer {
             }
         }
         lookupCache.retainOnly(live);
+        // rows as the compaction reads them (STRING values may be raw UTF-8): the lookup files are
+        // built and probed in that form, and the level-0 versions must compare equal to them
+        RecordComparator rewriteOrder = table.rewriteComparator();
+        java.util.Comparator<Object[]> keyTuples = io.strata.storage.data.ValueComparators.forTuple(
+                schema.typesOf(schema.primaryKeyIndexes()), table.rewritesRawStrings());
         int[] keyIdx = schema.primaryKeyIndexes();
         MergeFunction before = engines.functionFactory().get();
         MergeFunction after = engines.functionFactory().get();
-        java.util.Comparator<KeyValue> order = comparator.records();
+        java.util.Comparator<KeyValue> order = rewriteOrder.records();
         RollingFileWriter out = new RollingFileWriter(table.fileIO(), paths.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)), schema,
-                table.formatConfig(), 0, FileSource.COMPACT, targetFileSize, comparator.keys());
+                table.formatConfig(), 0, FileSource.COMPACT, targetFileSize, rewriteOrder.keys());
         List<KeyValue> ready = new ArrayList<>(2);
         try (TaggedKeyGroups level0 = new TaggedKeyGroups(
-                List.of(table.mergeFiles(paths, levels.level0(), MergingIterator.Mode.PARTIAL)), new int[] {0}, comparator)) {
+                List.of(table.mergeFilesForRewrite(paths, levels.level0(), MergingIterator.Mode.PARTIAL)), new int[] {0},
+                rewriteOrder)) {
             while (level0.hasNext()) {
                 List<TaggedKeyGroups.Version> group = level0.next();
                 Object[] row = group.get(0).kv.row();
@@ -161,9 +165,9 @@ public final class ChangelogProducer {
                 byte[] key = lookupCache.keyOf(row);
                 List<KeyValue> versions = new ArrayList<>();
                 for (List<DataFileMeta> run : higher) {
-                    DataFileMeta f = fileHolding(run, keyTuple);
+                    DataFileMeta f = fileHolding(run, keyTuple, keyTuples);
                     if (f != null) {
-                        versions.addAll(lookupCache.get(f, key, file -> table.readRun(paths, List.of(file))));
+                        versions.addAll(lookupCache.get(f, key, file -> table.readRunForRewrite(paths, List.of(file))));
                     }
                 }
                 versions.sort(order);
@@ -194,7 +198,7 @@ public final class ChangelogProducer {
     }
 
     /** The file of a sorted run whose key range holds {@code key}, or null (binary search on min keys). */
-    private DataFileMeta fileHolding(List<DataFileMeta> run, Object[] key) {
+    private static DataFileMeta fileHolding(List<DataFileMeta> run, Object[] key, Comparator<Object[]> keyTuples) {
         int lo = 0;
         int hi = run.size() - 1;
         while (lo <= hi) {

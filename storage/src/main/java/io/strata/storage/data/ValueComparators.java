@@ -85,10 +85,15 @@ public final class ValueComparators {
 
     /** Compares whole tuples (e.g. min/max keys) of the given types. */
     public static Comparator<Object[]> forTuple(List<DataType> types) {
+        return forTuple(types, false);
+    }
+
+    /** {@link #forTuple(List)} for tuples whose STRING values may be raw (see {@link #forType(DataType, boolean)}). */
+    public static Comparator<Object[]> forTuple(List<DataType> types, boolean rawStrings) {
         @SuppressWarnings("unchecked")
         Comparator<Object>[] cs = new Comparator[types.size()];
         for (int i = 0; i < cs.length; i++) {
-            cs[i] = forType(types.get(i));
+            cs[i] = forType(types.get(i), rawStrings);
         }
         return (a, b) -> {
             for (int i = 0; i < cs.length; i++) {
