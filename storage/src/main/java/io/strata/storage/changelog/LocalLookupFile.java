@@ -6,7 +6,6 @@ import io.strata.storage.data.ValueCodec;
 import io.strata.storage.data.ValueComparators;
 import io.strata.storage.util.CloseableIterator;
 import java.io.BufferedOutputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.File;
@@ -65,25 +64,25 @@ final class LocalLookupFile implements AutoCloseable {
             out.writeInt(0);
             out.writeLong(0);
             out.writeLong(0);
-            long offset = HEADER;
             byte[] currentKey = null;
             List<KeyValue> versions = new ArrayList<>();
             while (records.hasNext()) {
                 KeyValue kv = records.next();
                 byte[] key = keyBytes(kv.row(), keyIndexes);
                 if (currentKey != null && !Arrays.equals(currentKey, key)) {
-                    entries.add(new long[] {hash(currentKey), offset});
-                    offset += writeEntry(out, currentKey, versions);
+                    entries.add(new long[] {hash(currentKey), out.size()});
+                    writeEntry(out, currentKey, versions);
                     versions.clear();
                 }
                 currentKey = key;
                 versions.add(kv);
             }
             if (currentKey != null) {
-                entries.add(new long[] {hash(currentKey), offset});
-                offset += writeEntry(out, currentKey, versions);
+                entries.add(new long[] {hash(currentKey), out.size()});
+                writeEntry(out, currentKey, versions);
             }
-            slotsOffset = offset;
+            // DataOutputStream counts in an int: the 2 GB limit of one lookup file (see above)
+            slotsOffset = out.size();
             slotCount = Math.max(1, Integer.highestOneBit(Math.max(1, entries.size() * 2)) << 1);
             long[] table = new long[slotCount * 2];
             for (long[] e : entries) {
@@ -109,23 +108,37 @@ final class LocalLookupFile implements AutoCloseable {
         return new LocalLookupFile(file);
     }
 
-    private static int writeEntry(DataOutputStream out, byte[] key, List<KeyValue> versions) throws IOException {
-        ByteArrayOutputStream bos = new ByteArrayOutputStream(64 + key.length);
-        DataOutputStream d = new DataOutputStream(bos);
-        d.writeInt(key.length);
-        d.write(key);
-        d.writeInt(versions.size());
+    private static void writeEntry(DataOutputStream out, byte[] key, List<KeyValue> versions) throws IOException {
+        out.writeInt(key.length);
+        out.write(key);
+        out.writeInt(versions.size());
         for (KeyValue kv : versions) {
-            d.writeLong(kv.sequence());
-            d.writeByte(kv.kind().toByteValue());
-            ValueCodec.writeTuple(d, kv.row());
+            out.writeLong(kv.sequence());
+            out.writeByte(kv.kind().toByteValue());
+            ValueCodec.writeTuple(out, kv.row());
         }
-        byte[] b = bos.toByteArray();
-        out.write(b);
-        return b.length;
     }
 
+    /**
+     * The probe key of a row: its key fields encoded with {@link ValueCodec}, except that a single
+     * BIGINT or INT key is its tag and big-endian bytes (no stream, no projection; the same bytes
+     * either way for a given key type, which is all a local lookup file needs).
+     */
     static byte[] keyBytes(Object[] row, int[] keyIndexes) {
+        if (keyIndexes.length == 1) {
+            Object v = row[keyIndexes[0]];
+            if (v instanceof Long || v instanceof Integer) {
+                boolean isLong = v instanceof Long;
+                long x = ((Number) v).longValue();
+                int n = isLong ? 8 : 4;
+                byte[] b = new byte[1 + n];
+                b[0] = (byte) (isLong ? 3 : 2);
+                for (int i = 0; i < n; i++) {
+                    b[1 + i] = (byte) (x >>> (8 * (n - 1 - i)));
+                }
+                return b;
+            }
+        }
         return ValueCodec.encodeTuple(ValueComparators.project(row, keyIndexes));
     }
 
