@@ -137,6 +137,30 @@ public abstract class FileIO {
     }
 
     /**
+     * Writes a new file that readers see whole or not at all. The caller guarantees that no one
+     * else writes {@code path} concurrently (a commit lock). Where a single PUT is already atomic
+     * (object stores) the file is written directly; elsewhere it is written beside and moved in.
+     */
+    public void writeNewWhole(Path path, byte[] content) throws IOException {
+        if (putIsAtomic()) {
+            writeNew(path, content);
+            return;
+        }
+        Path tmp = tempSibling(path);
+        writeNew(tmp, content);
+        try {
+            replace(tmp, path);
+        } finally {
+            delete(tmp, false);
+        }
+    }
+
+    /** True where a new file becomes visible only once complete (object stores' single PUT). */
+    protected boolean putIsAtomic() {
+        return false;
+    }
+
+    /**
      * Replaces a hint file (LATEST, EARLIEST). Best effort: a crash may leave the old content or
      * no file, which readers tolerate.
      */

@@ -103,6 +103,15 @@ final class HadoopFileIO extends FileIO {
         return fs.rename(src, dst);
     }
 
+    /** Object stores whose single PUT makes an object visible whole. */
+    private static final java.util.Set<String> OBJECT_STORES = java.util.Set.of("s3", "s3a", "s3n", "gs", "oss", "abfs",
+            "abfss", "wasb", "wasbs", "cos", "cosn", "obs");
+
+    @Override
+    protected boolean putIsAtomic() {
+        return OBJECT_STORES.contains(scheme());
+    }
+
     @Override
     protected void replace(Path src, Path dst) throws IOException {
         if (!fs.rename(src, dst)) {

@@ -5,7 +5,8 @@ import org.apache.hadoop.fs.Path;
 
 /**
  * Object stores: under a {@link CommitLock}, check that the target is absent and write it in one
- * PUT (object stores make a single PUT visible whole).
+ * PUT (object stores make a single PUT visible whole). On other file systems used with a lock the
+ * file is written beside and moved in, so a reader never sees it half written.
  */
 final class LockingPublisher implements AtomicPublisher {
     private final FileIO io;
@@ -25,7 +26,8 @@ final class LockingPublisher implements AtomicPublisher {
                 if (io.exists(target)) {
                     return false;
                 }
-                io.writeNew(target, content);
+                // readers do not take the lock: they must never see a partial snapshot
+                io.writeNewWhole(target, content);
                 return true;
             });
         } catch (IOException | RuntimeException e) {
