@@ -5,7 +5,6 @@ import io.strata.storage.data.RowKind;
 import io.strata.storage.data.ValueCodec;
 import io.strata.storage.data.ValueComparators;
 import io.strata.storage.util.CloseableIterator;
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.File;
@@ -60,7 +59,7 @@ final class LocalLookupFile implements AutoCloseable {
         List<long[]> entries = new ArrayList<>(); // {hash, offset}: 16 bytes per key while building, then dropped
         long slotsOffset;
         int slotCount;
-        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(file), 1 << 16))) {
+        try (DataOutputStream out = new DataOutputStream(new UnsynchronizedBuffer(new FileOutputStream(file)))) {
             out.writeInt(0);
             out.writeLong(0);
             out.writeLong(0);
@@ -195,6 +194,60 @@ final class LocalLookupFile implements AutoCloseable {
     public void close() throws IOException {
         raf.close();
         file.delete();
+    }
+
+    /**
+     * A write buffer without {@code BufferedOutputStream}'s per-call lock: {@link DataOutputStream}
+     * writes ints and tags a byte at a time, which made the lock the cost of building a file.
+     */
+    private static final class UnsynchronizedBuffer extends java.io.OutputStream {
+        private final FileOutputStream out;
+        private final byte[] buf = new byte[1 << 16];
+        private int pos;
+
+        UnsynchronizedBuffer(FileOutputStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            if (pos == buf.length) {
+                flushBuffer();
+            }
+            buf[pos++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            if (len > buf.length - pos) {
+                flushBuffer();
+                if (len > buf.length) {
+                    out.write(b, off, len);
+                    return;
+                }
+            }
+            System.arraycopy(b, off, buf, pos, len);
+            pos += len;
+        }
+
+        private void flushBuffer() throws IOException {
+            out.write(buf, 0, pos);
+            pos = 0;
+        }
+
+        @Override
+        public void flush() throws IOException {
+            flushBuffer();
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                flushBuffer();
+            } finally {
+                out.close();
+            }
+        }
     }
 
     /** An InputStream over a ByteBuffer's remaining bytes. */
