@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The ways of running the job besides the embedded one: the shaded jar's main, and REST submission. */
-class JobSubmissionTest {
+class JobSubmissionIT {
     @RegisterExtension
     static final MiniClusterExtension MINI = JobTestSupport.miniCluster();
 
