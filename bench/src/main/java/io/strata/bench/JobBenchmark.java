@@ -28,6 +28,9 @@ import java.util.stream.Collectors;
  * Arguments as {@link WorkloadBenchmark}: {@code --dir --warmups --runs --commits --rows --keys --seed}.
  */
 public final class JobBenchmark {
+    /** -Dstrata.bench.timeline=true prints every event of the job with its time. */
+    private static final boolean TIMELINE = Boolean.getBoolean("strata.bench.timeline");
+
     private JobBenchmark() {
     }
 
@@ -142,6 +145,10 @@ public final class JobBenchmark {
             try (EmbeddedJobRunner runner = new EmbeddedJobRunner(spec, wh.resolve("savepoints").toUri().toString())) {
                 runner.run(e -> {
                     long now = System.nanoTime();
+                    if (TIMELINE) {
+                        System.out.printf(Locale.ROOT, "  p=%d %7.3f s %s %s %d ms%n", parallelism, (now - start) / 1e9,
+                                e.kind, e.bucket == null ? "" : e.bucket, e.millis);
+                    }
                     if (CompactionEvent.REWRITTEN.equals(e.kind)) {
                         firstStart[0] = Math.min(firstStart[0], now - e.millis * 1_000_000);
                     } else if (CompactionEvent.COMMITTED.equals(e.kind)) {
