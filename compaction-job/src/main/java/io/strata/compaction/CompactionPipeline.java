@@ -31,7 +31,7 @@ public final class CompactionPipeline {
     /** Configures {@code env} for the spec's mode and adds the topology; returns the committer's events. */
     public static DataStream<CompactionEvent> build(StreamExecutionEnvironment env, JobSpec spec) {
         // fail on the client, naming the table, rather than in the first planning round
-        new JobTables(spec, 0).resolve().forEach(name -> new JobTables(spec, 0).table(name));
+        new JobTables(spec, 0).resolve();
         configure(env, spec);
         return commit(rewrite(plan(env, spec), spec), spec);
     }

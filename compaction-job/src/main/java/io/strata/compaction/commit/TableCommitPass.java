@@ -66,24 +66,30 @@ final class TableCommitPass {
         }
         // one message per bucket: a bucket compacted twice (it should not happen, but a planner bug once
         // made it) would conflict with itself forever; the second result is treated as stale
+        if (committables.isEmpty()) {
+            return outcome;
+        }
+        // the job plans a table with one strategy, so every result of this pass carries the same one
+        CompactStrategy strategy = CompactStrategy.valueOf(committables.get(0).strategy);
+        List<CommitMessage> results = new ArrayList<>(committables.size());
+        committables.forEach(c -> results.add(c.commitMessage()));
         List<CommitMessage> messages = new ArrayList<>();
         Set<String> buckets = new HashSet<>();
-        List<CompactionCommittable> stale = new ArrayList<>();
-        Set<String> live = liveFiles(committables);
-        for (CompactionCommittable c : committables) {
-            CommitMessage m = c.commitMessage();
+        List<CommitMessage> stale = new ArrayList<>();
+        Set<String> live = liveFiles(results);
+        for (CommitMessage m : results) {
             if (FileNames.of(m.compactBefore()).stream().allMatch(live::contains) && buckets.add(bucketOf(m))) {
                 messages.add(m);
             } else {
-                stale.add(c);
+                stale.add(m);
             }
         }
-        for (CompactionCommittable c : stale) {
+        for (CommitMessage m : stale) {
             outcome.conflicts++;
-            discard(c.commitMessage(), live);
-            if (buckets.add(bucketOf(c.commitMessage()))) {
-                replan(c.commitMessage(), CompactStrategy.valueOf(c.strategy)).ifPresent(m -> {
-                    messages.add(m);
+            discard(m, live);
+            if (buckets.add(bucketOf(m))) {
+                replan(m, strategy).ifPresent(r -> {
+                    messages.add(r);
                     outcome.replanned++;
                 });
             }
@@ -103,10 +109,9 @@ final class TableCommitPass {
                 }
                 LOG.info("table {}: commit {} conflicted ({}); re-planning {} buckets", table.name(), identifier,
                         e.getMessage(), messages.size());
-                String strategy = committables.get(0).strategy;
                 List<CommitMessage> redo = new ArrayList<>();
                 for (CommitMessage m : messages) {
-                    replan(m, CompactStrategy.valueOf(strategy)).ifPresent(redo::add);
+                    replan(m, strategy).ifPresent(redo::add);
                 }
                 outcome.replanned += redo.size();
                 messages.clear();
@@ -146,15 +151,14 @@ final class TableCommitPass {
         }
     }
 
-    private Set<String> liveFiles(List<CompactionCommittable> committables) {
+    private Set<String> liveFiles(List<CommitMessage> results) {
         Set<String> names = new HashSet<>();
         Optional<Snapshot> latest = table.snapshotManager().latest();
         if (latest.isEmpty()) {
             return names;
         }
         PartitionBucketFilter filter = new PartitionBucketFilter(table.schema().typesOf(table.schema().partitionIndexes()));
-        for (CompactionCommittable c : committables) {
-            CommitMessage m = c.commitMessage();
+        for (CommitMessage m : results) {
             filter.add(m.partition(), m.bucket());
         }
         for (ManifestEntry e : table.manifests().scanner().scan(latest.get().baseManifestList(), filter)) {

@@ -44,8 +44,6 @@ final class WorkPlanner {
         final Map<String, Set<String>> released = new HashMap<>();
         /** Per table: buckets with more sorted runs than num-sorted-run.compaction-trigger. */
         final Map<String, Integer> backlog = new HashMap<>();
-        /** Per table: the snapshot planned from. */
-        final Map<String, Long> snapshots = new HashMap<>();
     }
 
     private final JobSpec spec;
@@ -71,7 +69,6 @@ final class WorkPlanner {
             if (latest.isEmpty()) {
                 continue;
             }
-            round.snapshots.put(name, latest.get().id());
             // nothing can have changed: no new files, and in-flight buckets are released only by a new snapshot
             if (Long.valueOf(latest.get().id()).equals(lastPlanned.put(name, latest.get().id()))) {
                 continue;

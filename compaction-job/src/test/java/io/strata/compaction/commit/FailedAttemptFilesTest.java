@@ -48,21 +48,20 @@ class FailedAttemptFilesTest {
         FileStoreTable a0 = handle(base, user, 0);
         CompactionCommittable committed = BucketRewrite.run(a0, new Object[0], 0, 0, CompactStrategy.FULL).orElseThrow();
         CompactionCommittable lost = BucketRewrite.run(a0, new Object[0], 0, 0, CompactStrategy.FULL).orElseThrow();
+        // attempt 1 is writing a result right now (planned before attempt 0's result was committed)
+        CompactionCommittable running = BucketRewrite.run(handle(base, user, 1), new Object[0], 0, 0,
+                CompactStrategy.FULL).orElseThrow();
         try (TableCommit c = a0.newCommit(user)) {
             c.commit(1, List.of(committed.commitMessage()));
         }
-        // attempt 1 is writing a result right now
-        CompactionCommittable running = BucketRewrite.run(handle(base, user, 1), new Object[0], 0, 0,
-                CompactStrategy.FULL).orElse(null);
 
         int removed = FailedAttemptFiles.clean(base, user, 1);
 
         assertThat(removed).isEqualTo(lost.commitMessage().compactAfter().size());
         lost.commitMessage().compactAfter().forEach(f -> assertThat(exists(base, f)).isFalse());
         committed.commitMessage().compactAfter().forEach(f -> assertThat(exists(base, f)).isTrue());
-        if (running != null) {
-            running.commitMessage().compactAfter().forEach(f -> assertThat(exists(base, f)).isTrue());
-        }
+        running.commitMessage().compactAfter().forEach(f -> assertThat(exists(base, f))
+                .as("the current attempt's file %s", f.fileName()).isTrue());
         assertThat(FailedAttemptFiles.clean(base, "another-job", 5)).as("other jobs' files are not ours").isZero();
         assertThat(TableModel.toContents(TestTables.scan(base))).isEqualTo(model.contents());
     }
