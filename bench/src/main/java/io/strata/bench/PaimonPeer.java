@@ -85,10 +85,22 @@ public final class PaimonPeer implements AutoCloseable {
     }
 
     /**
-     * Ingest; with {@code writeOnly} false Paimon compacts as the table's triggers ask (and with
-     * changelog-producer lookup waits for the lookup compaction before each commit, its default).
+     * Ingest; with {@code writeOnly} false Paimon compacts as the table's triggers ask, waiting
+     * only when a bucket reaches {@code num-sorted-run.stop-trigger} (the Java API's
+     * {@code prepareCommit(false, id)}); the last commit waits for the compactions (end of input).
      */
     public IngestResult ingest(StandardWorkload workload, boolean writeOnly) throws Exception {
+        return ingest(workload, writeOnly, false);
+    }
+
+    /**
+     * Like {@link #ingest(StandardWorkload, boolean)}; with {@code waitEveryCommit} every commit
+     * waits for the compaction of its level-0 files ({@code prepareCommit(true, id)}): what
+     * Paimon's Flink sink does for a lookup table with {@code changelog-producer.lookup-wait}
+     * (its default), so each commit carries the changelog of its own rows.
+     */
+    public IngestResult ingest(StandardWorkload workload, boolean writeOnly, boolean waitEveryCommit)
+            throws Exception {
         int first = workload.nextCommit();
         Table table = writeOnly ? catalog.getTable(identifier).copy(Map.of("write-only", "true"))
                 : catalog.getTable(identifier);
@@ -98,7 +110,8 @@ public final class PaimonPeer implements AutoCloseable {
             write.withIOManager(ioManager);
             for (int c = first; c < workload.commits(); c++) {
                 workload.forEachRowOfCommit(c, row -> write(write, row));
-                commit.commit(c, write.prepareCommit(false, c));
+                boolean last = c == workload.commits() - 1;
+                commit.commit(c, write.prepareCommit(!writeOnly && (waitEveryCommit || last), c));
             }
         }
         long nanos = System.nanoTime() - start;

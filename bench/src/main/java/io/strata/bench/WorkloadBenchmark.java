@@ -28,18 +28,37 @@ import java.util.stream.Stream;
  * one JSON line with the medians of both and the ratios.
  *
  * <p>Arguments, all optional: {@code --dir=PATH} (scratch; default the JVM temp directory),
- * {@code --warmups=2 --runs=5}, and the workload {@code --commits=10 --rows=200000
+ * {@code --warmups=2 --runs=5}, {@code --scenarios=1,2,3,4,5}, and the workload {@code --commits=10 --rows=200000
  * --keys=1000000 --delete-fraction=0.05 --seed=42}.
  */
 public final class WorkloadBenchmark {
     private static final Set<String> OPTIONS =
-            Set.of("dir", "warmups", "runs", "commits", "rows", "keys", "delete-fraction", "seed");
+            Set.of("dir", "warmups", "runs", "commits", "rows", "keys", "delete-fraction", "seed", "scenarios");
 
     private WorkloadBenchmark() {
     }
 
-    private record Run(IngestResult ingest, CompactionResult compaction, CompactionResult copy, IngestResult lookup,
-                       long lookupChangelogRows, CompactionResult fullChangelog, long fullChangelogRows) {
+    /** One engine's figures of one run; scenarios not selected are null. */
+    private record Run(IngestResult ingest, CompactionResult compaction, CompactionResult copy, Lookup lookup,
+                       Lookup lookupWait, CompactionResult fullChangelog, long fullChangelogRows) {
+    }
+
+    /** Scenario 3 in one mode: end-to-end ingest and the changelog rows it committed. */
+    private record Lookup(IngestResult ingest, long changelogRows) {
+    }
+
+    /** Which scenarios run: {@code --scenarios=1,2,3,4,5} (2 and 5 need 1; 3 measures both lookup modes). */
+    private record Scenarios(boolean writeOnly, boolean lookup, boolean fullChangelog) {
+        static Scenarios parse(String s) {
+            Set<String> set = Set.of(s.split(","));
+            for (String x : set) {
+                if (!Set.of("1", "2", "3", "4", "5").contains(x.trim())) {
+                    throw new IllegalArgumentException("--scenarios: unknown scenario '" + x + "' (known: 1,2,3,4,5)");
+                }
+            }
+            return new Scenarios(set.contains("1") || set.contains("2") || set.contains("5"), set.contains("3"),
+                    set.contains("4"));
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -56,17 +75,20 @@ public final class WorkloadBenchmark {
         System.out.printf("%s; java %s, %d cpus, max heap %d MiB%n", workload, System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
         WorkloadCheck expected = ExpectedTable.of(workload.restart());
+        Scenarios sc = Scenarios.parse(opts.getOrDefault("scenarios", "1,2,3,4,5"));
 
         // 0 strata ingest, 1 paimon ingest, 2 strata compact, 3 paimon compact, 4 copy rows/s,
-        // 5 strata compact s / copy s, 6 strata lookup s, 7 paimon lookup s, 8 strata full-changelog s, 9 paimon
-        double[][] m = new double[10][runs];
+        // 5 strata compact s / copy s, 6 strata lookup s, 7 paimon lookup s, 8 strata full-changelog s, 9 paimon,
+        // 10 strata lookup (wait every commit) s, 11 paimon
+        double[][] m = new double[12][runs];
         Run lastStrata = null;
         Run lastPaimon = null;
         for (int i = -warmups; i < runs; i++) {
             String label = i < 0 ? "warm-up " + (i + warmups + 1) : "run " + (i + 1);
-            Run s = runStrata(dir, workload.restart(), expected);
-            Run p = runPaimon(dir, workload.restart(), expected);
-            System.out.printf(Locale.ROOT, "%s: ingest strata %.3f | paimon %.3f M rows/s; full compaction strata %.3f "
+            Run s = runStrata(dir, workload.restart(), expected, sc);
+            Run p = runPaimon(dir, workload.restart(), expected, sc);
+            if (sc.writeOnly()) {
+                System.out.printf(Locale.ROOT, "%s: ingest strata %.3f | paimon %.3f M rows/s; full compaction strata %.3f "
                             + "(%.2f s, out %s) | paimon %.3f M input rows/s (%.2f s, out %s); copy limit %.3f M rows/s "
                             + "(%.2f s) | load %.2f%n",
                     label, s.ingest.rowsPerSecond() / 1e6, p.ingest.rowsPerSecond() / 1e6,
@@ -74,22 +96,40 @@ public final class WorkloadBenchmark {
                     p.compaction.inputRowsPerSecond() / 1e6, p.compaction.nanos() / 1e9, p.compaction.output(),
                     s.copy.inputRowsPerSecond() / 1e6, s.copy.nanos() / 1e9,
                     ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-            System.out.printf(Locale.ROOT, "%s: lookup changelog ingest strata %.2f s (%d changelog rows) | paimon %.2f s "
-                            + "(%d); full-compaction changelog strata %.2f s (%d) | paimon %.2f s (%d)%n", label,
-                    s.lookup.nanos() / 1e9, s.lookupChangelogRows, p.lookup.nanos() / 1e9, p.lookupChangelogRows,
-                    s.fullChangelog.nanos() / 1e9, s.fullChangelogRows, p.fullChangelog.nanos() / 1e9,
-                    p.fullChangelogRows);
+            }
+            if (sc.lookup()) {
+                System.out.printf(Locale.ROOT, "%s: lookup changelog ingest strata %.2f s (%d changelog rows) | paimon "
+                                + "%.2f s (%d); with lookup-wait strata %.2f s (%d) | paimon %.2f s (%d) | load %.2f%n",
+                        label, s.lookup.ingest().nanos() / 1e9, s.lookup.changelogRows(),
+                        p.lookup.ingest().nanos() / 1e9, p.lookup.changelogRows(),
+                        s.lookupWait.ingest().nanos() / 1e9, s.lookupWait.changelogRows(),
+                        p.lookupWait.ingest().nanos() / 1e9, p.lookupWait.changelogRows(),
+                        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+            }
+            if (sc.fullChangelog()) {
+                System.out.printf(Locale.ROOT, "%s: full-compaction changelog strata %.2f s (%d) | paimon %.2f s (%d)%n",
+                        label, s.fullChangelog.nanos() / 1e9, s.fullChangelogRows, p.fullChangelog.nanos() / 1e9,
+                        p.fullChangelogRows);
+            }
             if (i >= 0) {
-                m[0][i] = s.ingest.rowsPerSecond();
-                m[1][i] = p.ingest.rowsPerSecond();
-                m[2][i] = s.compaction.inputRowsPerSecond();
-                m[3][i] = p.compaction.inputRowsPerSecond();
-                m[4][i] = s.copy.inputRowsPerSecond();
-                m[5][i] = (double) s.compaction.nanos() / s.copy.nanos();
-                m[6][i] = s.lookup.nanos() / 1e9;
-                m[7][i] = p.lookup.nanos() / 1e9;
-                m[8][i] = s.fullChangelog.nanos() / 1e9;
-                m[9][i] = p.fullChangelog.nanos() / 1e9;
+                if (sc.writeOnly()) {
+                    m[0][i] = s.ingest.rowsPerSecond();
+                    m[1][i] = p.ingest.rowsPerSecond();
+                    m[2][i] = s.compaction.inputRowsPerSecond();
+                    m[3][i] = p.compaction.inputRowsPerSecond();
+                    m[4][i] = s.copy.inputRowsPerSecond();
+                    m[5][i] = (double) s.compaction.nanos() / s.copy.nanos();
+                }
+                if (sc.lookup()) {
+                    m[6][i] = s.lookup.ingest().nanos() / 1e9;
+                    m[7][i] = p.lookup.ingest().nanos() / 1e9;
+                    m[10][i] = s.lookupWait.ingest().nanos() / 1e9;
+                    m[11][i] = p.lookupWait.ingest().nanos() / 1e9;
+                }
+                if (sc.fullChangelog()) {
+                    m[8][i] = s.fullChangelog.nanos() / 1e9;
+                    m[9][i] = p.fullChangelog.nanos() / 1e9;
+                }
                 lastStrata = s;
                 lastPaimon = p;
             }
@@ -97,6 +137,7 @@ public final class WorkloadBenchmark {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("workload", workload.toString());
         json.put("runs", runs);
+        if (sc.writeOnly()) {
         json.put("s1_ingest_rows_per_s_strata", Math.round(median(m[0])));
         json.put("s1_ingest_rows_per_s_paimon", Math.round(median(m[1])));
         json.put("s1_ratio", round3(median(m[0]) / median(m[1])));
@@ -109,18 +150,28 @@ public final class WorkloadBenchmark {
         json.put("s2_output_bytes_strata", lastStrata.compaction.output().bytes());
         json.put("s2_output_files_paimon", lastPaimon.compaction.output().files());
         json.put("s2_output_bytes_paimon", lastPaimon.compaction.output().bytes());
+        json.put("s5_copy_limit_rows_per_s", Math.round(median(m[4])));
+        json.put("s2_strata_time_over_copy_limit", round3(median(m[5])));
+        }
+        if (sc.lookup()) {
         json.put("s3_lookup_changelog_seconds_strata", round3(median(m[6])));
         json.put("s3_lookup_changelog_seconds_paimon", round3(median(m[7])));
         json.put("s3_speedup_strata_over_paimon", round3(median(m[7]) / median(m[6])));
-        json.put("s3_changelog_rows_strata", lastStrata.lookupChangelogRows);
-        json.put("s3_changelog_rows_paimon", lastPaimon.lookupChangelogRows);
+        json.put("s3_changelog_rows_strata", lastStrata.lookup.changelogRows());
+        json.put("s3_changelog_rows_paimon", lastPaimon.lookup.changelogRows());
+        json.put("s3w_lookup_wait_seconds_strata", round3(median(m[10])));
+        json.put("s3w_lookup_wait_seconds_paimon", round3(median(m[11])));
+        json.put("s3w_speedup_strata_over_paimon", round3(median(m[11]) / median(m[10])));
+        json.put("s3w_changelog_rows_strata", lastStrata.lookupWait.changelogRows());
+        json.put("s3w_changelog_rows_paimon", lastPaimon.lookupWait.changelogRows());
+        }
+        if (sc.fullChangelog()) {
         json.put("s4_full_compaction_changelog_seconds_strata", round3(median(m[8])));
         json.put("s4_full_compaction_changelog_seconds_paimon", round3(median(m[9])));
         json.put("s4_speedup_strata_over_paimon", round3(median(m[9]) / median(m[8])));
         json.put("s4_changelog_rows_strata", lastStrata.fullChangelogRows);
         json.put("s4_changelog_rows_paimon", lastPaimon.fullChangelogRows);
-        json.put("s5_copy_limit_rows_per_s", Math.round(median(m[4])));
-        json.put("s2_strata_time_over_copy_limit", round3(median(m[5])));
+        }
         System.out.println(new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(json));
     }
 
@@ -128,55 +179,100 @@ public final class WorkloadBenchmark {
         return Math.round(v * 1000) / 1000.0;
     }
 
-    private static Run runStrata(Path dir, StandardWorkload workload, WorkloadCheck expected) throws IOException {
+    private static Map<String, String> lookupOptions(boolean waitEveryCommit) {
+        return Map.of("changelog-producer", "lookup", "changelog-producer.lookup-wait", String.valueOf(waitEveryCommit));
+    }
+
+    private static Run runStrata(Path dir, StandardWorkload workload, WorkloadCheck expected, Scenarios sc)
+            throws IOException {
         Path warehouse = Files.createTempDirectory(Files.createDirectories(dir), "strata-bench-");
         try {
-            StrataPeer peer = StrataPeer.createTable(warehouse, "workload");
-            IngestResult ingest = peer.ingest(workload);
-            verify("Strata after ingest", peer.check(), expected);
-            Path scratch = Files.createDirectories(warehouse.resolve("copy"));
-            CompactionResult copy = peer.copyLimit(scratch);
-            CompactionResult compaction = peer.fullCompaction();
-            verify("Strata after full compaction", peer.check(), expected);
-
-            StrataPeer lookup = StrataPeer.createTable(warehouse, "lookup", Map.of("changelog-producer", "lookup"));
-            IngestResult lookupIngest = lookup.ingest(workload.restart(), false);
-            verify("Strata lookup-changelog table", lookup.check(), expected);
-
-            StrataPeer full = StrataPeer.createTable(warehouse, "full", Map.of("changelog-producer", "full-compaction"));
-            full.ingest(workload.restart(), true);
-            CompactionResult fullCompaction = full.fullCompaction();
-            verify("Strata full-compaction-changelog table", full.check(), expected);
-            return new Run(ingest, compaction, copy, lookupIngest, lookup.changelogRows(), fullCompaction,
-                    full.changelogRows());
+            IngestResult ingest = null;
+            CompactionResult copy = null;
+            CompactionResult compaction = null;
+            if (sc.writeOnly()) {
+                StrataPeer peer = StrataPeer.createTable(warehouse, "workload");
+                ingest = peer.ingest(workload);
+                verify("Strata after ingest", peer.check(), expected);
+                Path scratch = Files.createDirectories(warehouse.resolve("copy"));
+                copy = peer.copyLimit(scratch);
+                compaction = peer.fullCompaction();
+                verify("Strata after full compaction", peer.check(), expected);
+            }
+            Lookup lookup = null;
+            Lookup lookupWait = null;
+            if (sc.lookup()) {
+                lookup = strataLookup(warehouse, "lookup", workload, expected, false);
+                lookupWait = strataLookup(warehouse, "lookup_wait", workload, expected, true);
+            }
+            CompactionResult fullCompaction = null;
+            long fullRows = 0;
+            if (sc.fullChangelog()) {
+                StrataPeer full = StrataPeer.createTable(warehouse, "full",
+                        Map.of("changelog-producer", "full-compaction"));
+                full.ingest(workload.restart(), true);
+                fullCompaction = full.fullCompaction();
+                verify("Strata full-compaction-changelog table", full.check(), expected);
+                fullRows = full.changelogRows();
+            }
+            return new Run(ingest, compaction, copy, lookup, lookupWait, fullCompaction, fullRows);
         } finally {
             deleteRecursively(warehouse);
         }
     }
 
-    private static Run runPaimon(Path dir, StandardWorkload workload, WorkloadCheck expected) throws Exception {
+    private static Lookup strataLookup(Path warehouse, String name, StandardWorkload workload, WorkloadCheck expected,
+                                       boolean waitEveryCommit) {
+        StrataPeer lookup = StrataPeer.createTable(warehouse, name, lookupOptions(waitEveryCommit));
+        IngestResult ingest = lookup.ingest(workload.restart(), false);
+        verify("Strata lookup-changelog table (lookup-wait " + waitEveryCommit + ")", lookup.check(), expected);
+        return new Lookup(ingest, lookup.changelogRows());
+    }
+
+    private static Run runPaimon(Path dir, StandardWorkload workload, WorkloadCheck expected, Scenarios sc)
+            throws Exception {
         Path warehouse = Files.createTempDirectory(Files.createDirectories(dir), "paimon-bench-");
-        try (PaimonPeer peer = PaimonPeer.createTable(warehouse, "workload")) {
-            IngestResult ingest = peer.ingest(workload);
-            verify("Paimon after ingest", peer.check(), expected);
-            CompactionResult compaction = peer.fullCompaction();
-            verify("Paimon after full compaction", peer.check(), expected);
-            IngestResult lookupIngest;
-            long lookupRows;
-            try (PaimonPeer lookup = PaimonPeer.createTable(warehouse, "lookup", Map.of("changelog-producer", "lookup"))) {
-                lookupIngest = lookup.ingest(workload.restart(), false);
-                verify("Paimon lookup-changelog table", lookup.check(), expected);
-                lookupRows = lookup.changelogRows();
+        try {
+            IngestResult ingest = null;
+            CompactionResult compaction = null;
+            if (sc.writeOnly()) {
+                try (PaimonPeer peer = PaimonPeer.createTable(warehouse, "workload")) {
+                    ingest = peer.ingest(workload);
+                    verify("Paimon after ingest", peer.check(), expected);
+                    compaction = peer.fullCompaction();
+                    verify("Paimon after full compaction", peer.check(), expected);
+                }
             }
-            try (PaimonPeer full = PaimonPeer.createTable(warehouse, "full",
-                    Map.of("changelog-producer", "full-compaction"))) {
-                full.ingest(workload.restart(), true);
-                CompactionResult fullCompaction = full.fullCompaction();
-                verify("Paimon full-compaction-changelog table", full.check(), expected);
-                return new Run(ingest, compaction, null, lookupIngest, lookupRows, fullCompaction, full.changelogRows());
+            Lookup lookup = null;
+            Lookup lookupWait = null;
+            if (sc.lookup()) {
+                lookup = paimonLookup(warehouse, "lookup", workload, expected, false);
+                lookupWait = paimonLookup(warehouse, "lookup_wait", workload, expected, true);
             }
+            CompactionResult fullCompaction = null;
+            long fullRows = 0;
+            if (sc.fullChangelog()) {
+                try (PaimonPeer full = PaimonPeer.createTable(warehouse, "full",
+                        Map.of("changelog-producer", "full-compaction"))) {
+                    full.ingest(workload.restart(), true);
+                    fullCompaction = full.fullCompaction();
+                    verify("Paimon full-compaction-changelog table", full.check(), expected);
+                    fullRows = full.changelogRows();
+                }
+            }
+            return new Run(ingest, compaction, null, lookup, lookupWait, fullCompaction, fullRows);
         } finally {
             deleteRecursively(warehouse);
+        }
+    }
+
+    private static Lookup paimonLookup(Path warehouse, String name, StandardWorkload workload, WorkloadCheck expected,
+                                       boolean waitEveryCommit) throws Exception {
+        try (PaimonPeer lookup = PaimonPeer.createTable(warehouse, name, lookupOptions(waitEveryCommit))) {
+            IngestResult ingest = lookup.ingest(workload.restart(), false, waitEveryCommit);
+            verify("Paimon lookup-changelog table (wait every commit " + waitEveryCommit + ")", lookup.check(),
+                    expected);
+            return new Lookup(ingest, lookup.changelogRows());
         }
     }
 

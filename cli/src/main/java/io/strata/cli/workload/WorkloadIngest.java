@@ -42,6 +42,8 @@ public final class WorkloadIngest {
     /**
      * Writes every remaining commit of {@code workload}; {@code observer} sees every row written
      * and {@code afterCommit} the index of each commit once it is published. Returns the rows written.
+     * The last commit waits for the writer's inline compactions (end of input), so a table that
+     * compacts inline ends with its compactions, and their changelog, committed.
      */
     public static long write(FileStoreTable table, StandardWorkload workload, Consumer<GenericRow> observer,
                              IntConsumer afterCommit) {
@@ -53,7 +55,7 @@ public final class WorkloadIngest {
                     write.write(row);
                     observer.accept(row);
                 });
-                commit.commit(c + 1, write.prepareCommit());
+                commit.commit(c + 1, write.prepareCommit(c == workload.commits() - 1));
                 rows += workload.rowsPerCommit();
                 afterCommit.accept(c);
             }

@@ -17,8 +17,8 @@ import java.util.concurrent.Future;
  * Inline compaction of one bucket for a writer that is not write-only (Paimon's default mode):
  * after every flush the bucket's triggers are checked and at most one compaction runs in the
  * background; the writer waits only when the bucket reaches {@code num-sorted-run.stop-trigger}
- * sorted runs (or, with {@code waitForCompaction}, the lookup changelog producer's default, for every
- * compaction it starts). With the lookup strategy in gentle mode, level 0 is forced up only every
+ * sorted runs (or, with {@code waitForCompaction}, for every compaction it starts: the lookup
+ * changelog producer's {@code changelog-producer.lookup-wait}, default true). With the lookup strategy in gentle mode, level 0 is forced up only every
  * {@code gentleInterval} triggers. Finished compactions are handed to the next commit. Not thread-safe: called by
  * the writer's thread only; the rewrite itself runs on the executor.
  */
@@ -156,6 +156,13 @@ public final class CompactManager implements io.strata.storage.mergetree.MergeTr
 
     /** Waits for a running compaction (writer close or end of input). */
     public void awaitRunning() {
+        collect(true);
+    }
+
+    @Override
+    public void sync() {
+        collect(true);
+        maybeStart();
         collect(true);
     }
 

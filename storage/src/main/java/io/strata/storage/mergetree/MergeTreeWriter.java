@@ -48,6 +48,12 @@ public final class MergeTreeWriter {
         /** [files replaced, files replacing them, changelog files] since the last call. */
         List<List<DataFileMeta>> drainChanges();
 
+        /**
+         * Waits for the running compaction, then starts and waits for one more if the triggers
+         * (or the lookup strategy's level-0 rule) still ask for one: end of input.
+         */
+        void sync();
+
         void cancel();
     }
 
@@ -165,7 +171,18 @@ public final class MergeTreeWriter {
 
     /** Flushes and hands out the new files and finished compactions since the last call. */
     public Increment prepareCommit() throws IOException {
+        return prepareCommit(false);
+    }
+
+    /**
+     * Like {@link #prepareCommit()}; with {@code waitCompaction} it first waits for the inline
+     * compaction ({@link CompactHook#sync()}), so nothing compacting is left behind (end of input).
+     */
+    public Increment prepareCommit(boolean waitCompaction) throws IOException {
         flush();
+        if (waitCompaction && compaction != null) {
+            compaction.sync();
+        }
         List<DataFileMeta> appended = List.copyOf(pending);
         pending.clear();
         List<DataFileMeta> changelog = List.copyOf(pendingChangelog);

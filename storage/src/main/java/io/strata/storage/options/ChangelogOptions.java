@@ -21,6 +21,14 @@ public final class ChangelogOptions {
                     + "hash index per file, built once and kept across compactions), evicted least recently used "
                     + "beyond this size. Default: unlimited.");
 
+    public static final ConfigOption<Boolean> LOOKUP_WAIT = ConfigOption.key("changelog-producer.lookup-wait")
+            .booleanType().defaultValue(true)
+            .withDescription("lookup, writers that compact inline: true: each commit waits for the lookup compaction "
+                    + "of the level-0 files it flushed, so it carries the changelog of its own rows. false: lookup "
+                    + "compactions run in the background like other inline compactions (the writer waits only at "
+                    + "num-sorted-run.stop-trigger) and their changelog is committed with a later commit; "
+                    + "TableWrite.prepareCommit(true) at the end of the input waits for them.");
+
     public static final ConfigOption<Boolean> ROW_DEDUPLICATE = ConfigOption.key("changelog-producer.row-deduplicate")
             .booleanType().defaultValue(false)
             .withDescription("lookup and full-compaction: drop -U/+U pairs whose values are equal.");

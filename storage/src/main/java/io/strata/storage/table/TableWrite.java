@@ -237,7 +237,8 @@ public final class TableWrite implements AutoCloseable {
             gentle = interval != null ? interval : 2 * o.get(CompactionOptions.COMPACTION_TRIGGER);
         }
         return new CompactManager(pb.partition, pb.bucket, levels, planner, strategy, new CompactRewriter(table),
-                compactionPool, stopTrigger, strategy == CompactStrategy.LOOKUP, gentle);
+                compactionPool, stopTrigger,
+                strategy == CompactStrategy.LOOKUP && o.get(ChangelogOptions.LOOKUP_WAIT), gentle);
     }
 
     private void relieveMemory() {
@@ -265,11 +266,21 @@ public final class TableWrite implements AutoCloseable {
      * committables, one per touched bucket, in the order buckets were first written.
      */
     public List<CommitMessage> prepareCommit() {
+        return prepareCommit(false);
+    }
+
+    /**
+     * Like {@link #prepareCommit()}; with {@code waitCompaction} every bucket first waits for its
+     * inline compaction and runs one more if its triggers still ask for one, so the committables
+     * carry everything compacted (and, with the lookup producer, the changelog of every row
+     * written). Use it for the last commit of a bounded input, like Paimon's batch writes.
+     */
+    public List<CommitMessage> prepareCommit(boolean waitCompaction) {
         List<PartitionBucket> keys = new ArrayList<>(writers.keySet());
         List<Future<MergeTreeWriter.Increment>> flushes = new ArrayList<>();
         for (PartitionBucket pb : keys) {
             MergeTreeWriter w = writers.get(pb);
-            flushes.add(flushPool().submit(w::prepareCommit));
+            flushes.add(flushPool().submit(() -> w.prepareCommit(waitCompaction)));
         }
         List<CommitMessage> out = new ArrayList<>();
         Throwable failure = null;

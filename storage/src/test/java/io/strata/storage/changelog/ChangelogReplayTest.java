@@ -133,6 +133,62 @@ class ChangelogReplayTest {
         assertThat(replay(t)).isEqualTo(TableModel.toContents(TestTables.scan(t)));
     }
 
+    /**
+     * {@code changelog-producer.lookup-wait=false}: a commit does not wait for the lookup
+     * compaction of its level-0 file, so the changelog lags the data; it has caught up exactly
+     * when no level-0 file is left, and {@code prepareCommit(true)} at the end of the input gets
+     * it there. The data is right at every commit either way.
+     */
+    @ParameterizedTest(name = "{0} seed={1}")
+    @MethodSource("lookupWaitCases")
+    void withoutLookupWaitTheChangelogCatchesUpAtEndOfInput(Mode mode, long seed) {
+        Map<String, String> options = new HashMap<>(TableModel.options(mode));
+        options.put("changelog-producer", "lookup");
+        options.put("changelog-producer.lookup-wait", "false");
+        options.put("num-sorted-run.compaction-trigger", "3");
+        options.put("target-file-size", "16 kb");
+        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "nowait" + (tables++),
+                TestTables.modelSchema(true, 2, options), false);
+        Random rnd = new Random(seed);
+        TableModel model = new TableModel(mode);
+        int commitsWithLevel0 = 0;
+        int caughtUp = 0;
+        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+            for (int commit = 1; commit <= 12; commit++) {
+                for (int i = 0, n = 1 + rnd.nextInt(80); i < n; i++) {
+                    GenericRow r = TableModel.randomRow(rnd, 30);
+                    w.write(r);
+                    model.apply(r);
+                }
+                boolean last = commit == 12;
+                c.commit(commit, w.prepareCommit(last));
+                assertThat(TableModel.toContents(TestTables.scan(t))).as("seed %d commit %d", seed, commit)
+                        .isEqualTo(model.contents());
+                boolean level0Left = BucketsTable.rows(t, null).stream().anyMatch(b -> b.level0Files > 0);
+                if (level0Left) {
+                    commitsWithLevel0++;
+                } else {
+                    caughtUp++;
+                    assertThat(replay(t)).as("seed %d: replay at commit %d, level 0 empty", seed, commit)
+                            .isEqualTo(TableModel.toContents(TestTables.scan(t)));
+                }
+                if (last) {
+                    assertThat(level0Left).as("seed %d: the last commit waited for the lookup compaction", seed)
+                            .isFalse();
+                }
+            }
+        }
+        assertThat(commitsWithLevel0).as("seed %d: commits did not wait for their lookup compaction", seed)
+                .isPositive();
+        assertThat(caughtUp).isPositive();
+    }
+
+    static Stream<Arguments> lookupWaitCases() {
+        return Stream.of(Arguments.of(Mode.DEDUPLICATE, 501L), Arguments.of(Mode.PARTIAL_UPDATE_REMOVE, 502L),
+                Arguments.of(Mode.AGGREGATION_REMOVE, 503L), Arguments.of(Mode.FIRST_ROW, 504L),
+                Arguments.of(Mode.DEDUPLICATE_SEQUENCE_FIELD, 505L));
+    }
+
     @Test
     void inputProducerStoresTheWritersRows() {
         Map<String, String> options = new HashMap<>(TableModel.options(Mode.DEDUPLICATE));
