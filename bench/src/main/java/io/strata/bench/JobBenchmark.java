@@ -53,12 +53,13 @@ public final class JobBenchmark {
         System.out.printf("%s; java %s, %d cpus%n", workload, System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors());
 
-        // 0 direct s, 1 job p1 s, 2 job p2 s, 3 paimon s, 4 job p1 wall, 5 job p2 wall
-        double[][] m = new double[6][runs];
+        // 0 direct s, 1 job p1 s, 2 job p2 s, 3 paimon s, 4 job p1 wall, 5 job p2 wall, 6 direct on 2 threads s
+        double[][] m = new double[7][runs];
         long inputRows = 0;
         for (int i = -warmups; i < runs; i++) {
             String label = i < 0 ? "warm-up " + (i + warmups + 1) : "run " + (i + 1);
-            double direct = directStrata(dir, workload, expected);
+            double direct = directStrata(dir, workload, expected, 1);
+            double direct2 = directStrata(dir, workload, expected, 2);
             double[] p1 = viaJob(dir, workload, expected, 1);
             double[] p2 = viaJob(dir, workload, expected, 2);
             Path pw = Files.createTempDirectory(Files.createDirectories(dir), "paimon-job-bench-");
@@ -71,8 +72,9 @@ public final class JobBenchmark {
             } finally {
                 WorkloadBenchmark.deleteRecursively(pw);
             }
-            System.out.printf(Locale.ROOT, "%s: full compaction, engine directly %.2f s | job p=1 %.2f s (%.2f s with "
-                    + "start-up) | job p=2 %.2f s (%.2f s) | paimon %.2f s | load %.2f%n", label, direct, p1[1], p1[0],
+            System.out.printf(Locale.ROOT, "%s: full compaction, engine directly %.2f s (2 threads %.2f s) | job p=1 %.2f s "
+                    + "(%.2f s with start-up) | job p=2 %.2f s (%.2f s) | paimon %.2f s | load %.2f%n", label, direct, direct2,
+                    p1[1], p1[0],
                     p2[1], p2[0], paimon, java.lang.management.ManagementFactory.getOperatingSystemMXBean()
                             .getSystemLoadAverage());
             if (i >= 0) {
@@ -82,6 +84,7 @@ public final class JobBenchmark {
                 m[3][i] = paimon;
                 m[4][i] = p1[0];
                 m[5][i] = p2[0];
+                m[6][i] = direct2;
             }
         }
         double direct = WorkloadBenchmark.median(m[0]);
@@ -93,6 +96,9 @@ public final class JobBenchmark {
         json.put("runs", runs);
         json.put("input_rows", inputRows);
         json.put("direct_engine_seconds", r3(direct));
+        double direct2 = WorkloadBenchmark.median(m[6]);
+        json.put("direct_engine_2_threads_seconds", r3(direct2));
+        json.put("direct_2_threads_speedup", r3(direct / direct2));
         json.put("job_p1_seconds", r3(p1));
         json.put("job_p2_seconds", r3(p2));
         json.put("paimon_seconds", r3(paimon));
@@ -106,13 +112,14 @@ public final class JobBenchmark {
                 ? "\"" + e.getValue() + "\"" : e.getValue())).collect(Collectors.joining(",", "{", "}")));
     }
 
-    private static double directStrata(Path dir, StandardWorkload workload, WorkloadCheck expected) throws Exception {
+    private static double directStrata(Path dir, StandardWorkload workload, WorkloadCheck expected, int threads)
+            throws Exception {
         Path wh = Files.createTempDirectory(Files.createDirectories(dir), "strata-direct-");
         try {
             StrataPeer peer = StrataPeer.createTable(wh, "workload");
             peer.ingest(workload.restart());
-            CompactionResult r = peer.fullCompaction();
-            check("engine directly", peer.check(), expected);
+            CompactionResult r = threads == 1 ? peer.fullCompaction() : peer.fullCompaction(threads);
+            check("engine directly on " + threads + " thread(s)", peer.check(), expected);
             return r.nanos() / 1e9;
         } finally {
             WorkloadBenchmark.deleteRecursively(wh);

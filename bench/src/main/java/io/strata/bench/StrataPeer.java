@@ -65,6 +65,36 @@ final class StrataPeer {
     }
 
     /**
+     * The same full compaction with the buckets' rewrites spread over {@code threads} plain Java
+     * threads (each takes the next bucket when idle, as the job's subtasks do), then one commit:
+     * what parallel rewriting gains on this machine without Flink, the ceiling for the job's.
+     */
+    CompactionResult fullCompaction(int threads) throws Exception {
+        FileSummary input = files();
+        long start = System.nanoTime();
+        TableCompactor compactor = new TableCompactor(table);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            List<java.util.concurrent.Future<io.strata.storage.compact.CompactResult>> futures = new java.util.ArrayList<>();
+            for (io.strata.storage.compact.CompactPlan plan : compactor.plan(CompactStrategy.FULL,
+                    io.strata.storage.manifest.EntryFilter.ALL, false)) {
+                futures.add(pool.submit(() -> compactor.rewrite(plan)));
+            }
+            List<io.strata.storage.commit.CommitMessage> messages = new java.util.ArrayList<>();
+            for (java.util.concurrent.Future<io.strata.storage.compact.CompactResult> f : futures) {
+                messages.add(f.get().toCommitMessage(table.schema().numBuckets()));
+            }
+            try (io.strata.storage.commit.TableCommit commit = table.newCommit("bench-compactor")) {
+                commit.commit(1, messages);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        long nanos = System.nanoTime() - start;
+        return new CompactionResult(input, files(), nanos);
+    }
+
+    /**
      * Scenario 5, the copy limit: reads every live file and writes the same rows to new files
      * (same format and codec, under {@code scratch}), with no merging: the floor for any
      * merge-based compaction of these files. Reads like a compaction does (STRING values as raw UTF-8,

@@ -112,7 +112,7 @@ public final class ChangelogProducer {
         int[] tagArray = tags.stream().mapToInt(Integer::intValue).toArray();
         boolean lookup = producer == Producer.LOOKUP;
         RollingFileWriter out = new RollingFileWriter(table.fileIO(), paths.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)), schema,
-                table.formatConfig(), 0, FileSource.COMPACT, targetFileSize, comparator.keys());
+                table.formatConfig(), 0, FileSource.COMPACT, targetFileSize, comparator.keys()).committedLater();
         try (ChangelogJoin join = new ChangelogJoin(new TaggedKeyGroups(runs, tagArray, comparator),
                 lookup ? tag -> tag > 0 : tag -> tag == maxLevel,
                 lookup ? tag -> tag == 0 : tag -> true,
@@ -153,7 +153,7 @@ public final class ChangelogProducer {
         MergeFunction after = engines.functionFactory().get();
         java.util.Comparator<KeyValue> order = rewriteOrder.records();
         RollingFileWriter out = new RollingFileWriter(table.fileIO(), paths.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)), schema,
-                table.formatConfig(), 0, FileSource.COMPACT, targetFileSize, rewriteOrder.keys());
+                table.formatConfig(), 0, FileSource.COMPACT, targetFileSize, rewriteOrder.keys()).committedLater();
         List<KeyValue> ready = new ArrayList<>(2);
         try (TaggedKeyGroups level0 = new TaggedKeyGroups(
                 List.of(table.mergeFilesForRewrite(paths, levels.level0(), MergingIterator.Mode.PARTIAL)), new int[] {0},

@@ -115,6 +115,7 @@ public final class TableCommit implements AutoCloseable {
                 compact.add(new ManifestEntry(FileKind.ADD, m.partition(), m.bucket(), m.totalBuckets(), f));
             }
         }
+        makeDurable(messages);
         List<Long> published = new ArrayList<>();
         if (!append.isEmpty() || !appendChangelog.isEmpty()) {
             published.add(commitEntries(CommitKind.APPEND, identifier, append, appendChangelog));
@@ -129,6 +130,30 @@ public final class TableCommit implements AutoCloseable {
         }
         lastCommittedIdentifier = identifier;
         return published;
+    }
+
+    /**
+     * Settles the durability of every file the messages add before any snapshot names them:
+     * writers may hand data files over before they are on stable storage ({@code
+     * FileIO#dataOutputFile}); a published snapshot must never name a file an OS crash could lose.
+     */
+    private void makeDurable(List<CommitMessage> messages) {
+        List<org.apache.hadoop.fs.Path> added = new ArrayList<>();
+        for (CommitMessage m : messages) {
+            String partitionPath = PartitionPath.of(schema.partitionKeys(), m.partition());
+            for (List<DataFileMeta> files : List.of(m.appendFiles(), m.changelogFiles(), m.compactAfter(),
+                    m.compactChangelogFiles())) {
+                for (DataFileMeta f : files) {
+                    added.add(paths.dataFile(partitionPath, m.bucket(), f.fileName()));
+                }
+            }
+        }
+        try {
+            io.makeDurable(added);
+        } catch (IOException e) {
+            throw new CommitFailedException("table " + tableName + ": " + e.getMessage()
+                    + "; nothing was committed", e);
+        }
     }
 
     private void checkBuckets(CommitMessage m) {

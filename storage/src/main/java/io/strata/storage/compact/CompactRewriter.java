@@ -65,7 +65,8 @@ public final class CompactRewriter implements AutoCloseable {
             if (changelogInMerge != null) {
                 changelogOut = new RollingFileWriter(table.fileIO(), paths.supplier(
                         schema.tableOptions().get(io.strata.storage.options.FileOptions.CHANGELOG_FILE_PREFIX)), schema,
-                        table.formatConfig(), 0, FileSource.COMPACT, targetFileSize, comparator.keys());
+                        table.formatConfig(), 0, FileSource.COMPACT, targetFileSize, comparator.keys())
+                        .committedLater();
                 writers.add(changelogOut);
             }
             for (CompactPlan.Section section : plan.sections()) {
@@ -81,7 +82,7 @@ public final class CompactRewriter implements AutoCloseable {
                 before.addAll(section.files());
                 RollingFileWriter out = new RollingFileWriter(table.fileIO(),
                         paths.supplier(schema.tableOptions().get(FileOptions.DATA_FILE_PREFIX)), schema, table.formatConfig(),
-                        plan.outputLevel(), FileSource.COMPACT, targetFileSize, comparator.keys());
+                        plan.outputLevel(), FileSource.COMPACT, targetFileSize, comparator.keys()).committedLater();
                 writers.add(out);
                 if (changelogInMerge != null) {
                     rowsWritten += changelogInMerge.merge(section.files(), out, changelogOut);

@@ -65,6 +65,7 @@ public final class DataFileWriter implements Closeable {
     private Object[] firstRow;
     private Object[] lastRow;
     private boolean closed;
+    private final boolean committedLater;
 
     /**
      * The file itself is created with the first {@link #SAMPLE_ROWS} rows (or at {@link
@@ -72,6 +73,17 @@ public final class DataFileWriter implements Closeable {
      */
     public DataFileWriter(FileIO io, Path path, TableSchema schema, FileFormatConfig format, int level,
                           FileSource source) throws IOException {
+        this(io, path, schema, format, level, source, false);
+    }
+
+    /**
+     * @param committedLater the file is a data or changelog file that only a commit will name, so
+     *                       its durability may be settled by that commit ({@link
+     *                       FileIO#dataOutputFile}); false: durable once finished (manifests)
+     */
+    public DataFileWriter(FileIO io, Path path, TableSchema schema, FileFormatConfig format, int level,
+                          FileSource source, boolean committedLater) throws IOException {
+        this.committedLater = committedLater;
         this.io = io;
         this.path = path;
         this.schema = schema;
@@ -105,7 +117,7 @@ public final class DataFileWriter implements Closeable {
                 props.withDictionaryEncoding(schema.fields().get(i).name(), false);
             }
         }
-        writer = new ParquetRowWriter(io.outputFile(path), type, schema.fields(), primaryKey, props.build(),
+        writer = new ParquetRowWriter(committedLater ? io.dataOutputFile(path) : io.outputFile(path), type, schema.fields(), primaryKey, props.build(),
                 format.conf(), format.codec(), format.blockSize(),
                 Map.of(VERSION_KEY, VERSION, "strata.schema-id", String.valueOf(schema.id())));
         List<KeyValue> rows = sample;

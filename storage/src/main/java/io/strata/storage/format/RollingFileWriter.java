@@ -32,6 +32,7 @@ public final class RollingFileWriter implements Closeable {
     private final List<Path> finishedPaths = new ArrayList<>();
     private DataFileWriter current;
     private boolean rollPending;
+    private boolean committedLater;
 
     /**
      * @param newPath       gives the path of each new file
@@ -50,6 +51,17 @@ public final class RollingFileWriter implements Closeable {
         this.keyComparator = keyComparator;
     }
 
+    /**
+     * The files are data or changelog files that only a commit will name: their durability is
+     * settled by that commit ({@link FileIO#dataOutputFile}, {@link FileIO#makeDurable}) instead
+     * of at close. Every data and changelog writer sets it; manifests, which a snapshot names
+     * directly, do not.
+     */
+    public RollingFileWriter committedLater() {
+        this.committedLater = true;
+        return this;
+    }
+
     public void write(KeyValue kv) throws IOException {
         if (current != null && rollPending
                 && (keyComparator == null || keyComparator.compare(current.lastRow(), kv.row()) != 0)) {
@@ -57,7 +69,7 @@ public final class RollingFileWriter implements Closeable {
             rollPending = false;
         }
         if (current == null) {
-            current = new DataFileWriter(io, newPath.get(), schema, format, level, source);
+            current = new DataFileWriter(io, newPath.get(), schema, format, level, source, committedLater);
         }
         current.write(kv);
         if (current.rowCount() % SIZE_CHECK_INTERVAL == 0 && current.estimatedSize() >= targetSize) {

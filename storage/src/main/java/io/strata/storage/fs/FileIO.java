@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -116,6 +117,27 @@ public abstract class FileIO {
 
     /** Parquet's view of a new file; never overwrites; durable once closed. */
     public abstract OutputFile outputFile(Path path);
+
+    /**
+     * Like {@link #outputFile(Path)}, for a data or changelog file that only a commit will name:
+     * it need not be durable when its stream closes, only once {@link #makeDurable} has returned
+     * for it, which {@code TableCommit} calls before it publishes a snapshot naming the file.
+     * This default is {@link #outputFile(Path)}: on HDFS and object stores a closed file is
+     * already durable.
+     */
+    public OutputFile dataOutputFile(Path path) {
+        return outputFile(path);
+    }
+
+    /**
+     * Returns once {@code files} are on stable storage (files written through {@link
+     * #dataOutputFile}, by this process or another). A file that does not exist is skipped: it is
+     * not this method's business to judge a commit. Default: nothing to do (close is durable).
+     *
+     * @throws IOException naming the file that could not be made durable
+     */
+    public void makeDurable(Collection<Path> files) throws IOException {
+    }
 
     public byte[] readFully(Path path) throws IOException {
         try (InputStream in = open(path)) {

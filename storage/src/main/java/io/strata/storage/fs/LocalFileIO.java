@@ -12,6 +12,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
@@ -19,7 +20,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.io.DelegatingPositionOutputStream;
 import org.apache.parquet.io.InputFile;
-import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 
@@ -123,26 +123,36 @@ final class LocalFileIO extends FileIO {
 
     @Override
     public InputFile inputFile(Path path, long knownLength) {
-        java.nio.file.Path p = local(path);
-        return new LocalInputFile(p) {
-            @Override
-            public long getLength() throws IOException {
-                return knownLength >= 0 ? knownLength : super.getLength();
-            }
-
-            @Override
-            public String toString() {
-                return path.toString();
-            }
-        };
+        return new LocalChannelInputFile(local(path), path.toString(), knownLength);
     }
 
     @Override
     public OutputFile outputFile(Path path) {
+        return outputFile(path, true);
+    }
+
+    /**
+     * Data files are forced to disk in the background from their close on ({@link
+     * BackgroundSync}); {@link #makeDurable} waits for that, or forces the file itself when this
+     * process did not write it, before a snapshot names it.
+     */
+    @Override
+    public OutputFile dataOutputFile(Path path) {
+        return outputFile(path, true);
+    }
+
+    @Override
+    public void makeDurable(Collection<Path> files) throws IOException {
+        for (Path f : files) {
+            BackgroundSync.awaitDurable(local(f), f.toString());
+        }
+    }
+
+    private OutputFile outputFile(Path path, boolean backgroundSync) {
         return new NoOverwriteOutputFile(path) {
             @Override
             public PositionOutputStream create(long blockSizeHint) throws IOException {
-                OutputStream out = LocalFileIO.this.create(path);
+                OutputStream out = backgroundSync ? createWithBackgroundSync(path) : LocalFileIO.this.create(path);
                 return new DelegatingPositionOutputStream(new java.io.BufferedOutputStream(out, 1 << 16)) {
                     private long pos;
 
@@ -170,6 +180,36 @@ final class LocalFileIO extends FileIO {
                 };
             }
 
+        };
+    }
+
+    private static OutputStream createWithBackgroundSync(Path path) throws IOException {
+        java.nio.file.Path p = local(path);
+        Files.createDirectories(p.getParent());
+        if (Files.exists(p)) {
+            throw new org.apache.hadoop.fs.FileAlreadyExistsException(path.toString());
+        }
+        FileOutputStream out = new FileOutputStream(p.toFile());
+        return new OutputStream() {
+            private boolean closed;
+
+            @Override
+            public void write(int b) throws IOException {
+                out.write(b);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                out.write(b, off, len);
+            }
+
+            @Override
+            public void close() {
+                if (!closed) {
+                    closed = true;
+                    BackgroundSync.forceAndClose(p, out);
+                }
+            }
         };
     }
 

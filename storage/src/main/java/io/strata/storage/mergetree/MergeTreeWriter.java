@@ -99,7 +99,7 @@ public final class MergeTreeWriter {
         KeyValue[] sorted = inputChangelog.toArray(new KeyValue[0]);
         java.util.Arrays.sort(sorted, comparator.records());
         RollingFileWriter out = new RollingFileWriter(io, pathFactory.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)), schema, format, 0,
-                FileSource.APPEND, targetFileSize, comparator.keys());
+                FileSource.APPEND, targetFileSize, comparator.keys()).committedLater();
         try {
             for (KeyValue kv : sorted) {
                 out.write(kv);
@@ -130,7 +130,8 @@ public final class MergeTreeWriter {
             return;
         }
         RollingFileWriter out = new RollingFileWriter(io, pathFactory.supplier(schema.tableOptions().get(FileOptions.DATA_FILE_PREFIX)), schema,
-                format, 0, FileSource.APPEND, targetFileSize, comparator == null ? null : comparator.keys());
+                format, 0, FileSource.APPEND, targetFileSize, comparator == null ? null : comparator.keys())
+                .committedLater();
         try (CloseableIterator<KeyValue> records = buffer.drain()) {
             while (records.hasNext()) {
                 out.write(records.next());

@@ -4,7 +4,6 @@ import io.strata.storage.data.KeyValue;
 import io.strata.storage.data.RowKind;
 import io.strata.storage.merge.MergeFunction;
 import io.strata.storage.util.CloseableIterator;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.NoSuchElementException;
 
@@ -29,7 +28,13 @@ public final class MergingIterator implements CloseableIterator<KeyValue> {
     private final LoserTree heads;
     private final MergeFunction function;
     private final Mode mode;
-    private final ArrayDeque<KeyValue> ready = new ArrayDeque<>();
+    /**
+     * The current key's records, handed out from {@code readyPos} on: the merge function's own
+     * result list, used as it is (no copy per key), valid until its next {@code reset()}, which
+     * comes only once every record of it has been handed out.
+     */
+    private List<KeyValue> ready = List.of();
+    private int readyPos;
 
     public MergingIterator(List<? extends CloseableIterator<KeyValue>> runs, RecordComparator comparator,
                            MergeFunction function, Mode mode) {
@@ -41,10 +46,10 @@ public final class MergingIterator implements CloseableIterator<KeyValue> {
 
     @Override
     public boolean hasNext() {
-        while (ready.isEmpty() && heads.peek() != null) {
+        while (readyPos >= ready.size() && heads.peek() != null) {
             mergeNextKey();
         }
-        return !ready.isEmpty();
+        return readyPos < ready.size();
     }
 
     private void mergeNextKey() {
@@ -63,19 +68,18 @@ public final class MergingIterator implements CloseableIterator<KeyValue> {
     }
 
     private void emit(long newestSeq) {
+        readyPos = 0;
         switch (mode) {
             case FINAL: {
                 Object[] row = function.finalResult();
-                if (row != null) {
-                    ready.add(new KeyValue(newestSeq, RowKind.INSERT, row));
-                }
+                ready = row == null ? List.of() : List.of(new KeyValue(newestSeq, RowKind.INSERT, row));
                 break;
             }
             case TOP_LEVEL:
-                ready.addAll(function.topLevelResult());
+                ready = function.topLevelResult();
                 break;
             default:
-                ready.addAll(function.partialResult());
+                ready = function.partialResult();
         }
     }
 
@@ -84,7 +88,7 @@ public final class MergingIterator implements CloseableIterator<KeyValue> {
         if (!hasNext()) {
             throw new NoSuchElementException();
         }
-        return ready.poll();
+        return ready.get(readyPos++);
     }
 
     @Override
