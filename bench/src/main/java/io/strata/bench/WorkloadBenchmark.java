@@ -20,7 +20,10 @@ import java.util.stream.Stream;
  * Scenarios 1 to 5 of WORKLOAD.md on Strata and on Apache Paimon 1.3.1, in one process, on the
  * identical generated rows: 1 (write-only ingest), 2 (full compaction of every bucket and its
  * commit, one compaction thread), 3 (ingest with changelog-producer lookup, compacting as the
- * triggers ask, end to end), 4 (write-only ingest with changelog-producer full-compaction, then
+ * triggers ask, end to end: {@code s3} waits for compactions only at the stop trigger and at the
+ * last commit, the end of the input, so the changelog is complete when the clock stops;
+ * {@code s3w} waits at every commit for the lookup compaction of its level-0 files, Paimon's
+ * Flink {@code lookup-wait}; both engines are driven the same way in each), 4 (write-only ingest with changelog-producer full-compaction, then
  * the full compaction that writes the changelog) and 5 (the copy limit: Strata's reader and
  * writer copying the scenario-2 input files without merging). Warm-up runs first, then measured runs alternating
  * the engines, each on a fresh table and verified against the workload model after ingest and
