@@ -80,13 +80,11 @@ final class StrataPeer {
                     io.strata.storage.manifest.EntryFilter.ALL, false)) {
                 futures.add(pool.submit(() -> compactor.rewrite(plan)));
             }
-            List<io.strata.storage.commit.CommitMessage> messages = new java.util.ArrayList<>();
+            List<io.strata.storage.compact.CompactResult> results = new java.util.ArrayList<>();
             for (java.util.concurrent.Future<io.strata.storage.compact.CompactResult> f : futures) {
-                messages.add(f.get().toCommitMessage(table.schema().numBuckets()));
+                results.add(f.get());
             }
-            try (io.strata.storage.commit.TableCommit commit = table.newCommit("bench-compactor")) {
-                commit.commit(1, messages);
-            }
+            compactor.commit(results, "bench-compactor", 1);
         } finally {
             pool.shutdownNow();
         }

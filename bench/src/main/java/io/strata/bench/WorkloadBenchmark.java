@@ -53,9 +53,12 @@ public final class WorkloadBenchmark {
     /** Which scenarios run: {@code --scenarios=1,2,3,4,5} (2 and 5 need 1; 3 measures both lookup modes). */
     private record Scenarios(boolean writeOnly, boolean lookup, boolean fullChangelog) {
         static Scenarios parse(String s) {
-            Set<String> set = Set.of(s.split(","));
+            Set<String> set = new java.util.HashSet<>();
+            for (String x : s.split(",")) {
+                set.add(x.trim());
+            }
             for (String x : set) {
-                if (!Set.of("1", "2", "3", "4", "5").contains(x.trim())) {
+                if (!Set.of("1", "2", "3", "4", "5").contains(x)) {
                     throw new IllegalArgumentException("--scenarios: unknown scenario '" + x + "' (known: 1,2,3,4,5)");
                 }
             }

@@ -136,15 +136,23 @@ public final class TableCommit implements AutoCloseable {
      * Settles the durability of every file the messages add before any snapshot names them:
      * writers may hand data files over before they are on stable storage ({@code
      * FileIO#dataOutputFile}); a published snapshot must never name a file an OS crash could lose.
+     * Files a compaction only moved to another level (in both its inputs and outputs) were made
+     * durable by the commit that first named them and are skipped.
      */
     private void makeDurable(List<CommitMessage> messages) {
         List<org.apache.hadoop.fs.Path> added = new ArrayList<>();
         for (CommitMessage m : messages) {
             String partitionPath = PartitionPath.of(schema.partitionKeys(), m.partition());
+            Set<String> upgraded = new HashSet<>();
+            for (DataFileMeta f : m.compactBefore()) {
+                upgraded.add(f.fileName());
+            }
             for (List<DataFileMeta> files : List.of(m.appendFiles(), m.changelogFiles(), m.compactAfter(),
                     m.compactChangelogFiles())) {
                 for (DataFileMeta f : files) {
-                    added.add(paths.dataFile(partitionPath, m.bucket(), f.fileName()));
+                    if (!upgraded.contains(f.fileName())) {
+                        added.add(paths.dataFile(partitionPath, m.bucket(), f.fileName()));
+                    }
                 }
             }
         }

@@ -154,11 +154,6 @@ public final class CompactManager implements io.strata.storage.mergetree.MergeTr
         return out;
     }
 
-    /** Waits for a running compaction (writer close or end of input). */
-    public void awaitRunning() {
-        collect(true);
-    }
-
     @Override
     public void sync() {
         collect(true);

@@ -114,15 +114,24 @@ public final class TableCompactor {
         for (CompactPlan plan : plan(strategy, EntryFilter.ALL, false)) {
             results.add(rewrite(plan));
         }
-        if (!results.isEmpty()) {
-            List<CommitMessage> messages = new ArrayList<>();
-            for (CompactResult r : results) {
-                messages.add(r.toCommitMessage(table.schema().numBuckets()));
-            }
-            try (TableCommit commit = table.newCommit(commitUser)) {
-                commit.commit(identifier, messages);
-            }
-        }
+        commit(results, commitUser, identifier);
         return results;
+    }
+
+    /**
+     * Commits rewritten {@code results} (from {@link #rewrite}, on any threads) as one COMPACT
+     * snapshot under ({@code commitUser}, {@code identifier}); nothing when there are none.
+     */
+    public void commit(List<CompactResult> results, String commitUser, long identifier) {
+        if (results.isEmpty()) {
+            return;
+        }
+        List<CommitMessage> messages = new ArrayList<>();
+        for (CompactResult r : results) {
+            messages.add(r.toCommitMessage(table.schema().numBuckets()));
+        }
+        try (TableCommit commit = table.newCommit(commitUser)) {
+            commit.commit(identifier, messages);
+        }
     }
 }

@@ -4,7 +4,6 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -73,9 +72,6 @@ final class BackgroundSync {
                 PENDING.remove(path, pending);
                 throw new IOException("cannot force data file " + name + " to disk: " + e.getCause(), e.getCause());
             }
-        }
-        if (!Files.exists(path)) {
-            return;
         }
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
             ch.force(false);

@@ -40,6 +40,7 @@ final class LocalChannelInputFile implements InputFile {
         FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
         return new SeekableInputStream() {
             private long pos;
+            private final byte[] one = new byte[1];
 
             @Override
             public long getPos() {
@@ -53,8 +54,11 @@ final class LocalChannelInputFile implements InputFile {
 
             @Override
             public int read() throws IOException {
-                byte[] one = new byte[1];
-                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+                int n;
+                do {
+                    n = read(one, 0, 1);
+                } while (n == 0);
+                return n < 0 ? -1 : one[0] & 0xff;
             }
 
             @Override

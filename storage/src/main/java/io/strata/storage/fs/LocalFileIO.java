@@ -55,12 +55,17 @@ final class LocalFileIO extends FileIO {
 
     @Override
     public OutputStream create(Path path) throws IOException {
+        return create(path, false);
+    }
+
+    /** A new file, forced to disk at close, or from close on in the background ({@link BackgroundSync}). */
+    private static OutputStream create(Path path, boolean backgroundSync) throws IOException {
         java.nio.file.Path p = local(path);
         Files.createDirectories(p.getParent());
         if (Files.exists(p)) {
             throw new org.apache.hadoop.fs.FileAlreadyExistsException(path.toString());
         }
-        return new SyncingOutputStream(new FileOutputStream(p.toFile()));
+        return new SyncingOutputStream(p, new FileOutputStream(p.toFile()), backgroundSync);
     }
 
     @Override
@@ -152,7 +157,7 @@ final class LocalFileIO extends FileIO {
         return new NoOverwriteOutputFile(path) {
             @Override
             public PositionOutputStream create(long blockSizeHint) throws IOException {
-                OutputStream out = backgroundSync ? createWithBackgroundSync(path) : LocalFileIO.this.create(path);
+                OutputStream out = LocalFileIO.create(path, backgroundSync);
                 return new DelegatingPositionOutputStream(new java.io.BufferedOutputStream(out, 1 << 16)) {
                     private long pos;
 
@@ -183,42 +188,21 @@ final class LocalFileIO extends FileIO {
         };
     }
 
-    private static OutputStream createWithBackgroundSync(Path path) throws IOException {
-        java.nio.file.Path p = local(path);
-        Files.createDirectories(p.getParent());
-        if (Files.exists(p)) {
-            throw new org.apache.hadoop.fs.FileAlreadyExistsException(path.toString());
-        }
-        FileOutputStream out = new FileOutputStream(p.toFile());
-        return new OutputStream() {
-            private boolean closed;
-
-            @Override
-            public void write(int b) throws IOException {
-                out.write(b);
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
-                out.write(b, off, len);
-            }
-
-            @Override
-            public void close() {
-                if (!closed) {
-                    closed = true;
-                    BackgroundSync.forceAndClose(p, out);
-                }
-            }
-        };
-    }
-
-    /** Forces content to disk on close, so a published snapshot never names a file an OS crash could lose. */
+    /**
+     * Forces content to disk on close (or, with {@code background}, hands the force to {@link
+     * BackgroundSync}, which the commit naming the file waits for), so a published snapshot never
+     * names a file an OS crash could lose.
+     */
     private static final class SyncingOutputStream extends OutputStream {
+        private final java.nio.file.Path path;
         private final FileOutputStream out;
+        private final boolean background;
+        private boolean closed;
 
-        SyncingOutputStream(FileOutputStream out) {
+        SyncingOutputStream(java.nio.file.Path path, FileOutputStream out, boolean background) {
+            this.path = path;
             this.out = out;
+            this.background = background;
         }
 
         @Override
@@ -233,6 +217,14 @@ final class LocalFileIO extends FileIO {
 
         @Override
         public void close() throws IOException {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (background) {
+                BackgroundSync.forceAndClose(path, out);
+                return;
+            }
             try {
                 out.getChannel().force(false);
             } finally {
