@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Issue 4's benchmark: full compaction of the standard workload through the compaction job
-# (parallelism 1 and 2, on a MiniCluster started once) against the engine called directly and
-# Apache Paimon 1.3.1, in one JVM. The last line printed is the JSON result.
-#   bench/run-job.sh [--warmups=1] [--runs=3] [--dir=/tmp] [--commits=10 --rows=200000 --keys=1000000]
+# (parallelism 1 and 2, on a MiniCluster started once; --cluster=per-run starts one per job) against
+# the engine called directly and Apache Paimon 1.3.1, in one JVM. The last line printed is the JSON result.
+#   bench/run-job.sh [--warmups=1] [--runs=3] [--dir=/tmp] [--cluster=shared|per-run]
+#                    [--commits=10 --rows=200000 --keys=1000000]
 # Heap: BENCH_HEAP (default 4g).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

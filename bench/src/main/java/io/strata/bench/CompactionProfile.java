@@ -18,7 +18,8 @@ import java.util.stream.Stream;
  * printing the seconds and input rows/s and verifying the result. Attach JFR to the JVM to profile.
  *
  * <p>{@code java -cp bench/target/strata-bench.jar io.strata.bench.CompactionProfile --dir=/tmp/prof
- * --iterations=5 [--producer=none|full-compaction]}
+ * --iterations=5 [--producer=none|full-compaction] [--threads=1]}: {@code --threads=N} rewrites the
+ * buckets on N plain threads (the cpu printed is then the calling thread's only).
  */
 public final class CompactionProfile {
     private CompactionProfile() {
@@ -33,6 +34,7 @@ public final class CompactionProfile {
         Path dir = Path.of(o.getOrDefault("dir", "/tmp/strata-profile"));
         int iterations = Integer.parseInt(o.getOrDefault("iterations", "5"));
         String producer = o.getOrDefault("producer", "none");
+        int threads = Integer.parseInt(o.getOrDefault("threads", "1"));
         StandardWorkload workload = new StandardWorkload(10, 200000, 1000000, 0.05, 42);
         WorkloadCheck expected = ExpectedTable.of(workload.restart());
         if (producer.equals("lookup")) {
@@ -57,10 +59,13 @@ public final class CompactionProfile {
             copyTree(template, copy);
             StrataPeer peer = StrataPeer.open(copy, "t");
             long cpu = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
-            CompactionResult r = peer.fullCompaction();
+            CpuSplit split = CpuSplit.start();
+            CompactionResult r = threads == 1 ? peer.fullCompaction() : peer.fullCompaction(threads);
+            System.out.println("  " + split.since());
             cpu = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu;
             System.out.printf(Locale.ROOT, "iteration %d: %.3f s (cpu %.3f s), %.3f M input rows/s, out %s, changelog rows %d%n",
                     i, r.nanos() / 1e9, cpu / 1e9, r.inputRowsPerSecond() / 1e6, r.output(), peer.changelogRows());
+            System.out.println("  " + io.strata.storage.format.BufferPool.shared());
             WorkloadCheck actual = peer.check();
             if (!actual.equals(expected)) {
                 throw new IllegalStateException("wrong result " + actual + ", expected " + expected);
@@ -88,6 +93,63 @@ public final class CompactionProfile {
                 throw new IllegalStateException("wrong result " + actual + ", expected " + expected);
             }
             WorkloadBenchmark.deleteRecursively(warehouse);
+        }
+    }
+
+    /**
+     * Where the process's CPU went during one compaction: its total, and per thread name (numbers
+     * dropped, so C2 compiler and GC worker threads add up; threads that ended meanwhile, such as a
+     * thread pool's, are missing) from /proc on Linux. On two cores, whatever is not a rewrite
+     * thread competes with the rewrites.
+     */
+    private static final class CpuSplit {
+        private final long processNanos = processCpu();
+        private final Map<String, Long> threadTicks = threadTicks();
+
+        static CpuSplit start() {
+            return new CpuSplit();
+        }
+
+        String since() {
+            StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "process cpu %d ms; other threads (ms):",
+                    (processCpu() - processNanos) / 1_000_000));
+            for (Map.Entry<String, Long> e : threadTicks().entrySet()) {
+                long d = e.getValue() - threadTicks.getOrDefault(e.getKey(), 0L);
+                if (d > 0) {
+                    b.append(' ').append(e.getKey()).append('=').append(d * 10); // clock ticks of 10 ms
+                }
+            }
+            return b.toString();
+        }
+
+        private static long processCpu() {
+            return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                    .getOperatingSystemMXBean()).getProcessCpuTime();
+        }
+
+        private static Map<String, Long> threadTicks() {
+            Map<String, Long> m = new java.util.TreeMap<>();
+            Path tasks = Path.of("/proc/self/task");
+            if (!Files.isDirectory(tasks)) {
+                return m;
+            }
+            try (Stream<Path> ts = Files.list(tasks)) {
+                for (Path t : (Iterable<Path>) ts::iterator) {
+                    String st;
+                    try {
+                        st = Files.readString(t.resolve("stat"));
+                    } catch (java.io.IOException ended) {
+                        continue;
+                    }
+                    String name = st.substring(st.indexOf('(') + 1, st.lastIndexOf(')')).replaceAll("[0-9]+$", "")
+                            .replace(' ', '_');
+                    String[] f = st.substring(st.lastIndexOf(')') + 2).split(" ");
+                    m.merge(name, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum); // utime + stime
+                }
+            } catch (java.io.IOException e) {
+                return m;
+            }
+            return m;
         }
     }
 

@@ -65,6 +65,13 @@ final class StrataPeer {
     }
 
     /**
+     * -Dstrata.bench.rewrite-cpu=true prints each rewrite's wall time, its thread's CPU time and
+     * allocation in {@link #fullCompaction(int)}: wall well above CPU means the thread waited for a
+     * core (GC, JIT and kernel threads compete for two cores), not for I/O.
+     */
+    private static final boolean REWRITE_CPU = Boolean.getBoolean("strata.bench.rewrite-cpu");
+
+    /**
      * The same full compaction with the buckets' rewrites spread over {@code threads} plain Java
      * threads (each takes the next bucket when idle, as the job's subtasks do), then one commit:
      * what parallel rewriting gains on this machine without Flink, the ceiling for the job's.
@@ -78,13 +85,32 @@ final class StrataPeer {
             List<java.util.concurrent.Future<io.strata.storage.compact.CompactResult>> futures = new java.util.ArrayList<>();
             for (io.strata.storage.compact.CompactPlan plan : compactor.plan(CompactStrategy.FULL,
                     io.strata.storage.manifest.EntryFilter.ALL, false)) {
-                futures.add(pool.submit(() -> compactor.rewrite(plan)));
+                futures.add(pool.submit(() -> {
+                    if (!REWRITE_CPU) {
+                        return compactor.rewrite(plan);
+                    }
+                    com.sun.management.ThreadMXBean mx =
+                            (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+                    long cpu = mx.getCurrentThreadCpuTime();
+                    long allocated = mx.getCurrentThreadAllocatedBytes();
+                    long t0 = System.nanoTime();
+                    io.strata.storage.compact.CompactResult r = compactor.rewrite(plan);
+                    System.out.printf(java.util.Locale.ROOT, "  rewrite of bucket %d: %d ms wall, %d ms cpu, %d MB allocated, "
+                            + "ends at %d ms%n", plan.bucket(), (System.nanoTime() - t0) / 1_000_000,
+                            (mx.getCurrentThreadCpuTime() - cpu) / 1_000_000,
+                            (mx.getCurrentThreadAllocatedBytes() - allocated) / 1_000_000, (System.nanoTime() - start) / 1_000_000);
+                    return r;
+                }));
             }
             List<io.strata.storage.compact.CompactResult> results = new java.util.ArrayList<>();
             for (java.util.concurrent.Future<io.strata.storage.compact.CompactResult> f : futures) {
                 results.add(f.get());
             }
+            long commitStart = System.nanoTime();
             compactor.commit(results, "bench-compactor", 1);
+            if (REWRITE_CPU) {
+                System.out.printf(java.util.Locale.ROOT, "  commit: %d ms%n", (System.nanoTime() - commitStart) / 1_000_000);
+            }
         } finally {
             pool.shutdownNow();
         }

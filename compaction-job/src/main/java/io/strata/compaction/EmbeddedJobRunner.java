@@ -2,6 +2,7 @@ package io.strata.compaction;
 
 import io.strata.compaction.commit.CompactionEvent;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.core.execution.JobClient;
@@ -24,21 +25,39 @@ public final class EmbeddedJobRunner implements AutoCloseable {
     private final JobSpec spec;
     private volatile JobClient client;
     private volatile boolean stopping;
-    /** The job reached a terminal state (the local MiniCluster shuts down with it). */
+    /** The job reached a terminal state (a MiniCluster started for it shuts down with it). */
     private volatile boolean finished;
     private final String savepointDir;
+    private final Supplier<StreamExecutionEnvironment> environment;
 
-    /** @param savepointDir where {@link #stop} writes its final savepoint (a local scratch directory) */
+    /**
+     * Runs on a local MiniCluster started for this run and shut down with it.
+     *
+     * @param savepointDir where {@link #stop} writes its final savepoint (a local scratch directory)
+     */
     public EmbeddedJobRunner(JobSpec spec, String savepointDir) {
+        this(spec, savepointDir, () -> {
+            Configuration conf = new Configuration();
+            conf.set(CoreOptions.DEFAULT_PARALLELISM, spec.parallelism());
+            return StreamExecutionEnvironment.createLocalEnvironment(spec.parallelism(), conf);
+        });
+    }
+
+    /**
+     * Runs on the cluster {@code environment} submits to, which must run in this JVM (the events
+     * reach the listener through it): a MiniCluster started once for several jobs, as the job
+     * benchmark does to keep cluster start-up out of what it measures.
+     */
+    public EmbeddedJobRunner(JobSpec spec, String savepointDir, Supplier<StreamExecutionEnvironment> environment) {
         this.spec = spec;
         this.savepointDir = savepointDir;
+        this.environment = environment;
     }
 
     /** Runs to the end (batch) or until {@link #stop} (streaming); throws if the job fails. */
     public void run(Consumer<CompactionEvent> listener) throws Exception {
-        Configuration conf = new Configuration();
-        conf.set(CoreOptions.DEFAULT_PARALLELISM, spec.parallelism());
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(spec.parallelism(), conf);
+        StreamExecutionEnvironment env = environment.get();
+        env.setParallelism(spec.parallelism());
         String relay = LISTENERS.register(listener);
         try {
             CompactionPipeline.build(env, spec).sinkTo(new RelaySink(relay)).name("events").setParallelism(1);

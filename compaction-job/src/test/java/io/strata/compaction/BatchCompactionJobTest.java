@@ -124,6 +124,32 @@ class BatchCompactionJobTest {
                 .hasStackTraceContaining("'id' is not a partition column");
     }
 
+    /** The runner on a cluster started beforehand (the extension's), one job after another: the benchmark's setup. */
+    @Test
+    void anEmbeddedRunnerOnAGivenClusterRunsJobAfterJobAndReportsTheirEvents() throws Exception {
+        for (String name : List.of("shared_a", "shared_b")) {
+            FileStoreTable t = create(wh(), name, false, 3, Map.of());
+            TableModel model = new TableModel(TableModel.Mode.DEDUPLICATE);
+            ingest(t, model, new Random(name.hashCode()), 5, 150, 120, "w", 1);
+            int buckets = levels(t).size();
+            List<CompactionEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+            JobSpec spec = spec(wh(), "full", "batch", 2, "--table", name);
+            java.util.concurrent.atomic.AtomicInteger environments = new java.util.concurrent.atomic.AtomicInteger();
+            try (EmbeddedJobRunner runner = new EmbeddedJobRunner(spec, dir.resolve("savepoints").toUri().toString(), () -> {
+                environments.incrementAndGet();
+                return org.apache.flink.streaming.api.environment.StreamExecutionEnvironment.getExecutionEnvironment();
+            })) {
+                runner.run(events::add);
+            }
+            assertThat(environments).as("the job ran where the given environment submits").hasValue(1);
+            assertThat(events.stream().filter(e -> e.kind.equals(CompactionEvent.REWRITTEN))).as(name).hasSize(buckets);
+            assertThat(events.stream().filter(e -> e.kind.equals(CompactionEvent.COMMITTED))).as(name).hasSize(1);
+            assertThat(contents(t)).as(name).isEqualTo(model.contents());
+            assertThat(levels(t).values()).allMatch(l -> l.numberOfSortedRuns() == 1);
+            LsmInvariants.check(t);
+        }
+    }
+
     @Test
     void partialCommitsKeepProgressEveryNBuckets() throws Exception {
         FileStoreTable t = create(wh(), "partial", false, 4, Map.of());

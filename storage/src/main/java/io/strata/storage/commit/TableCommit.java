@@ -21,6 +21,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -115,14 +121,16 @@ public final class TableCommit implements AutoCloseable {
                 compact.add(new ManifestEntry(FileKind.ADD, m.partition(), m.bucket(), m.totalBuckets(), f));
             }
         }
-        makeDurable(messages);
+        // the data files' durability is settled while this thread writes the manifests; both are
+        // done before a snapshot names them (commitEntries awaits it before publishing)
+        CompletableFuture<Void> durable = CompletableFuture.runAsync(() -> makeDurable(messages), DURABILITY);
         List<Long> published = new ArrayList<>();
         if (!append.isEmpty() || !appendChangelog.isEmpty()) {
-            published.add(commitEntries(CommitKind.APPEND, identifier, append, appendChangelog));
+            published.add(commitEntries(CommitKind.APPEND, identifier, append, appendChangelog, durable));
         }
         if (!compact.isEmpty() || !compactChangelog.isEmpty()) {
             try {
-                published.add(commitEntries(CommitKind.COMPACT, identifier, compact, compactChangelog));
+                published.add(commitEntries(CommitKind.COMPACT, identifier, compact, compactChangelog, durable));
             } catch (CommitConflictException e) {
                 deleteNewFiles(messages);
                 throw e;
@@ -207,7 +215,7 @@ public final class TableCommit implements AutoCloseable {
     }
 
     private long commitEntries(CommitKind kind, long identifier, List<ManifestEntry> entries,
-                               List<ManifestEntry> changelog) {
+                               List<ManifestEntry> changelog, CompletableFuture<Void> durable) {
         List<ManifestFileMeta> delta;
         List<ManifestFileMeta> changelogManifests;
         String changelogList = null;
@@ -228,6 +236,13 @@ public final class TableCommit implements AutoCloseable {
         long recordDelta = 0;
         for (ManifestEntry e : entries) {
             recordDelta += e.kind() == FileKind.ADD ? e.file().rowCount() : -e.file().rowCount();
+        }
+        try {
+            awaitDurable(durable);
+        } catch (RuntimeException e) {
+            deleteManifests(delta);
+            deleteChangelogMetadata(changelogManifests, changelogList);
+            throw e;
         }
         for (int attempt = 0; ; attempt++) {
             Optional<Snapshot> latest = snapshots.latest();
@@ -251,6 +266,33 @@ public final class TableCommit implements AutoCloseable {
             backOff(attempt);
         }
     }
+
+    /** Waits for {@link #makeDurable}'s run for this commit; its failure is this commit's. */
+    private void awaitDurable(CompletableFuture<Void> durable) {
+        try {
+            durable.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CommitFailedException("table " + tableName + ": interrupted while data files were forced to "
+                    + "disk; nothing was committed", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException) {
+                throw (RuntimeException) e.getCause();
+            }
+            throw new CommitFailedException("table " + tableName + ": " + e.getCause() + "; nothing was committed", e.getCause());
+        }
+    }
+
+    /**
+     * Runs {@link #makeDurable} beside the committing thread. Daemon threads, created as needed and
+     * dropped after a minute idle: a commit waits on the disk here, not on the CPU.
+     */
+    private static final ExecutorService DURABILITY = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), r -> {
+                Thread t = new Thread(r, "strata-commit-durability");
+                t.setDaemon(true);
+                return t;
+            });
 
     /** The changelog manifest list of a commit (null when it has none) and its row count. */
     private static final class ChangelogRef {

@@ -22,14 +22,17 @@ import org.apache.parquet.column.values.ValuesReader;
 import org.apache.parquet.io.ParquetDecodingException;
 
 /**
- * Decodes one column chunk of a flat (non-repeated) Parquet column a whole page at a time into
- * an array of values as the row layout holds them (boxed numbers, String or byte[], BigDecimal;
- * null for null), which the row reader then takes one by one. A dictionary is decoded once per
- * chunk, and values of dictionary-encoded pages are the dictionary's own (shared, immutable)
- * objects, so such pages allocate nothing per value.
+ * Decodes one column chunk of a flat (non-repeated) Parquet column into values as the row layout
+ * holds them (boxed numbers, String or byte[], BigDecimal; null for null), which the row reader
+ * takes one by one. Definition levels are decoded a page at a time. PLAIN values are decoded
+ * from the page as they are taken, so the objects of a row are young when the row is dropped
+ * (a merge of many files holds a page of each column of each file); other encodings are decoded
+ * a page at a time into an array. A dictionary is decoded once per chunk, and values of
+ * dictionary-encoded pages are the dictionary's own (shared, immutable) objects, so such pages
+ * allocate nothing per value.
  *
  * <p>The sequence-number and row-kind columns are read as primitives ({@link #nextLong()},
- * {@link #nextInt()}), never boxed. Memory: one decoded page.
+ * {@link #nextInt()}), never boxed. Memory: one page (decompressed), plus its decoded levels.
  */
 final class ColumnChunkDecoder {
     /** How values are represented in rows. */
@@ -45,6 +48,10 @@ final class ColumnChunkDecoder {
     private Dictionary parquetDictionary;
 
     private int[] primitiveDictionary;
+    /** The current page when its values are PLAIN objects decoded on demand (else null: {@link #values}). */
+    private ByteBuffer plainPage;
+    /** The definition levels of {@link #plainPage} (null: no nulls possible). */
+    private int[] plainDefs;
     private Object[] values = new Object[0];
     private int[] defLevels = new int[0];
     private int[] ids = new int[0];
@@ -99,7 +106,31 @@ final class ColumnChunkDecoder {
         if (pos == count) {
             readPage();
         }
-        return values[pos++];
+        if (plainPage == null) {
+            return values[pos++];
+        }
+        int i = pos++;
+        int[] defs = plainDefs;
+        return defs != null && defs[i] != maxDefinition ? null : decodePlain(plainPage);
+    }
+
+    /** The next non-null PLAIN value of {@code buf} (little endian), boxed or copied as the row holds it. */
+    private Object decodePlain(ByteBuffer buf) {
+        switch (kind) {
+            case LONG: return buf.getLong();
+            case INT: return buf.getInt();
+            case DOUBLE: return buf.getDouble();
+            case FLOAT: return buf.getFloat();
+            default:
+                int length = buf.getInt();
+                if (length < 0 || length > buf.remaining()) {
+                    throw new ParquetDecodingException("column " + descriptor + ": value length " + length
+                            + " exceeds the page");
+                }
+                byte[] bytes = new byte[length];
+                buf.get(bytes);
+                return fromBytes(bytes);
+        }
     }
 
     /** The next value of a primitive INT64 column. */
@@ -119,6 +150,8 @@ final class ColumnChunkDecoder {
     }
 
     private void readPage() {
+        plainPage = null;
+        plainDefs = null;
         DataPage page = pages.readPage();
         if (page == null) {
             throw new ParquetDecodingException("column " + descriptor + " has fewer values than the row group has rows");
@@ -286,44 +319,11 @@ final class ColumnChunkDecoder {
             }
             return;
         }
-        Object[] out = objects(n);
-        switch (kind) {
-            case LONG:
-                for (int i = 0; i < n; i++) {
-                    out[i] = defs != null && defs[i] != maxDef ? null : (Object) buf.getLong();
-                }
-                break;
-            case INT:
-                for (int i = 0; i < n; i++) {
-                    out[i] = defs != null && defs[i] != maxDef ? null : (Object) buf.getInt();
-                }
-                break;
-            case DOUBLE:
-                for (int i = 0; i < n; i++) {
-                    out[i] = defs != null && defs[i] != maxDef ? null : (Object) buf.getDouble();
-                }
-                break;
-            case FLOAT:
-                for (int i = 0; i < n; i++) {
-                    out[i] = defs != null && defs[i] != maxDef ? null : (Object) buf.getFloat();
-                }
-                break;
-            default:
-                for (int i = 0; i < n; i++) {
-                    if (defs != null && defs[i] != maxDef) {
-                        out[i] = null;
-                        continue;
-                    }
-                    int length = buf.getInt();
-                    if (length < 0 || length > buf.remaining()) {
-                        throw new ParquetDecodingException("column " + descriptor + ": value length " + length
-                                + " exceeds the page");
-                    }
-                    byte[] bytes = new byte[length];
-                    buf.get(bytes);
-                    out[i] = fromBytes(bytes);
-                }
-        }
+        // PLAIN values that rows hold as objects are decoded one by one as the rows ask (next()):
+        // boxing a whole page here kept a page of objects per column of every open file alive
+        // across young collections, and filled a long-lived array with references to new objects
+        plainPage = buf;
+        plainDefs = defs;
     }
 
     /**

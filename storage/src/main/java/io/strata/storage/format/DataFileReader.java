@@ -66,6 +66,8 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
     private ColumnChunkDecoder[] columns;
     private long rowsLeftInGroup;
     private boolean done;
+    /** The row group being read; closed (its buffers released) before the next one is read. */
+    private PageReadStore rowGroup;
 
     private DataFileReader(FileIO io, long fileSize, Path path, ParquetFileReader reader, MessageType requested,
                            TableSchema readSchema, boolean primaryKey, boolean rawStrings) {
@@ -124,7 +126,7 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
         ParquetFileReader reader;
         try {
             ParquetReadOptions options = ParquetReadOptions.builder(new HadoopParquetConfiguration(conf))
-                    .withCodecFactory(HadoopCodecs.newFactory(conf, 0)).build();
+                    .withCodecFactory(HadoopCodecs.newFactory(conf, 0)).withAllocator(BufferPool.shared()).build();
             reader = new ParquetFileReader(in, options);
         } catch (FileNotFoundException | NoSuchFileException e) {
             throw new CorruptFileException(path, MISSING, e);
@@ -179,12 +181,13 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
         }
         try {
             while (rowsLeftInGroup == 0) {
+                releaseRowGroup();
                 PageReadStore pages = reader.readNextRowGroup();
                 if (pages == null) {
                     done = true;
-                    columns = null;
                     return false;
                 }
+                rowGroup = pages;
                 rowsLeftInGroup = pages.getRowCount();
                 columns = new ColumnChunkDecoder[descriptors.size()];
                 for (int i = 0; i < columns.length; i++) {
@@ -245,10 +248,31 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
         return r;
     }
 
+    /**
+     * Hands the current row group's column chunk buffers back to {@link BufferPool} (Parquet leaves
+     * that to whoever reads the row group). Its decoders go with it: every value they returned is a
+     * copy, never a view of those buffers.
+     */
+    private void releaseRowGroup() {
+        columns = null;
+        if (rowGroup != null) {
+            PageReadStore r = rowGroup;
+            rowGroup = null;
+            try {
+                r.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot release a row group of " + path, e);
+            }
+        }
+    }
+
     @Override
     public void close() {
-        columns = null;
-        closeQuietly(reader);
+        try {
+            releaseRowGroup();
+        } finally {
+            closeQuietly(reader);
+        }
     }
 
     private static void closeQuietly(ParquetFileReader r) {

@@ -105,6 +105,7 @@ public final class DataFileWriter implements Closeable {
         MessageType type = ParquetSchemas.messageType(schema.fields(), primaryKey);
         ParquetProperties.Builder props = ParquetProperties.builder()
                 .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
+                .withAllocator(BufferPool.shared())
                 .withPageSize(format.pageSize())
                 .withDictionaryPageSize(format.pageSize())
                 .withDictionaryEncoding(true);

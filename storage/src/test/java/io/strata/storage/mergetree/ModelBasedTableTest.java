@@ -9,6 +9,7 @@ import io.strata.storage.compact.CompactResult;
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.compact.TableCompactor;
 import io.strata.storage.data.RowKind;
+import io.strata.storage.options.FileOptions;
 import io.strata.storage.snapshot.CommitKind;
 import io.strata.storage.testutil.LsmInvariants;
 import io.strata.storage.table.Catalog;
@@ -73,6 +74,16 @@ class ModelBasedTableTest {
         options.put("target-file-size", (2 + rnd.nextInt(30)) + " kb");
         options.put("sort-spill-threshold", String.valueOf(2 + rnd.nextInt(6)));
         options.put("compaction.small-file-ratio", String.valueOf(rnd.nextDouble()));
+        // the file format, from its own stream so the seeds above keep their tables: every codec, and
+        // sometimes row groups and pages small enough that files hold several (each row group's column
+        // chunks are released to the buffer pool when the reader moves on; tests run with it poisoning)
+        Random format = new Random(seed * 31 + 7);
+        options.put("file.compression", FileOptions.Compression.values()[format.nextInt(FileOptions.Compression.values().length)]
+                .name().toLowerCase(java.util.Locale.ROOT));
+        if (format.nextBoolean()) {
+            options.put("file.block-size", (1 + format.nextInt(8)) + " kb");
+            options.put("file.page-size", (64 + format.nextInt(2048)) + " b");
+        }
         // a writer that is not write-only compacts inline; dedicated compactions then stay away
         boolean inline = rnd.nextInt(3) == 0;
         options.put("write-only", String.valueOf(!inline));
