@@ -123,7 +123,13 @@ public final class TableCommit implements AutoCloseable {
         }
         // the data files' durability is settled while this thread writes the manifests; both are
         // done before a snapshot names them (commitEntries awaits it before publishing)
-        CompletableFuture<Void> durable = CompletableFuture.runAsync(() -> makeDurable(messages), DURABILITY);
+        CompletableFuture<Void> durable;
+        if (io.defersDurability()) {
+            durable = CompletableFuture.runAsync(() -> makeDurable(messages), DURABILITY);
+        } else {
+            makeDurable(messages);
+            durable = CompletableFuture.completedFuture(null);
+        }
         List<Long> published = new ArrayList<>();
         if (!append.isEmpty() || !appendChangelog.isEmpty()) {
             published.add(commitEntries(CommitKind.APPEND, identifier, append, appendChangelog, durable));

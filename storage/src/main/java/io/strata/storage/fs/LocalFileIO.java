@@ -147,6 +147,11 @@ final class LocalFileIO extends FileIO {
     }
 
     @Override
+    public boolean defersDurability() {
+        return true;
+    }
+
+    @Override
     public void makeDurable(Collection<Path> files) throws IOException {
         for (Path f : files) {
             BackgroundSync.awaitDurable(local(f), f.toString());

@@ -39,6 +39,11 @@ public final class Catalog {
         return new Catalog(warehouse, FileIO.forWarehouse(warehouse, Map.of()));
     }
 
+    /** A catalog over {@code io}, a FileIO of the warehouse's file system (tests inject faults this way). */
+    public static Catalog open(String warehouse, FileIO io) {
+        return new Catalog(warehouse, io);
+    }
+
     public static Catalog open(String warehouse, Configuration hadoopConf) {
         return new Catalog(warehouse, FileIO.forWarehouse(warehouse, hadoopConf));
     }
