@@ -21,12 +21,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -121,22 +115,15 @@ public final class TableCommit implements AutoCloseable {
                 compact.add(new ManifestEntry(FileKind.ADD, m.partition(), m.bucket(), m.totalBuckets(), f));
             }
         }
-        // the data files' durability is settled while this thread writes the manifests; both are
-        // done before a snapshot names them (commitEntries awaits it before publishing)
-        CompletableFuture<Void> durable;
-        if (io.defersDurability()) {
-            durable = CompletableFuture.runAsync(() -> makeDurable(messages), DURABILITY);
-        } else {
-            makeDurable(messages);
-            durable = CompletableFuture.completedFuture(null);
-        }
         List<Long> published = new ArrayList<>();
-        if (!append.isEmpty() || !appendChangelog.isEmpty()) {
-            published.add(commitEntries(CommitKind.APPEND, identifier, append, appendChangelog, durable));
+        boolean appending = !append.isEmpty() || !appendChangelog.isEmpty();
+        if (appending) {
+            published.add(commitEntries(CommitKind.APPEND, identifier, append, appendChangelog, messages));
         }
         if (!compact.isEmpty() || !compactChangelog.isEmpty()) {
             try {
-                published.add(commitEntries(CommitKind.COMPACT, identifier, compact, compactChangelog, durable));
+                published.add(commitEntries(CommitKind.COMPACT, identifier, compact, compactChangelog,
+                        appending ? null : messages));
             } catch (CommitConflictException e) {
                 deleteNewFiles(messages);
                 throw e;
@@ -220,8 +207,16 @@ public final class TableCommit implements AutoCloseable {
         return identifier <= lastCommittedIdentifier;
     }
 
+    /**
+     * Writes the delta and changelog manifests of {@code entries}, then publishes them as one
+     * snapshot of {@code kind}.
+     *
+     * @param settle the messages whose added files must be made durable before the snapshot is
+     *               published (after the manifests are written, so the writing overlaps the forces
+     *               still running in the background), or null when an earlier call settled them
+     */
     private long commitEntries(CommitKind kind, long identifier, List<ManifestEntry> entries,
-                               List<ManifestEntry> changelog, CompletableFuture<Void> durable) {
+                               List<ManifestEntry> changelog, List<CommitMessage> settle) {
         List<ManifestFileMeta> delta;
         List<ManifestFileMeta> changelogManifests;
         String changelogList = null;
@@ -243,12 +238,14 @@ public final class TableCommit implements AutoCloseable {
         for (ManifestEntry e : entries) {
             recordDelta += e.kind() == FileKind.ADD ? e.file().rowCount() : -e.file().rowCount();
         }
-        try {
-            awaitDurable(durable);
-        } catch (RuntimeException e) {
-            deleteManifests(delta);
-            deleteChangelogMetadata(changelogManifests, changelogList);
-            throw e;
+        if (settle != null) {
+            try {
+                makeDurable(settle);
+            } catch (RuntimeException e) {
+                deleteManifests(delta);
+                deleteChangelogMetadata(changelogManifests, changelogList);
+                throw e;
+            }
         }
         for (int attempt = 0; ; attempt++) {
             Optional<Snapshot> latest = snapshots.latest();
@@ -272,33 +269,6 @@ public final class TableCommit implements AutoCloseable {
             backOff(attempt);
         }
     }
-
-    /** Waits for {@link #makeDurable}'s run for this commit; its failure is this commit's. */
-    private void awaitDurable(CompletableFuture<Void> durable) {
-        try {
-            durable.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CommitFailedException("table " + tableName + ": interrupted while data files were forced to "
-                    + "disk; nothing was committed", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException) {
-                throw (RuntimeException) e.getCause();
-            }
-            throw new CommitFailedException("table " + tableName + ": " + e.getCause() + "; nothing was committed", e.getCause());
-        }
-    }
-
-    /**
-     * Runs {@link #makeDurable} beside the committing thread. Daemon threads, created as needed and
-     * dropped after a minute idle: a commit waits on the disk here, not on the CPU.
-     */
-    private static final ExecutorService DURABILITY = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
-            new SynchronousQueue<>(), r -> {
-                Thread t = new Thread(r, "strata-commit-durability");
-                t.setDaemon(true);
-                return t;
-            });
 
     /** The changelog manifest list of a commit (null when it has none) and its row count. */
     private static final class ChangelogRef {

@@ -29,6 +29,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class BackgroundSync {
     private static final ConcurrentHashMap<Path, CompletableFuture<Void>> PENDING = new ConcurrentHashMap<>();
     private static final AtomicInteger THREADS = new AtomicInteger();
+    /** Files handed over so far (tests: which writes were deferred). */
+    private static final java.util.concurrent.atomic.AtomicLong HANDED_OVER = new java.util.concurrent.atomic.AtomicLong();
     private static final ExecutorService SYNCER = Executors.newFixedThreadPool(2, r -> {
         Thread t = new Thread(r, "strata-local-fsync-" + THREADS.incrementAndGet());
         t.setDaemon(true);
@@ -42,6 +44,7 @@ final class BackgroundSync {
     static void forceAndClose(Path path, FileOutputStream out) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         PENDING.put(path, done);
+        HANDED_OVER.incrementAndGet();
         SYNCER.execute(() -> {
             try {
                 try {
@@ -55,6 +58,11 @@ final class BackgroundSync {
                 done.completeExceptionally(t); // kept: the commit naming the file reports it
             }
         });
+    }
+
+    /** How many files were handed over for a background force since the JVM started. */
+    static long handedOver() {
+        return HANDED_OVER.get();
     }
 
     /** Returns once the file at {@code path} is on disk; {@code name} is how errors call it. */

@@ -139,15 +139,6 @@ public abstract class FileIO {
     public void makeDurable(Collection<Path> files) throws IOException {
     }
 
-    /**
-     * Whether {@link #makeDurable} may have to wait (files of {@link #dataOutputFile} may not be
-     * durable yet when closed). {@code TableCommit} then runs it beside its manifest writing; when
-     * false it runs it on the committing thread, in the caller's security context. Default false.
-     */
-    public boolean defersDurability() {
-        return false;
-    }
-
     public byte[] readFully(Path path) throws IOException {
         try (InputStream in = open(path)) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -133,7 +133,7 @@ final class LocalFileIO extends FileIO {
 
     @Override
     public OutputFile outputFile(Path path) {
-        return outputFile(path, true);
+        return outputFile(path, false); // durable once closed: manifests and lists a snapshot names directly
     }
 
     /**
@@ -144,11 +144,6 @@ final class LocalFileIO extends FileIO {
     @Override
     public OutputFile dataOutputFile(Path path) {
         return outputFile(path, true);
-    }
-
-    @Override
-    public boolean defersDurability() {
-        return true;
     }
 
     @Override

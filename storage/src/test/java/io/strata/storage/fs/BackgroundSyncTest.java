@@ -57,6 +57,21 @@ class BackgroundSyncTest {
         assertThat(Files.readAllBytes(other)).containsExactly(1, 2, 3);
     }
 
+    /** Manifests and manifest lists are written through outputFile: a snapshot names them directly. */
+    @Test
+    void onlyDataFilesAreForcedInTheBackground() throws IOException {
+        FileIO io = io();
+        long before = BackgroundSync.handedOver();
+        try (OutputStream out = io.outputFile(new org.apache.hadoop.fs.Path(dir.toUri().toString(), "manifest-1")).create(0)) {
+            out.write(1);
+        }
+        assertThat(BackgroundSync.handedOver()).as("a file of outputFile is forced at its close").isEqualTo(before);
+        try (OutputStream out = io.dataOutputFile(new org.apache.hadoop.fs.Path(dir.toUri().toString(), "data-1")).create(0)) {
+            out.write(1);
+        }
+        assertThat(BackgroundSync.handedOver()).isEqualTo(before + 1);
+    }
+
     @Test
     void aDataFileNeverOverwritesAnExistingOne() throws IOException {
         FileIO io = io();

@@ -34,7 +34,6 @@ public final class FailingDurabilityFileIO extends FileIO {
     @Override public InputFile inputFile(Path path, long knownLength) { return local.inputFile(path, knownLength); }
     @Override public OutputFile outputFile(Path path) { return local.outputFile(path); }
     @Override public OutputFile dataOutputFile(Path path) { return local.dataOutputFile(path); }
-    @Override public boolean defersDurability() { return true; }
 
     @Override
     public void makeDurable(Collection<Path> files) throws IOException {
