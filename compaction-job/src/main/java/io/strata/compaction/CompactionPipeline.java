@@ -59,12 +59,18 @@ public final class CompactionPipeline {
                 .uid("strata-plan");
     }
 
-    /** Chained to the source (same parallelism, forward): a subtask asks for work when it is idle. */
+    /**
+     * Chained to the source (same parallelism, forward): a subtask asks for work when it is idle.
+     * Each result is sent to the committer as soon as it is emitted (buffer timeout 0): results are
+     * few and small, and with Flink's default timeout each one waited up to 100 ms in a network
+     * buffer, which delayed partial commits and the progress the embedded runner reports.
+     */
     public static DataStream<CompactionCommittable> rewrite(DataStream<CompactionWork> works, JobSpec spec) {
         return works.process(new RewriteOperator(spec), TypeInformation.of(CompactionCommittable.class))
                 .name("rewrite sorted runs")
                 .uid("strata-rewrite")
-                .setParallelism(spec.parallelism());
+                .setParallelism(spec.parallelism())
+                .setBufferTimeout(0);
     }
 
     public static DataStream<CompactionEvent> commit(DataStream<CompactionCommittable> results, JobSpec spec) {

@@ -74,7 +74,7 @@ public final class BufferPool implements ByteBufferAllocator {
         if (size < 0) {
             throw new IllegalArgumentException("negative buffer size " + size);
         }
-        if (size > MAX_POOLED || (size < MIN_POOLED && !poison)) {
+        if (!pools(size)) {
             return ByteBuffer.allocate(size); // poisoning pools small requests too: tests' files are small
         }
         int c = sizeClass(size);
@@ -119,6 +119,64 @@ public final class BufferPool implements ByteBufferAllocator {
     @Override
     public boolean isDirect() {
         return false;
+    }
+
+    /** A new {@link Scope} on this pool, for one reader. */
+    public Scope scope() {
+        return new Scope();
+    }
+
+    /**
+     * The allocator of one reader, which answers for what it borrows: whatever it has not handed
+     * back by {@link #close()} goes back then. Needed because Parquet loses track of the buffers of
+     * a row group whose reading fails midway (a damaged page header, say): without a scope they
+     * would stay lent, referenced by the pool, for the life of the process, once per failed read.
+     * Contract of {@link #close()}: nothing reads the scope's buffers any more (the reader is
+     * closed). Not thread-safe, like a reader.
+     */
+    public final class Scope implements ByteBufferAllocator, AutoCloseable {
+        private final Set<ByteBuffer> held = Collections.newSetFromMap(new IdentityHashMap<>());
+
+        private Scope() {
+        }
+
+        @Override
+        public ByteBuffer allocate(int size) {
+            ByteBuffer b = BufferPool.this.allocate(size);
+            if (pools(size)) {
+                held.add(b);
+            }
+            return b;
+        }
+
+        @Override
+        public void release(ByteBuffer b) {
+            held.remove(b);
+            BufferPool.this.release(b);
+        }
+
+        @Override
+        public boolean isDirect() {
+            return false;
+        }
+
+        /** Buffers lent through this scope and not handed back. */
+        int held() {
+            return held.size();
+        }
+
+        @Override
+        public void close() {
+            for (ByteBuffer b : held) {
+                BufferPool.this.release(b);
+            }
+            held.clear();
+        }
+    }
+
+    /** Whether a request of {@code size} bytes is served from (and tracked by) the pool. */
+    private boolean pools(int size) {
+        return size <= MAX_POOLED && (size >= MIN_POOLED || poison);
     }
 
     /** Bytes held by idle buffers. */

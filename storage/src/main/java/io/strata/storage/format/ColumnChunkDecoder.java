@@ -33,6 +33,9 @@ import org.apache.parquet.io.ParquetDecodingException;
  *
  * <p>The sequence-number and row-kind columns are read as primitives ({@link #nextLong()},
  * {@link #nextInt()}), never boxed. Memory: one page (decompressed), plus its decoded levels.
+ * Zstandard pages are decompressed into pooled buffers ({@link PageDecompression}):
+ * the decoder holds its dictionary page's buffer until {@link #close()} and a data page's until it
+ * reads the next page, and every value it returns is a copy, never a view of those buffers.
  */
 final class ColumnChunkDecoder {
     /** How values are represented in rows. */
@@ -40,6 +43,10 @@ final class ColumnChunkDecoder {
 
     private final ColumnDescriptor descriptor;
     private final PageReader pages;
+    private final PageDecompression decompression;
+    /** Pool buffers holding the dictionary page and the current data page (null: not pooled). */
+    private ByteBuffer dictionaryBuffer;
+    private ByteBuffer pageBuffer;
     private final Kind kind;
     private final int scale;
     private final int maxDefinition;
@@ -64,9 +71,11 @@ final class ColumnChunkDecoder {
      * @param primitive read through {@link #nextLong()}/{@link #nextInt()} only (a required
      *                  INT64/INT32 column)
      */
-    ColumnChunkDecoder(ColumnDescriptor descriptor, PageReader pages, Kind kind, int scale, boolean primitive) {
+    ColumnChunkDecoder(ColumnDescriptor descriptor, PageReader pages, PageDecompression decompression, Kind kind,
+                       int scale, boolean primitive) {
         this.descriptor = descriptor;
         this.pages = pages;
+        this.decompression = decompression;
         this.kind = kind;
         this.scale = scale;
         this.maxDefinition = descriptor.getMaxDefinitionLevel();
@@ -75,15 +84,39 @@ final class ColumnChunkDecoder {
             throw new ParquetDecodingException("column " + descriptor + " is repeated; data files are flat");
         }
         DictionaryPage page = pages.readDictionaryPage();
+        dictionaryBuffer = decompression.takePage();
         if (page != null) {
             try {
                 parquetDictionary = page.getEncoding().initDictionary(descriptor, page);
+                if (!primitive) {
+                    dictionary = decodeDictionary(parquetDictionary);
+                }
             } catch (IOException e) {
+                close();
                 throw new UncheckedIOException("cannot read the dictionary of column " + descriptor, e);
+            } catch (RuntimeException e) {
+                close(); // the caller never sees this decoder, so cannot close it
+                throw e;
             }
-            if (!primitive) {
-                dictionary = decodeDictionary(parquetDictionary);
-            }
+        }
+    }
+
+    /** Hands the pool buffers back; the decoder is not used afterwards. */
+    void close() {
+        plainPage = null;
+        releasePageBuffer();
+        if (dictionaryBuffer != null) {
+            ByteBuffer b = dictionaryBuffer;
+            dictionaryBuffer = null;
+            decompression.giveBack(b);
+        }
+    }
+
+    private void releasePageBuffer() {
+        if (pageBuffer != null) {
+            ByteBuffer b = pageBuffer;
+            pageBuffer = null;
+            decompression.giveBack(b);
         }
     }
 
@@ -152,7 +185,9 @@ final class ColumnChunkDecoder {
     private void readPage() {
         plainPage = null;
         plainDefs = null;
+        releasePageBuffer();
         DataPage page = pages.readPage();
+        pageBuffer = decompression.takePage();
         if (page == null) {
             throw new ParquetDecodingException("column " + descriptor + " has fewer values than the row group has rows");
         }

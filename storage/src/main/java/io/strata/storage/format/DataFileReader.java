@@ -24,7 +24,6 @@ import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.HadoopParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
-import org.apache.parquet.hadoop.util.HadoopCodecs;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.schema.MessageType;
@@ -56,6 +55,9 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
     private final long fileSize;
     private final Path path;
     private final ParquetFileReader reader;
+    private final PageDecompression decompression;
+    /** Every pooled buffer this reader borrows (Parquet's column chunks, decompressed pages). */
+    private final BufferPool.Scope buffers;
     private final List<ColumnDescriptor> descriptors;
     private final boolean primaryKey;
     private final int arity;
@@ -69,12 +71,15 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
     /** The row group being read; closed (its buffers released) before the next one is read. */
     private PageReadStore rowGroup;
 
-    private DataFileReader(FileIO io, long fileSize, Path path, ParquetFileReader reader, MessageType requested,
+    private DataFileReader(FileIO io, long fileSize, Path path, ParquetFileReader reader,
+                           BufferPool.Scope buffers, PageDecompression decompression, MessageType requested,
                            TableSchema readSchema, boolean primaryKey, boolean rawStrings) {
         this.io = io;
         this.fileSize = fileSize;
         this.path = path;
         this.reader = reader;
+        this.decompression = decompression;
+        this.buffers = buffers;
         this.descriptors = requested.getColumns();
         this.primaryKey = primaryKey;
         this.arity = readSchema.fields().size();
@@ -124,13 +129,17 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
                                        BitSet projection, boolean primaryKey, long fileSize, boolean rawStrings) {
         InputFile in = io.inputFile(path, fileSize);
         ParquetFileReader reader;
+        BufferPool.Scope buffers = BufferPool.shared().scope();
+        PageDecompression decompression = new PageDecompression(conf, buffers);
         try {
             ParquetReadOptions options = ParquetReadOptions.builder(new HadoopParquetConfiguration(conf))
-                    .withCodecFactory(HadoopCodecs.newFactory(conf, 0)).withAllocator(BufferPool.shared()).build();
+                    .withCodecFactory(decompression).withAllocator(buffers).build();
             reader = new ParquetFileReader(in, options);
         } catch (FileNotFoundException | NoSuchFileException e) {
+            buffers.close();
             throw new CorruptFileException(path, MISSING, e);
         } catch (IOException | RuntimeException e) {
+            buffers.close();
             throw new CorruptFileException(path, "cannot open data file: " + reason(io, path, fileSize, e), e);
         }
         try {
@@ -143,9 +152,10 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
             MessageType fileSchema = meta.getSchema();
             MessageType requested = requestedSchema(fileSchema, readSchema, projection, primaryKey);
             reader.setRequestedSchema(requested);
-            return new DataFileReader(io, fileSize, path, reader, requested, readSchema, primaryKey, rawStrings);
+            return new DataFileReader(io, fileSize, path, reader, buffers, decompression, requested, readSchema,
+                    primaryKey, rawStrings);
         } catch (RuntimeException e) {
-            closeQuietly(reader);
+            closeQuietly(reader, decompression, buffers);
             throw e instanceof CorruptFileException ? e
                     : new CorruptFileException(path, "unexpected data file layout: " + e.getMessage(), e);
         }
@@ -192,8 +202,8 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
                 columns = new ColumnChunkDecoder[descriptors.size()];
                 for (int i = 0; i < columns.length; i++) {
                     ColumnDescriptor d = descriptors.get(i);
-                    columns[i] = new ColumnChunkDecoder(d, pages.getPageReader(d), kinds[i], scales[i],
-                            primaryKey && i < ParquetSchemas.SYSTEM_COLUMNS);
+                    columns[i] = new ColumnChunkDecoder(d, pages.getPageReader(d), decompression, kinds[i],
+                            scales[i], primaryKey && i < ParquetSchemas.SYSTEM_COLUMNS);
                 }
             }
             return true;
@@ -249,12 +259,20 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
     }
 
     /**
-     * Hands the current row group's column chunk buffers back to {@link BufferPool} (Parquet leaves
-     * that to whoever reads the row group). Its decoders go with it: every value they returned is a
-     * copy, never a view of those buffers.
+     * Hands the current row group's buffers back to {@link BufferPool}: its decoders' decompressed
+     * pages, then its column chunks (Parquet leaves that to whoever reads the row group). Every
+     * value the decoders returned is a copy, never a view of those buffers.
      */
     private void releaseRowGroup() {
+        ColumnChunkDecoder[] cs = columns;
         columns = null;
+        if (cs != null) {
+            for (ColumnChunkDecoder c : cs) {
+                if (c != null) {
+                    c.close();
+                }
+            }
+        }
         if (rowGroup != null) {
             PageReadStore r = rowGroup;
             rowGroup = null;
@@ -271,15 +289,19 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
         try {
             releaseRowGroup();
         } finally {
-            closeQuietly(reader);
+            closeQuietly(reader, decompression, buffers);
         }
     }
 
-    private static void closeQuietly(ParquetFileReader r) {
+    /** Closes the file, then takes back every buffer still lent: nothing reads them any more. */
+    private static void closeQuietly(ParquetFileReader r, PageDecompression decompression, BufferPool.Scope buffers) {
         try {
             r.close();
         } catch (IOException ignored) {
             // read-only handle; nothing to lose
+        } finally {
+            decompression.release();
+            buffers.close();
         }
     }
 }

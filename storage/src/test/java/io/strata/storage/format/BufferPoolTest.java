@@ -83,6 +83,25 @@ class BufferPoolTest {
     }
 
     @Test
+    void aScopeHandsBackWhatItsHolderNeverReleasedWhenItCloses() {
+        BufferPool pool = new BufferPool(1 << 20, false);
+        BufferPool.Scope scope = pool.scope();
+        ByteBuffer kept = scope.allocate(8 * KB);
+        ByteBuffer lost = scope.allocate(16 * KB);
+        ByteBuffer small = scope.allocate(100);
+        scope.release(kept);
+        assertThat(scope.held()).as("released through the scope; a small buffer is never tracked").isEqualTo(1);
+        assertThat(pool.lent()).isEqualTo(1);
+        scope.close();
+        assertThat(pool.lent()).as("the buffer its holder lost went back at close").isZero();
+        assertThat(pool.idleBytes()).isEqualTo(8 * KB + 16 * KB);
+        assertThat(pool.allocate(16 * KB)).as("and is lent again").isSameAs(lost);
+        assertThat(small.capacity()).isEqualTo(100);
+        scope.close(); // closing twice hands nothing back twice
+        assertThat(pool.lent()).isEqualTo(1);
+    }
+
+    @Test
     void idleMemoryIsCapped() {
         BufferPool pool = new BufferPool(20 * KB, false);
         List<ByteBuffer> lent = new ArrayList<>();
