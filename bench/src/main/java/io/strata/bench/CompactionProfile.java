@@ -59,7 +59,7 @@ public final class CompactionProfile {
             copyTree(template, copy);
             StrataPeer peer = StrataPeer.open(copy, "t");
             long cpu = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
-            CpuSplit split = CpuSplit.start();
+            ThreadCpu split = ThreadCpu.start();
             CompactionResult r = threads == 1 ? peer.fullCompaction() : peer.fullCompaction(threads);
             System.out.println("  " + split.since());
             cpu = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu;
@@ -96,64 +96,7 @@ public final class CompactionProfile {
         }
     }
 
-    /**
-     * Where the process's CPU went during one compaction: its total, and per thread name (numbers
-     * dropped, so C2 compiler and GC worker threads add up; threads that ended meanwhile, such as a
-     * thread pool's, are missing) from /proc on Linux. On two cores, whatever is not a rewrite
-     * thread competes with the rewrites.
-     */
-    private static final class CpuSplit {
-        private final long processNanos = processCpu();
-        private final Map<String, Long> threadTicks = threadTicks();
-
-        static CpuSplit start() {
-            return new CpuSplit();
-        }
-
-        String since() {
-            StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "process cpu %d ms; other threads (ms):",
-                    (processCpu() - processNanos) / 1_000_000));
-            for (Map.Entry<String, Long> e : threadTicks().entrySet()) {
-                long d = e.getValue() - threadTicks.getOrDefault(e.getKey(), 0L);
-                if (d > 0) {
-                    b.append(' ').append(e.getKey()).append('=').append(d * 10); // clock ticks of 10 ms
-                }
-            }
-            return b.toString();
-        }
-
-        private static long processCpu() {
-            return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
-                    .getOperatingSystemMXBean()).getProcessCpuTime();
-        }
-
-        private static Map<String, Long> threadTicks() {
-            Map<String, Long> m = new java.util.TreeMap<>();
-            Path tasks = Path.of("/proc/self/task");
-            if (!Files.isDirectory(tasks)) {
-                return m;
-            }
-            try (Stream<Path> ts = Files.list(tasks)) {
-                for (Path t : (Iterable<Path>) ts::iterator) {
-                    String st;
-                    try {
-                        st = Files.readString(t.resolve("stat"));
-                    } catch (java.io.IOException ended) {
-                        continue;
-                    }
-                    String name = st.substring(st.indexOf('(') + 1, st.lastIndexOf(')')).replaceAll("[0-9]+$", "")
-                            .replace(' ', '_');
-                    String[] f = st.substring(st.lastIndexOf(')') + 2).split(" ");
-                    m.merge(name, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum); // utime + stime
-                }
-            } catch (java.io.IOException e) {
-                return m;
-            }
-            return m;
-        }
-    }
-
-    private static void copyTree(Path from, Path to) throws Exception {
+    static void copyTree(Path from, Path to) throws Exception {
         try (Stream<Path> paths = Files.walk(from)) {
             for (Path p : (Iterable<Path>) paths::iterator) {
                 Path target = to.resolve(from.relativize(p).toString());

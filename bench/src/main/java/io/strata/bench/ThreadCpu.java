@@ -1,0 +1,75 @@
+package io.strata.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Where the process's CPU went during one compaction: its total, and per thread name (numbers
+ * dropped, so C2 compiler and GC worker threads add up; threads that ended meanwhile, such as a
+ * thread pool's, are missing) from /proc on Linux. On two cores, whatever is not a rewrite
+ * thread competes with the rewrites.
+ */
+final class ThreadCpu {
+    private final long processNanos = processCpu();
+    private final Map<String, Long> threadTicks = threadTicks();
+
+    static ThreadCpu start() {
+        return new ThreadCpu();
+    }
+
+    String since() {
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "process cpu %d ms; by thread name (ms):",
+                (processCpu() - processNanos) / 1_000_000));
+        for (Map.Entry<String, Long> e : threadTicks().entrySet()) {
+            long d = e.getValue() - threadTicks.getOrDefault(e.getKey(), 0L);
+            if (d > 0) {
+                b.append(' ').append(e.getKey()).append('=').append(d * 10); // clock ticks of 10 ms
+            }
+        }
+        return b.toString();
+    }
+
+    /** CPU milliseconds the JIT compiler threads (C1 and C2) used since {@link #start()}. */
+    long compilerMillisSince() {
+        long ticks = 0;
+        for (Map.Entry<String, Long> e : threadTicks().entrySet()) {
+            if (e.getKey().startsWith("C1_Compiler") || e.getKey().startsWith("C2_Compiler")) {
+                ticks += e.getValue() - threadTicks.getOrDefault(e.getKey(), 0L);
+            }
+        }
+        return ticks * 10;
+    }
+
+    private static long processCpu() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    private static Map<String, Long> threadTicks() {
+        Map<String, Long> m = new java.util.TreeMap<>();
+        Path tasks = Path.of("/proc/self/task");
+        if (!Files.isDirectory(tasks)) {
+            return m;
+        }
+        try (Stream<Path> ts = Files.list(tasks)) {
+            for (Path t : (Iterable<Path>) ts::iterator) {
+                String st;
+                try {
+                    st = Files.readString(t.resolve("stat"));
+                } catch (java.io.IOException ended) {
+                    continue;
+                }
+                String name = st.substring(st.indexOf('(') + 1, st.lastIndexOf(')')).replaceAll("[0-9]+$", "")
+                        .replace(' ', '_');
+                String[] f = st.substring(st.lastIndexOf(')') + 2).split(" ");
+                m.merge(name, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum); // utime + stime
+            }
+        } catch (java.io.IOException e) {
+            return m;
+        }
+        return m;
+    }
+}
