@@ -198,9 +198,6 @@ final class LocalFileIO extends FileIO {
         private final FileOutputStream out;
         private final boolean background;
         private boolean closed;
-        /** Background mode: bytes written since the last {@link BackgroundSync#forceWritten}, and that force. */
-        private long unforced;
-        private java.util.concurrent.CompletableFuture<Void> lastForce = BackgroundSync.NONE;
 
         SyncingOutputStream(java.nio.file.Path path, FileOutputStream out, boolean background) {
             this.path = path;
@@ -211,23 +208,11 @@ final class LocalFileIO extends FileIO {
         @Override
         public void write(int b) throws IOException {
             out.write(b);
-            written(1);
         }
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
             out.write(b, off, len);
-            written(len);
-        }
-
-        private void written(int n) {
-            if (background) {
-                unforced += n;
-                if (unforced >= BackgroundSync.FORCE_EVERY) {
-                    unforced = 0;
-                    lastForce = BackgroundSync.forceWritten(out, lastForce);
-                }
-            }
         }
 
         @Override
@@ -237,7 +222,7 @@ final class LocalFileIO extends FileIO {
             }
             closed = true;
             if (background) {
-                BackgroundSync.forceAndClose(path, out, lastForce);
+                BackgroundSync.forceAndClose(path, out);
                 return;
             }
             try {

@@ -48,35 +48,6 @@ class BackgroundSyncTest {
         }
     }
 
-    /**
-     * A large data file is forced as it grows (every FORCE_EVERY bytes), not only after its close,
-     * and the file is whole afterwards: no force ever ran on a closed channel.
-     */
-    @Test
-    void aLargeDataFileIsForcedWhileItIsWritten() throws IOException {
-        FileIO io = io();
-        byte[] chunk = new byte[256 << 10];
-        new Random(11).nextBytes(chunk);
-        int chunks = (int) (5 * BackgroundSync.FORCE_EVERY / chunk.length) + 3;
-        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(dir.toUri().toString(), "bucket-0/data-large");
-        long forcesBefore = BackgroundSync.writtenForces();
-        try (PositionOutputStream out = io.dataOutputFile(p).create(0)) {
-            for (int i = 0; i < chunks; i++) {
-                out.write(chunk);
-            }
-        }
-        io.makeDurable(List.of(p));
-        long forces = BackgroundSync.writtenForces() - forcesBefore;
-        // one per FORCE_EVERY bytes, fewer when the previous one still ran (it is never queued twice)
-        assertThat(forces).as("forces while writing").isBetween(1L, 5L);
-        byte[] back = io.readFully(p);
-        assertThat(back).hasSize(chunks * chunk.length);
-        for (int i = 0; i < chunks; i++) {
-            assertThat(java.util.Arrays.copyOfRange(back, i * chunk.length, (i + 1) * chunk.length))
-                    .as("chunk %d", i).isEqualTo(chunk);
-        }
-    }
-
     @Test
     void filesWrittenElsewhereAreForcedAndMissingOnesSkipped() throws IOException {
         FileIO io = io();
