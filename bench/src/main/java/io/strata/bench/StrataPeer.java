@@ -85,22 +85,8 @@ final class StrataPeer {
             List<java.util.concurrent.Future<io.strata.storage.compact.CompactResult>> futures = new java.util.ArrayList<>();
             for (io.strata.storage.compact.CompactPlan plan : compactor.plan(CompactStrategy.FULL,
                     io.strata.storage.manifest.EntryFilter.ALL, false)) {
-                futures.add(pool.submit(() -> {
-                    if (!REWRITE_CPU) {
-                        return compactor.rewrite(plan);
-                    }
-                    com.sun.management.ThreadMXBean mx =
-                            (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
-                    long cpu = mx.getCurrentThreadCpuTime();
-                    long allocated = mx.getCurrentThreadAllocatedBytes();
-                    long t0 = System.nanoTime();
-                    io.strata.storage.compact.CompactResult r = compactor.rewrite(plan);
-                    System.out.printf(java.util.Locale.ROOT, "  rewrite of bucket %d: %d ms wall, %d ms cpu, %d MB allocated, "
-                            + "ends at %d ms%n", plan.bucket(), (System.nanoTime() - t0) / 1_000_000,
-                            (mx.getCurrentThreadCpuTime() - cpu) / 1_000_000,
-                            (mx.getCurrentThreadAllocatedBytes() - allocated) / 1_000_000, (System.nanoTime() - start) / 1_000_000);
-                    return r;
-                }));
+                futures.add(pool.submit(() -> REWRITE_CPU ? reportedRewrite(compactor, plan, start)
+                        : compactor.rewrite(plan)));
             }
             List<io.strata.storage.compact.CompactResult> results = new java.util.ArrayList<>();
             for (java.util.concurrent.Future<io.strata.storage.compact.CompactResult> f : futures) {
@@ -116,6 +102,23 @@ final class StrataPeer {
         }
         long nanos = System.nanoTime() - start;
         return new CompactionResult(input, files(), nanos);
+    }
+
+    /** {@code compactor.rewrite(plan)}, printing its wall time, CPU time and allocation (see {@link #REWRITE_CPU}). */
+    private static io.strata.storage.compact.CompactResult reportedRewrite(TableCompactor compactor,
+                                                                          io.strata.storage.compact.CompactPlan plan,
+                                                                          long start) {
+        com.sun.management.ThreadMXBean mx =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long cpu = mx.getCurrentThreadCpuTime();
+        long allocated = mx.getCurrentThreadAllocatedBytes();
+        long t0 = System.nanoTime();
+        io.strata.storage.compact.CompactResult r = compactor.rewrite(plan);
+        System.out.printf(java.util.Locale.ROOT, "  rewrite of bucket %d: %d ms wall, %d ms cpu, %d MB allocated, "
+                + "ends at %d ms%n", plan.bucket(), (System.nanoTime() - t0) / 1_000_000,
+                (mx.getCurrentThreadCpuTime() - cpu) / 1_000_000,
+                (mx.getCurrentThreadAllocatedBytes() - allocated) / 1_000_000, (System.nanoTime() - start) / 1_000_000);
+        return r;
     }
 
     /**

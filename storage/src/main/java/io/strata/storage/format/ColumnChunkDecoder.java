@@ -86,17 +86,14 @@ final class ColumnChunkDecoder {
         DictionaryPage page = pages.readDictionaryPage();
         dictionaryBuffer = decompression.takePage();
         if (page != null) {
+            // on failure the reader's scope takes the dictionary buffer back when the reader closes
             try {
                 parquetDictionary = page.getEncoding().initDictionary(descriptor, page);
-                if (!primitive) {
-                    dictionary = decodeDictionary(parquetDictionary);
-                }
             } catch (IOException e) {
-                close();
                 throw new UncheckedIOException("cannot read the dictionary of column " + descriptor, e);
-            } catch (RuntimeException e) {
-                close(); // the caller never sees this decoder, so cannot close it
-                throw e;
+            }
+            if (!primitive) {
+                dictionary = decodeDictionary(parquetDictionary);
             }
         }
     }
@@ -105,19 +102,13 @@ final class ColumnChunkDecoder {
     void close() {
         plainPage = null;
         releasePageBuffer();
-        if (dictionaryBuffer != null) {
-            ByteBuffer b = dictionaryBuffer;
-            dictionaryBuffer = null;
-            decompression.giveBack(b);
-        }
+        decompression.giveBack(dictionaryBuffer);
+        dictionaryBuffer = null;
     }
 
     private void releasePageBuffer() {
-        if (pageBuffer != null) {
-            ByteBuffer b = pageBuffer;
-            pageBuffer = null;
-            decompression.giveBack(b);
-        }
+        decompression.giveBack(pageBuffer);
+        pageBuffer = null;
     }
 
     static Kind kindOf(DataType type, boolean rawStrings) {

@@ -47,9 +47,11 @@ final class PageDecompression implements CompressionCodecFactory {
         return b;
     }
 
-    /** Hands back a buffer {@link #takePage() taken}; its page is not read again. */
+    /** Hands back a buffer {@link #takePage() taken} (null: nothing); its page is not read again. */
     void giveBack(ByteBuffer page) {
-        buffers.release(page);
+        if (page != null) {
+            buffers.release(page);
+        }
     }
 
     @Override
@@ -96,12 +98,11 @@ final class PageDecompression implements CompressionCodecFactory {
                 throw new IOException("page header gives a negative uncompressed size " + uncompressedSize);
             }
             ByteBuffer out = buffers.allocate(uncompressedSize);
-            long n = Zstd.decompressByteArray(out.array(), out.arrayOffset(), uncompressedSize, src, srcOffset,
-                    srcLength);
-            if (Zstd.isError(n) || n != uncompressedSize) {
+            try {
+                decompressInto(src, srcOffset, srcLength, out.array(), out.arrayOffset(), uncompressedSize);
+            } catch (IOException e) {
                 buffers.release(out);
-                throw new IOException(Zstd.isError(n) ? "zstd page does not decompress: " + Zstd.getErrorName(n)
-                        : "zstd page decompresses to " + n + " bytes, its header says " + uncompressedSize);
+                throw e;
             }
             untaken = out;
             return BytesInput.from(out.array(), out.arrayOffset(), uncompressedSize);
@@ -111,21 +112,25 @@ final class PageDecompression implements CompressionCodecFactory {
         public void decompress(ByteBuffer input, int compressedSize, ByteBuffer output, int uncompressedSize)
                 throws IOException {
             // Parquet calls this for direct buffers only, which this reader never configures
-            ByteBuffer src = input.duplicate();
-            src.limit(src.position() + compressedSize);
-            byte[] s = new byte[compressedSize];
-            src.get(s);
-            byte[] d = new byte[uncompressedSize];
-            long n = Zstd.decompressByteArray(d, 0, uncompressedSize, s, 0, compressedSize);
-            if (Zstd.isError(n) || n != uncompressedSize) {
-                throw new IOException("zstd page does not decompress to " + uncompressedSize + " bytes"
-                        + (Zstd.isError(n) ? ": " + Zstd.getErrorName(n) : ""));
-            }
-            output.put(d);
+            byte[] src = new byte[compressedSize];
+            input.duplicate().get(src);
+            byte[] dst = new byte[uncompressedSize];
+            decompressInto(src, 0, compressedSize, dst, 0, uncompressedSize);
+            output.put(dst);
         }
 
         @Override
         public void release() {
+        }
+    }
+
+    /** One Zstandard frame sequence into exactly {@code size} bytes of {@code dst}, or an IOException saying why not. */
+    private static void decompressInto(byte[] src, int srcOffset, int srcLength, byte[] dst, int dstOffset, int size)
+            throws IOException {
+        long n = Zstd.decompressByteArray(dst, dstOffset, size, src, srcOffset, srcLength);
+        if (Zstd.isError(n) || n != size) {
+            throw new IOException(Zstd.isError(n) ? "zstd page does not decompress: " + Zstd.getErrorName(n)
+                    : "zstd page decompresses to " + n + " bytes, its header says " + size);
         }
     }
 }
