@@ -84,7 +84,7 @@ public final class JobTables {
      */
     public FileStoreTable table(String name) {
         FileStoreTable cached = open.get(name);
-        if (cached != null && cached.schemaManager().latest().id() == cached.schema().id()) {
+        if (cached != null && schemaUnchanged(cached)) {
             return cached;
         }
         FileStoreTable t = catalog.getTable(spec.database(), name);
@@ -95,6 +95,16 @@ public final class JobTables {
         FileStoreTable handle = t.copyWithOptions(overrides);
         open.put(name, handle);
         return handle;
+    }
+
+    /** Lists the schema directory only; the schema itself is read when it changed. */
+    private static boolean schemaUnchanged(FileStoreTable t) {
+        try {
+            java.util.OptionalLong latest = t.schemaManager().latestId();
+            return latest.isPresent() && latest.getAsLong() == t.schema().id();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list the schemas of table " + t.name() + ": " + e.getMessage(), e);
+        }
     }
 
     public CompactStrategy strategyFor(FileStoreTable table) {

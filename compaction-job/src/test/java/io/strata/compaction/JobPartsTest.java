@@ -7,6 +7,9 @@ import io.strata.compaction.rewrite.CompactionCommittable;
 import io.strata.compaction.source.CompactionWork;
 import io.strata.compaction.source.CompactionWorkSerializer;
 import io.strata.storage.commit.CommitMessage;
+import io.strata.storage.format.ColumnStats;
+import io.strata.storage.format.DataFileMeta;
+import io.strata.storage.format.FileSource;
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.manifest.EntryFilter;
 import io.strata.storage.schema.Schema;
@@ -84,6 +87,44 @@ class JobPartsTest {
         byte[] bad = c.toBytes();
         bad[3] = 9;
         assertThatThrownBy(() -> CompactionCommittable.fromBytes(bad)).hasMessageContaining("version 9");
+    }
+
+    @Test
+    void shippedFileListsRoundTripAndVersionOneWorksAreStillRead() throws IOException {
+        DataFileMeta f = new DataFileMeta("data-1.parquet", 1234, 10, 1, new Object[] {1L}, new Object[] {9L}, 3, 12,
+                0, 0, List.of(new ColumnStats(0, 1L, 9L, 0)), 77, FileSource.APPEND);
+        CompactionWork w = new CompactionWork("t", new Object[] {5}, 1, 8, CompactStrategy.FULL)
+                .withFiles(List.of(f, f));
+        CompactionWorkSerializer ser = new CompactionWorkSerializer();
+        CompactionWork back = ser.deserialize(ser.getVersion(), ser.serialize(w));
+        assertThat(back.filesValue()).hasValue(List.of(f, f));
+        assertThat(back.splitId()).isEqualTo(w.splitId());
+
+        CompactionWork none = new CompactionWork("t", new Object[] {5}, 1, 8, CompactStrategy.FULL);
+        assertThat(ser.deserialize(ser.getVersion(), ser.serialize(none)).filesValue()).isEmpty();
+
+        // version 1, as a build before file lists wrote it
+        java.io.ByteArrayOutputStream bos = new java.io.ByteArrayOutputStream();
+        java.io.DataOutputStream out = new java.io.DataOutputStream(bos);
+        out.writeUTF("t");
+        out.writeInt(none.partition.length);
+        out.write(none.partition);
+        out.writeInt(1);
+        out.writeLong(8);
+        out.writeUTF("FULL");
+        CompactionWork v1 = ser.deserialize(1, bos.toByteArray());
+        assertThat(v1.splitId()).isEqualTo(none.splitId());
+        assertThat(v1.filesValue()).isEmpty();
+
+        // a bucket with too many files to ship is planned from the manifests instead
+        List<DataFileMeta> many = java.util.Collections.nCopies(20_000, f);
+        assertThat(new CompactionWork("t", new Object[] {5}, 1, 8, CompactStrategy.FULL).withFiles(many).files)
+                .isNull();
+
+        CompactionWork damaged = ser.deserialize(ser.getVersion(), ser.serialize(w));
+        damaged.files = java.util.Arrays.copyOf(damaged.files, damaged.files.length - 3);
+        assertThatThrownBy(damaged::filesValue).hasMessageContaining("corrupt file list of compaction work")
+                .hasMessageContaining("t, partition=[5], bucket=1");
     }
 
     @Test

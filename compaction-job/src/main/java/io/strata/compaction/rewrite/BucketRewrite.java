@@ -30,18 +30,38 @@ public final class BucketRewrite {
     /** Rewrites the bucket as planned from {@code snapshotId}; empty when there is nothing (left) to do. */
     public static Optional<CompactionCommittable> run(FileStoreTable table, Object[] partition, int bucket,
                                                       long snapshotId, CompactStrategy strategy) {
+        return run(table, partition, bucket, snapshotId, null, strategy);
+    }
+
+    /**
+     * As {@link #run(FileStoreTable, Object[], int, long, CompactStrategy)}, planning from
+     * {@code shippedFiles}, the bucket's files in {@code snapshotId} as the planner read them, instead
+     * of reading that snapshot's manifests again; null to read them. Only when the latest snapshot is
+     * a later one are its manifests read, to check the plan is not stale.
+     */
+    public static Optional<CompactionCommittable> run(FileStoreTable table, Object[] partition, int bucket,
+                                                      long snapshotId, List<DataFileMeta> shippedFiles,
+                                                      CompactStrategy strategy) {
         TableCompactor compactor = new TableCompactor(table);
         Optional<Snapshot> latest = table.snapshotManager().latest();
         if (latest.isEmpty()) {
             return Optional.empty();
         }
-        Snapshot from;
-        try {
-            from = snapshotId > 0 ? table.snapshotManager().snapshot(snapshotId) : latest.get();
-        } catch (SnapshotNotFoundException expired) {
-            from = latest.get();
+        long fromId;
+        Levels levels;
+        if (shippedFiles != null && snapshotId > 0 && snapshotId <= latest.get().id()) {
+            fromId = snapshotId;
+            levels = shippedFiles.isEmpty() ? null : compactor.levelsOf(shippedFiles);
+        } else {
+            Snapshot from;
+            try {
+                from = snapshotId > 0 ? table.snapshotManager().snapshot(snapshotId) : latest.get();
+            } catch (SnapshotNotFoundException expired) {
+                from = latest.get();
+            }
+            fromId = from.id();
+            levels = levelsOf(compactor, table, from, partition, bucket);
         }
-        Levels levels = levelsOf(compactor, table, from, partition, bucket);
         if (levels == null) {
             return Optional.empty();
         }
@@ -49,7 +69,7 @@ public final class BucketRewrite {
         if (plan.isEmpty()) {
             return Optional.empty();
         }
-        if (from.id() != latest.get().id()) {
+        if (fromId != latest.get().id()) {
             Levels now = levelsOf(compactor, table, latest.get(), partition, bucket);
             if (now == null || !FileNames.of(now.allFiles()).containsAll(FileNames.of(plan.get().inputFiles()))) {
                 return Optional.empty();
@@ -57,7 +77,7 @@ public final class BucketRewrite {
         }
         long start = System.nanoTime();
         CompactResult result = compactor.rewrite(plan.get());
-        return Optional.of(committable(table, strategy, from.id(), levels, result,
+        return Optional.of(committable(table, strategy, fromId, levels, result,
                 (System.nanoTime() - start) / 1_000_000));
     }
 

@@ -82,7 +82,7 @@ public final class RewriteOperator extends ProcessFunction<CompactionWork, Compa
     public void processElement(CompactionWork work, Context ctx, Collector<CompactionCommittable> out) {
         FileStoreTable table = tables.table(work.table);
         Optional<CompactionCommittable> result = BucketRewrite.run(table, work.partitionValues(), work.bucket,
-                work.snapshotId, work.strategyValue());
+                work.snapshotId, work.filesValue().orElse(null), work.strategyValue());
         if (result.isEmpty()) {
             stale.inc();
             LOG.info("{}: nothing to do any more (a compaction landed first)", work);

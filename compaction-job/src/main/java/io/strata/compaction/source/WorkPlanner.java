@@ -42,6 +42,8 @@ final class WorkPlanner {
          * never a newer work handed out while the round ran.
          */
         final Map<String, Set<String>> released = new HashMap<>();
+        /** The bytes each work's plan reads (identity keys: works are not value objects). */
+        final Map<CompactionWork, Long> bytesToRead = new java.util.IdentityHashMap<>();
         /** Per table: buckets with more sorted runs than num-sorted-run.compaction-trigger. */
         final Map<String, Integer> backlog = new HashMap<>();
     }
@@ -98,7 +100,9 @@ final class WorkPlanner {
                 }
                 Optional<CompactPlan> plan = compactor.planner().plan(partition, bucket, levels, strategy, false);
                 if (plan.isPresent()) {
-                    round.works.add(new CompactionWork(name, partition, bucket, latest.get().id(), strategy));
+                    round.works.add(new CompactionWork(name, partition, bucket, latest.get().id(), strategy)
+                            .withFiles(levels.allFiles()));
+                    round.bytesToRead.put(round.works.get(round.works.size() - 1), plan.get().bytesToRead());
                     round.inputsByBucket.put(key, FileNames.of(plan.get().inputFiles()));
                 }
             }
@@ -110,6 +114,9 @@ final class WorkPlanner {
             }
             round.backlog.put(name, backlog);
         }
+        // the largest first: subtasks take works in this order, and ending with small ones keeps a
+        // subtask from starting a large bucket when the others are about to run out of work
+        round.works.sort(java.util.Comparator.comparingLong((CompactionWork w) -> round.bytesToRead.get(w)).reversed());
         return round;
     }
 

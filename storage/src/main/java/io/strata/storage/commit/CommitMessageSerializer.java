@@ -80,7 +80,12 @@ public final class CommitMessageSerializer {
         return out;
     }
 
-    static void writeFiles(DataOutputStream out, List<DataFileMeta> files) throws IOException {
+    /**
+     * Writes a list of file metadata in this serializer's current form (as inside a commit message);
+     * {@link #readFiles} reads it back. For other versioned forms that carry file lists (the
+     * compaction job's work items), which record {@link #CURRENT_VERSION} beside it.
+     */
+    public static void writeFiles(DataOutputStream out, List<DataFileMeta> files) throws IOException {
         out.writeInt(files.size());
         for (DataFileMeta f : files) {
             writeFile(out, f);
@@ -109,7 +114,8 @@ public final class CommitMessageSerializer {
         out.writeByte(f.source().ordinal());
     }
 
-    static List<DataFileMeta> readFiles(DataInputStream in) throws IOException {
+    /** Reads what {@link #writeFiles} wrote; a count out of range fails as corrupt. */
+    public static List<DataFileMeta> readFiles(DataInputStream in) throws IOException {
         int n = in.readInt();
         if (n < 0 || n > 10_000_000) {
             throw new IOException("corrupt commit message: " + n + " files");

@@ -72,9 +72,14 @@ public final class TableCompactor {
             for (ManifestEntry m : e.getValue()) {
                 files.add(m.file());
             }
-            out.put(e.getKey(), Levels.of(files, numLevels, keyComparator));
+            out.put(e.getKey(), levelsOf(files));
         }
         return out;
+    }
+
+    /** The LSM shape of one bucket holding exactly {@code files} (e.g. as read by {@link #levels} earlier). */
+    public Levels levelsOf(List<DataFileMeta> files) {
+        return Levels.of(files, numLevels, keyComparator);
     }
 
     /** Plans every bucket of the latest snapshot that {@code filter} accepts. */

@@ -1,0 +1,138 @@
+package io.strata.compaction.rewrite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.strata.compaction.source.CompactionWork;
+import io.strata.storage.commit.TableCommit;
+import io.strata.storage.compact.CompactStrategy;
+import io.strata.storage.compact.TableCompactor;
+import io.strata.storage.data.GenericRow;
+import io.strata.storage.format.DataFileMeta;
+import io.strata.storage.manifest.EntryFilter;
+import io.strata.storage.mergetree.Levels;
+import io.strata.storage.table.Catalog;
+import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.table.TableWrite;
+import io.strata.storage.testutil.TableModel;
+import io.strata.storage.testutil.TestTables;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A bucket rewritten from the file list the planner shipped in its work: the same plan as from the
+ * snapshot's manifests, and still checked against the latest snapshot when that moved on.
+ */
+class BucketRewriteTest {
+    @TempDir Path dir;
+
+    private final TableModel model = new TableModel(TableModel.Mode.DEDUPLICATE);
+    private final Random rnd = new Random(5);
+
+    private FileStoreTable table() {
+        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t", TestTables.modelSchema(false, 1,
+                Map.of("num-sorted-run.compaction-trigger", "3", "write-only", "true")), false);
+        return t.copyWithOptions(Map.of("write-only", "false"));
+    }
+
+    private void append(FileStoreTable t, int commits, long firstIdentifier) {
+        try (TableWrite w = t.copyWithOptions(Map.of("write-only", "true")).newWrite("w");
+             TableCommit c = t.newCommit("w")) {
+            for (int i = 0; i < commits; i++) {
+                for (int r = 0; r < 200; r++) {
+                    GenericRow row = TableModel.randomRow(rnd, 150);
+                    model.apply(row);
+                    w.write(row);
+                }
+                c.commit(firstIdentifier + i, w.prepareCommit());
+            }
+        }
+    }
+
+    private static Levels bucket0(FileStoreTable t) {
+        return new TableCompactor(t).levels(t.snapshotManager().latest().orElseThrow(), EntryFilter.ALL)
+                .values().iterator().next();
+    }
+
+    /** The files as they travel: through the work's encoding, as the rewrite operator gets them. */
+    private static List<DataFileMeta> shipped(FileStoreTable t, long snapshotId) {
+        CompactionWork w = new CompactionWork("t", new Object[0], 0, snapshotId, CompactStrategy.FULL)
+                .withFiles(bucket0(t).allFiles());
+        return w.filesValue().orElseThrow();
+    }
+
+    private static void commit(FileStoreTable t, CompactionCommittable c, long identifier) {
+        try (TableCommit commit = t.newCommit("job")) {
+            commit.commit(identifier, List.of(c.commitMessage()));
+        }
+    }
+
+    @Test
+    void plansFromTheShippedFilesAsFromTheManifests() {
+        FileStoreTable t = table();
+        append(t, 5, 1);
+        long snapshot = t.snapshotManager().latest().orElseThrow().id();
+        List<DataFileMeta> files = shipped(t, snapshot);
+        assertThat(files).isEqualTo(bucket0(t).allFiles());
+
+        CompactionCommittable viaList = BucketRewrite.run(t, new Object[0], 0, snapshot, files, CompactStrategy.FULL)
+                .orElseThrow();
+        CompactionCommittable viaManifests = BucketRewrite.run(t, new Object[0], 0, snapshot, null,
+                CompactStrategy.FULL).orElseThrow();
+        assertThat(viaList.commitMessage().compactBefore()).isEqualTo(viaManifests.commitMessage().compactBefore());
+        assertThat(viaList.rowsRead).isEqualTo(files.stream().mapToLong(DataFileMeta::rowCount).sum());
+        assertThat(viaList.sortedRunsBefore).isEqualTo(5);
+        assertThat(viaList.plannedFromSnapshot).isEqualTo(snapshot);
+
+        commit(t, viaList, 1);
+        assertThat(TableModel.toContents(TestTables.scan(t))).isEqualTo(model.contents());
+        assertThat(bucket0(t).numberOfSortedRuns()).isEqualTo(1);
+    }
+
+    @Test
+    void theShippedListIsWhatIsPlannedNotARereadOfTheManifests() {
+        FileStoreTable t = table();
+        append(t, 5, 1);
+        long snapshot = t.snapshotManager().latest().orElseThrow().id();
+        List<DataFileMeta> two = shipped(t, snapshot).subList(0, 2);
+        CompactionCommittable c = BucketRewrite.run(t, new Object[0], 0, snapshot, two, CompactStrategy.FULL)
+                .orElseThrow();
+        assertThat(c.commitMessage().compactBefore()).containsExactlyInAnyOrderElementsOf(two);
+        assertThat(c.sortedRunsBefore).isEqualTo(2);
+    }
+
+    @Test
+    void aWriterCommittingAfterPlanningLeavesThePlanOfThePlannersSnapshot() {
+        FileStoreTable t = table();
+        append(t, 4, 1);
+        long planned = t.snapshotManager().latest().orElseThrow().id();
+        List<DataFileMeta> files = shipped(t, planned);
+        append(t, 2, 10); // level-0 files the plan does not know of
+
+        CompactionCommittable c = BucketRewrite.run(t, new Object[0], 0, planned, files, CompactStrategy.FULL)
+                .orElseThrow();
+        assertThat(c.commitMessage().compactBefore()).containsExactlyInAnyOrderElementsOf(files);
+        commit(t, c, 1);
+        assertThat(TableModel.toContents(TestTables.scan(t))).isEqualTo(model.contents());
+        assertThat(bucket0(t).numberOfSortedRuns()).as("the compacted run and the two newer level-0 files")
+                .isEqualTo(3);
+    }
+
+    @Test
+    void aCompactionLandingAfterPlanningMakesTheShippedPlanStale() {
+        FileStoreTable t = table();
+        append(t, 4, 1);
+        long planned = t.snapshotManager().latest().orElseThrow().id();
+        List<DataFileMeta> files = shipped(t, planned);
+        new TableCompactor(t).compact(CompactStrategy.FULL, "other-compactor", 1);
+
+        Optional<CompactionCommittable> c = BucketRewrite.run(t, new Object[0], 0, planned, files,
+                CompactStrategy.FULL);
+        assertThat(c).as("its inputs are gone from the latest snapshot").isEmpty();
+        assertThat(TableModel.toContents(TestTables.scan(t))).isEqualTo(model.contents());
+    }
+}
