@@ -128,6 +128,18 @@ class JobPartsTest {
     }
 
     @Test
+    void anInvalidTableOptionFailsWhenThePipelineIsBuiltNamingTableAndOption() {
+        JobTestSupport.create(dir.toString(), "t", false, 1, java.util.Map.of());
+        JobSpec spec = JobTestSupport.spec(dir.toString(), "full", "batch", 1, "--table", "t",
+                "--table-option", "target-file-sise=64 mb");
+        assertThatThrownBy(() -> CompactionPipeline.build(
+                org.apache.flink.streaming.api.environment.StreamExecutionEnvironment.getExecutionEnvironment(), spec))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("db.t").hasMessageContaining("'target-file-sise'")
+                .hasMessageContaining("target-file-size");
+    }
+
+    @Test
     void fileTagsIdentifyTheJobAndTheAttempt() {
         String prefix = JobTables.filePrefix("user-a", 3);
         assertThat(JobTables.attemptOf(prefix + "-data-uuid-0.parquet", "user-a")).isEqualTo(3);

@@ -11,7 +11,9 @@ import io.strata.storage.data.PartitionPath;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.manifest.ManifestEntry;
 import io.strata.storage.manifest.PartitionBucketFilter;
+import io.strata.storage.snapshot.CommitKind;
 import io.strata.storage.snapshot.Snapshot;
+import io.strata.storage.snapshot.SnapshotNotFoundException;
 import io.strata.storage.table.FileStoreTable;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -76,13 +78,17 @@ final class TableCommitPass {
         List<CommitMessage> messages = new ArrayList<>();
         Set<String> buckets = new HashSet<>();
         List<CommitMessage> stale = new ArrayList<>();
-        Set<String> live = liveFiles(results);
+        Set<String> live = onlyAppendedSincePlanning(committables) ? null : liveFiles(results);
         for (CommitMessage m : results) {
-            if (FileNames.of(m.compactBefore()).stream().allMatch(live::contains) && buckets.add(bucketOf(m))) {
+            boolean inputsLive = live == null || FileNames.of(m.compactBefore()).stream().allMatch(live::contains);
+            if (inputsLive && buckets.add(bucketOf(m))) {
                 messages.add(m);
             } else {
                 stale.add(m);
             }
+        }
+        if (!stale.isEmpty() && live == null) {
+            live = liveFiles(results);
         }
         for (CommitMessage m : stale) {
             outcome.conflicts++;
@@ -149,6 +155,36 @@ final class TableCommitPass {
                 }
             }
         }
+    }
+
+    /** Snapshots further back than this are not read one by one: the manifests are scanned instead. */
+    static final int MAX_SNAPSHOTS_TO_READ = 64;
+
+    /**
+     * True when every result's inputs are certainly still live, known without reading manifests:
+     * each result's inputs were live in the snapshot it was planned from, and every snapshot since
+     * the oldest of those only appended files (ingestion), which removes nothing. The usual case of
+     * a batch job, whose results are planned from the latest snapshot; it saves a scan of the
+     * table's manifests (about 10 ms of a 60 ms commit). False when that cannot be told: a COMPACT
+     * or OVERWRITE snapshot in between, one already expired, or too many to read.
+     */
+    private boolean onlyAppendedSincePlanning(List<CompactionCommittable> committables) {
+        long oldest = committables.stream().mapToLong(c -> c.plannedFromSnapshot).min().orElse(0);
+        Optional<Snapshot> latest = table.snapshotManager().latest();
+        if (oldest <= 0 || latest.isEmpty() || latest.get().id() < oldest
+                || latest.get().id() - oldest > MAX_SNAPSHOTS_TO_READ) {
+            return false;
+        }
+        for (long id = oldest + 1; id <= latest.get().id(); id++) {
+            try {
+                if (table.snapshotManager().snapshot(id).commitKind() != CommitKind.APPEND) {
+                    return false;
+                }
+            } catch (SnapshotNotFoundException expired) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private Set<String> liveFiles(List<CommitMessage> results) {

@@ -58,24 +58,7 @@ public final class RewriteOperator extends ProcessFunction<CompactionWork, Compa
         stale = g.counter("staleWorks");
         g.gauge("lastRewriteMillis", () -> lastRewriteMillis);
         lastByBucket = new ConcurrentHashMap<>();
-        openSelectedTables();
-    }
-
-    /**
-     * Opens the tables the job selects now, at start-up, so that a subtask's first rewrite does not
-     * begin by reading schemas and options (measured: 15-30 ms, in which the other subtasks had
-     * already started rewriting). Best effort: a table that cannot be opened now is opened, and
-     * its error reported, when work for it arrives; the planner decides whether any does.
-     */
-    private void openSelectedTables() {
-        try {
-            for (String name : tables.resolve()) {
-                tables.table(name);
-            }
-        } catch (RuntimeException e) {
-            LOG.warn("cannot open the selected tables at start-up; each is opened when work for it arrives: {}",
-                    e.getMessage());
-        }
+        tables.openSelectedQuietly(LOG);
     }
 
     @Override

@@ -85,6 +85,32 @@ class TableCommitPassTest {
     }
 
     @Test
+    void aResultOnlyIngestionFollowedIsCommittedAsItIsBesideAnOvertakenOneThatIsReplanned() {
+        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "two", TestTables.modelSchema(false, 2,
+                Map.of("num-sorted-run.compaction-trigger", "3", "write-only", "true")), false)
+                .copyWithOptions(Map.of("write-only", "false"));
+        append(t, 4, 1);
+        CompactionCommittable fresh = BucketRewrite.run(t, new Object[0], 0, 0, CompactStrategy.FULL).orElseThrow();
+        CompactionCommittable overtaken = BucketRewrite.run(t, new Object[0], 1, 0, CompactStrategy.FULL).orElseThrow();
+        // another compactor lands bucket 1 first; then the writer appends to both buckets
+        CompactionCommittable other = BucketRewrite.run(t, new Object[0], 1, 0, CompactStrategy.FULL).orElseThrow();
+        try (TableCommit c = t.newCommit("other-compactor")) {
+            c.commit(1, List.of(other.commitMessage()));
+        }
+        append(t, 2, 100);
+
+        TableCommitPass.Outcome o = new TableCommitPass(t, "job").commit(7, List.of(fresh, overtaken));
+
+        assertThat(o.conflicts).isEqualTo(1);
+        assertThat(o.replanned).as("only the overtaken bucket").isEqualTo(1);
+        assertThat(o.committedBuckets).isEqualTo(2);
+        for (DataFileMeta f : fresh.commitMessage().compactAfter()) {
+            assertThat(exists(t, f)).as("the result of bucket 0 is committed as it was: %s", f.fileName()).isTrue();
+        }
+        assertThat(TableModel.toContents(TestTables.scan(t))).isEqualTo(model.contents());
+    }
+
+    @Test
     void twoResultsForOneBucketCommitOnceInsteadOfConflictingWithEachOther() {
         FileStoreTable t = table(5);
         CompactionCommittable a = BucketRewrite.run(t, new Object[0], 0, 0, CompactStrategy.FULL).orElseThrow();
