@@ -109,8 +109,8 @@ public final class JobBenchmark {
                         : "one MiniCluster started before the first job");
 
         // 0 direct s, 1 job p1 s, 2 job p2 s, 3 paimon s, 4 job p1 wall, 5 job p2 wall, 6 direct on 2 threads s,
-        // 7 the machine's speed-up on two threads, 8/9 JIT compiler CPU ms during job p1/p2
-        double[][] m = new double[10][runs];
+        // 7 the machine's speed-up on two threads, 8/9 JIT compiler CPU ms during job p1/p2, 10/11 GC ms during job p1/p2
+        double[][] m = new double[12][runs];
         long inputRows = 0;
         for (int i = -warmups; i < runs; i++) {
             String label = i < 0 ? "warm-up " + (i + warmups + 1) : "run " + (i + 1);
@@ -131,9 +131,9 @@ public final class JobBenchmark {
                 WorkloadBenchmark.deleteRecursively(pw);
             }
             System.out.printf(Locale.ROOT, "%s: full compaction, engine directly %.2f s (2 threads %.2f s) | job p=1 %.2f s "
-                    + "(%.2f s from submission) | job p=2 %.2f s (%.2f s) | paimon %.2f s | machine 2 threads %.2fx | JIT cpu during p=1/p=2 %.0f/%.0f ms | load %.2f%n",
+                    + "(%.2f s from submission) | job p=2 %.2f s (%.2f s) | paimon %.2f s | machine 2 threads %.2fx | JIT cpu during p=1/p=2 %.0f/%.0f ms | GC during p=1/p=2 %.0f/%.0f ms | load %.2f%n",
                     label, direct, direct2, p1[1], p1[0],
-                    p2[1], p2[0], paimon, machine, p1[2], p2[2], java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                    p2[1], p2[0], paimon, machine, p1[2], p2[2], p1[3], p2[3], java.lang.management.ManagementFactory.getOperatingSystemMXBean()
                             .getSystemLoadAverage());
             if (i >= 0) {
                 m[0][i] = direct;
@@ -146,6 +146,8 @@ public final class JobBenchmark {
                 m[7][i] = machine;
                 m[8][i] = p1[2];
                 m[9][i] = p2[2];
+                m[10][i] = p1[3];
+                m[11][i] = p2[3];
             }
         }
         double direct = WorkloadBenchmark.median(m[0]);
@@ -165,6 +167,8 @@ public final class JobBenchmark {
         json.put("machine_2_threads_speedup", r3(WorkloadBenchmark.median(m[7])));
         json.put("jit_compiler_cpu_ms_during_job_p1", WorkloadBenchmark.median(m[8]));
         json.put("jit_compiler_cpu_ms_during_job_p2", WorkloadBenchmark.median(m[9]));
+        json.put("gc_ms_during_job_p1", WorkloadBenchmark.median(m[10]));
+        json.put("gc_ms_during_job_p2", WorkloadBenchmark.median(m[11]));
         json.put("job_p1_seconds", r3(p1));
         json.put("job_p2_seconds", r3(p2));
         json.put("paimon_seconds", r3(paimon));
@@ -251,7 +255,7 @@ public final class JobBenchmark {
     /**
      * Runs the job on an embedded MiniCluster and returns {wall seconds with cluster start-up, seconds
      * from the start of the first rewrite to the final commit, CPU milliseconds of the JIT compiler
-     * threads from submission to result}: the second is the figure the issue asks for (start-up
+     * threads from submission to result, milliseconds of garbage collection in the same span}: the second is the figure the issue asks for (start-up
      * excluded); it still includes planning hand-off, every rewrite and the commit.
      */
     private static double[] viaJob(Path dir, StandardWorkload workload, WorkloadCheck expected, int parallelism,
@@ -292,12 +296,13 @@ public final class JobBenchmark {
             }
             double wall = (System.nanoTime() - start) / 1e9;
             long compilerMillis = cpu.compilerMillisSince();
+            long gcMillis = cpu.gcMillisSince();
             if (TIMELINE) {
                 System.out.println("  p=" + parallelism + " from submission to result: " + cpu.since());
             }
             check("job p=" + parallelism, TableChecksum.of(Catalog.open(wh.toString()).getTable("bench.workload")
                     .newReadBuilder()), expected);
-            return new double[] {wall, (lastCommit[0] - firstStart[0]) / 1e9, compilerMillis};
+            return new double[] {wall, (lastCommit[0] - firstStart[0]) / 1e9, compilerMillis, gcMillis};
         } finally {
             WorkloadBenchmark.deleteRecursively(wh);
         }

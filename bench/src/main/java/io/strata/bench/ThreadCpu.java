@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 final class ThreadCpu {
     private final long processNanos = processCpu();
     private final Map<String, Long> threadTicks = threadTicks();
+    private final long gcMillis = gcMillis();
 
     static ThreadCpu start() {
         return new ThreadCpu();
@@ -41,6 +42,23 @@ final class ThreadCpu {
             }
         }
         return ticks * 10;
+    }
+
+    /**
+     * Milliseconds the garbage collectors reported since {@link #start()}: for G1 the young and
+     * mixed pauses and the concurrent cycles' pauses (the JVM's collection time, not CPU).
+     */
+    long gcMillisSince() {
+        return gcMillis() - gcMillis;
+    }
+
+    private static long gcMillis() {
+        long total = 0;
+        for (java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory
+                .getGarbageCollectorMXBeans()) {
+            total += Math.max(0, gc.getCollectionTime());
+        }
+        return total;
     }
 
     private static long processCpu() {

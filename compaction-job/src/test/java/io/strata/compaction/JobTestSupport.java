@@ -24,7 +24,7 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.util.CloseableIterator;
 
 /** Tables written by a write-only writer against the in-memory model, and jobs run on the shared MiniCluster. */
-final class JobTestSupport {
+public final class JobTestSupport {
     private JobTestSupport() {
     }
 
@@ -34,7 +34,7 @@ final class JobTestSupport {
     }
 
     /** A model table (p INT, id INT, ...), write-only, with {@code options}. */
-    static FileStoreTable create(String warehouse, String name, boolean partitioned, int buckets,
+    public static FileStoreTable create(String warehouse, String name, boolean partitioned, int buckets,
                                  Map<String, String> options) {
         Map<String, String> o = new HashMap<>(options);
         o.put("write-only", "true");
@@ -43,7 +43,7 @@ final class JobTestSupport {
     }
 
     /** Writes {@code commits} commits of {@code rows} random rows each, applying them to the model. */
-    static void ingest(FileStoreTable t, TableModel model, Random rnd, int commits, int rows, int keys,
+    public static void ingest(FileStoreTable t, TableModel model, Random rnd, int commits, int rows, int keys,
                        String user, long firstIdentifier) {
         try (TableWrite w = t.newWrite(user); TableCommit c = t.newCommit(user)) {
             for (int i = 0; i < commits; i++) {

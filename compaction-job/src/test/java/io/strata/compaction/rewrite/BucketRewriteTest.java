@@ -2,17 +2,15 @@ package io.strata.compaction.rewrite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.strata.compaction.JobTestSupport;
 import io.strata.compaction.source.CompactionWork;
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.compact.TableCompactor;
-import io.strata.storage.data.GenericRow;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.manifest.EntryFilter;
 import io.strata.storage.mergetree.Levels;
-import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
-import io.strata.storage.table.TableWrite;
 import io.strata.storage.testutil.TableModel;
 import io.strata.storage.testutil.TestTables;
 import java.nio.file.Path;
@@ -33,24 +31,15 @@ class BucketRewriteTest {
     private final TableModel model = new TableModel(TableModel.Mode.DEDUPLICATE);
     private final Random rnd = new Random(5);
 
+    /** The job's view of a write-only table (compaction allowed); {@link #append} writes to it write-only. */
     private FileStoreTable table() {
-        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t", TestTables.modelSchema(false, 1,
-                Map.of("num-sorted-run.compaction-trigger", "3", "write-only", "true")), false);
-        return t.copyWithOptions(Map.of("write-only", "false"));
+        return JobTestSupport.create(dir.toString(), "t", false, 1, Map.of())
+                .copyWithOptions(Map.of("write-only", "false"));
     }
 
     private void append(FileStoreTable t, int commits, long firstIdentifier) {
-        try (TableWrite w = t.copyWithOptions(Map.of("write-only", "true")).newWrite("w");
-             TableCommit c = t.newCommit("w")) {
-            for (int i = 0; i < commits; i++) {
-                for (int r = 0; r < 200; r++) {
-                    GenericRow row = TableModel.randomRow(rnd, 150);
-                    model.apply(row);
-                    w.write(row);
-                }
-                c.commit(firstIdentifier + i, w.prepareCommit());
-            }
-        }
+        JobTestSupport.ingest(t.copyWithOptions(Map.of("write-only", "true")), model, rnd, commits, 200, 150, "w",
+                firstIdentifier);
     }
 
     private static Levels bucket0(FileStoreTable t) {
@@ -65,6 +54,15 @@ class BucketRewriteTest {
         return w.filesValue().orElseThrow();
     }
 
+    private static long latestId(FileStoreTable t) {
+        return t.snapshotManager().latest().orElseThrow().id();
+    }
+
+    /** Bucket 0's full compaction planned from {@code snapshot}, with {@code files} shipped (null: none). */
+    private static Optional<CompactionCommittable> fullFrom(FileStoreTable t, long snapshot, List<DataFileMeta> files) {
+        return BucketRewrite.run(t, new Object[0], 0, snapshot, files, CompactStrategy.FULL);
+    }
+
     private static void commit(FileStoreTable t, CompactionCommittable c, long identifier) {
         try (TableCommit commit = t.newCommit("job")) {
             commit.commit(identifier, List.of(c.commitMessage()));
@@ -75,14 +73,12 @@ class BucketRewriteTest {
     void plansFromTheShippedFilesAsFromTheManifests() {
         FileStoreTable t = table();
         append(t, 5, 1);
-        long snapshot = t.snapshotManager().latest().orElseThrow().id();
+        long snapshot = latestId(t);
         List<DataFileMeta> files = shipped(t, snapshot);
         assertThat(files).isEqualTo(bucket0(t).allFiles());
 
-        CompactionCommittable viaList = BucketRewrite.run(t, new Object[0], 0, snapshot, files, CompactStrategy.FULL)
-                .orElseThrow();
-        CompactionCommittable viaManifests = BucketRewrite.run(t, new Object[0], 0, snapshot, null,
-                CompactStrategy.FULL).orElseThrow();
+        CompactionCommittable viaList = fullFrom(t, snapshot, files).orElseThrow();
+        CompactionCommittable viaManifests = fullFrom(t, snapshot, null).orElseThrow();
         assertThat(viaList.commitMessage().compactBefore()).isEqualTo(viaManifests.commitMessage().compactBefore());
         assertThat(viaList.rowsRead).isEqualTo(files.stream().mapToLong(DataFileMeta::rowCount).sum());
         assertThat(viaList.sortedRunsBefore).isEqualTo(5);
@@ -97,10 +93,9 @@ class BucketRewriteTest {
     void theShippedListIsWhatIsPlannedNotARereadOfTheManifests() {
         FileStoreTable t = table();
         append(t, 5, 1);
-        long snapshot = t.snapshotManager().latest().orElseThrow().id();
+        long snapshot = latestId(t);
         List<DataFileMeta> two = shipped(t, snapshot).subList(0, 2);
-        CompactionCommittable c = BucketRewrite.run(t, new Object[0], 0, snapshot, two, CompactStrategy.FULL)
-                .orElseThrow();
+        CompactionCommittable c = fullFrom(t, snapshot, two).orElseThrow();
         assertThat(c.commitMessage().compactBefore()).containsExactlyInAnyOrderElementsOf(two);
         assertThat(c.sortedRunsBefore).isEqualTo(2);
     }
@@ -109,12 +104,11 @@ class BucketRewriteTest {
     void aWriterCommittingAfterPlanningLeavesThePlanOfThePlannersSnapshot() {
         FileStoreTable t = table();
         append(t, 4, 1);
-        long planned = t.snapshotManager().latest().orElseThrow().id();
+        long planned = latestId(t);
         List<DataFileMeta> files = shipped(t, planned);
         append(t, 2, 10); // level-0 files the plan does not know of
 
-        CompactionCommittable c = BucketRewrite.run(t, new Object[0], 0, planned, files, CompactStrategy.FULL)
-                .orElseThrow();
+        CompactionCommittable c = fullFrom(t, planned, files).orElseThrow();
         assertThat(c.commitMessage().compactBefore()).containsExactlyInAnyOrderElementsOf(files);
         commit(t, c, 1);
         assertThat(TableModel.toContents(TestTables.scan(t))).isEqualTo(model.contents());
@@ -126,12 +120,11 @@ class BucketRewriteTest {
     void aCompactionLandingAfterPlanningMakesTheShippedPlanStale() {
         FileStoreTable t = table();
         append(t, 4, 1);
-        long planned = t.snapshotManager().latest().orElseThrow().id();
+        long planned = latestId(t);
         List<DataFileMeta> files = shipped(t, planned);
         new TableCompactor(t).compact(CompactStrategy.FULL, "other-compactor", 1);
 
-        Optional<CompactionCommittable> c = BucketRewrite.run(t, new Object[0], 0, planned, files,
-                CompactStrategy.FULL);
+        Optional<CompactionCommittable> c = fullFrom(t, planned, files);
         assertThat(c).as("its inputs are gone from the latest snapshot").isEmpty();
         assertThat(TableModel.toContents(TestTables.scan(t))).isEqualTo(model.contents());
     }
