@@ -277,6 +277,7 @@ public final class JobBenchmark {
             long[] firstStart = {Long.MAX_VALUE};
             long[] lastCommit = {0};
             long start = System.nanoTime();
+            long uptimeAtStart = java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime();
             String savepoints = wh.resolve("savepoints").toUri().toString();
             ThreadCpu cpu = ThreadCpu.start();
             try (EmbeddedJobRunner runner = cluster == null ? new EmbeddedJobRunner(spec, savepoints)
@@ -298,7 +299,9 @@ public final class JobBenchmark {
             long compilerMillis = cpu.compilerMillisSince();
             long gcMillis = cpu.gcMillisSince();
             if (TIMELINE) {
-                System.out.println("  p=" + parallelism + " from submission to result: " + cpu.since());
+                System.out.println("  p=" + parallelism + " from submission to result (JVM uptime " + uptimeAtStart + "-"
+                        + java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() + " ms, the time "
+                        + "-XX:+PrintCompilation prints): " + cpu.since());
             }
             check("job p=" + parallelism, TableChecksum.of(Catalog.open(wh.toString()).getTable("bench.workload")
                     .newReadBuilder()), expected);
