@@ -4,9 +4,7 @@ import io.strata.compaction.JobSpec;
 import io.strata.compaction.JobTables;
 import io.strata.compaction.source.CompactionWork;
 import io.strata.storage.table.FileStoreTable;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
@@ -22,8 +20,9 @@ import org.slf4j.LoggerFactory;
  * committed can be found and removed later.
  *
  * <p>Metrics (operator group): rowsRead, rowsWritten, bytesRead, bytesWritten, changelogRows,
- * bucketsCompacted, staleWorks, lastRewriteMillis; per table and bucket (groups {@code table},
- * {@code bucket}): sortedRunsBefore/After, level0FilesBefore/After of the last compaction.
+ * bucketsCompacted, staleWorks, lastRewriteMillis; per table, partition and bucket (groups {@code
+ * table}, {@code partition}, {@code bucket}), for the first {@link #MAX_BUCKETS_WITH_GAUGES} buckets
+ * the subtask compacts: sortedRunsBefore/After, level0FilesBefore/After of the last compaction.
  */
 public final class RewriteOperator extends ProcessFunction<CompactionWork, CompactionCommittable> {
     private static final long serialVersionUID = 1L;
@@ -39,7 +38,10 @@ public final class RewriteOperator extends ProcessFunction<CompactionWork, Compa
     private transient Counter buckets;
     private transient Counter stale;
     private transient volatile long lastRewriteMillis;
-    private transient Map<String, CompactionCommittable> lastByBucket;
+    /** Per-bucket gauges are registered for at most this many buckets per subtask (see {@link BucketShapes}). */
+    static final int MAX_BUCKETS_WITH_GAUGES = 1024;
+    private transient BucketShapes shapes;
+    private transient boolean warnedUntracked;
 
     public RewriteOperator(JobSpec spec) {
         this.spec = spec;
@@ -57,7 +59,7 @@ public final class RewriteOperator extends ProcessFunction<CompactionWork, Compa
         buckets = g.counter("bucketsCompacted");
         stale = g.counter("staleWorks");
         g.gauge("lastRewriteMillis", () -> lastRewriteMillis);
-        lastByBucket = new ConcurrentHashMap<>();
+        shapes = new BucketShapes(MAX_BUCKETS_WITH_GAUGES);
         tables.openSelectedQuietly(LOG);
     }
 
@@ -87,14 +89,20 @@ public final class RewriteOperator extends ProcessFunction<CompactionWork, Compa
 
     private void registerBucketGauges(CompactionWork work, CompactionCommittable c) {
         String key = work.bucketKey();
-        if (lastByBucket.put(key, c) == null) {
+        BucketShapes.Recorded r = shapes.record(key, new BucketShapes.Shape(c.sortedRunsBefore, c.sortedRunsAfter,
+                c.level0FilesBefore, c.level0FilesAfter));
+        if (r == BucketShapes.Recorded.NEW_BUCKET) {
             MetricGroup g = getRuntimeContext().getMetricGroup().addGroup("table", work.table)
                     .addGroup("partition", java.util.Arrays.toString(work.partitionValues()))
                     .addGroup("bucket", String.valueOf(work.bucket));
-            g.gauge("sortedRunsBefore", () -> lastByBucket.get(key).sortedRunsBefore);
-            g.gauge("sortedRunsAfter", () -> lastByBucket.get(key).sortedRunsAfter);
-            g.gauge("level0FilesBefore", () -> lastByBucket.get(key).level0FilesBefore);
-            g.gauge("level0FilesAfter", () -> lastByBucket.get(key).level0FilesAfter);
+            g.gauge("sortedRunsBefore", () -> shapes.get(key).sortedRunsBefore);
+            g.gauge("sortedRunsAfter", () -> shapes.get(key).sortedRunsAfter);
+            g.gauge("level0FilesBefore", () -> shapes.get(key).level0FilesBefore);
+            g.gauge("level0FilesAfter", () -> shapes.get(key).level0FilesAfter);
+        } else if (r == BucketShapes.Recorded.NOT_TRACKED && !warnedUntracked) {
+            warnedUntracked = true;
+            LOG.info("per-bucket gauges are kept for the first {} buckets this subtask compacts; {} and later "
+                    + "buckets are counted in the totals only", MAX_BUCKETS_WITH_GAUGES, work);
         }
     }
 }
