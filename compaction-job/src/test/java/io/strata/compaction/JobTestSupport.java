@@ -65,7 +65,7 @@ public final class JobTestSupport {
         return new TableCompactor(t).levels(t.snapshotManager().latest().orElseThrow(), EntryFilter.ALL);
     }
 
-    static JobSpec spec(String warehouse, String strategy, String mode, int parallelism, String... extra) {
+    public static JobSpec spec(String warehouse, String strategy, String mode, int parallelism, String... extra) {
         List<String> argv = new ArrayList<>(List.of("--warehouse", warehouse, "--strategy", strategy, "--mode", mode,
                 "--parallelism", String.valueOf(parallelism)));
         argv.addAll(List.of(extra));

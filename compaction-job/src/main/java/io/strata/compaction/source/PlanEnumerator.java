@@ -36,6 +36,8 @@ final class PlanEnumerator implements SplitEnumerator<CompactionWork, PlanCheckp
     private final Map<String, Set<String>> inFlight = new ConcurrentHashMap<>();
     private final Set<Integer> waiting = new LinkedHashSet<>();
     private final Map<String, Integer> backlog = new ConcurrentHashMap<>();
+    /** The subtask each in-flight bucket's work was handed to (streaming; coordinator thread only). */
+    private final Map<String, Integer> assignedTo = new java.util.HashMap<>();
     private boolean planned;
     private long worksPlanned;
 
@@ -69,7 +71,11 @@ final class PlanEnumerator implements SplitEnumerator<CompactionWork, PlanCheckp
         }
         // a round may have started before the previous one was applied: release only the entries it
         // saw (a conditional remove), and hand out work only for buckets not in flight now
-        round.released.forEach(inFlight::remove);
+        round.released.forEach((key, inputs) -> {
+            if (inFlight.remove(key, inputs)) {
+                assignedTo.remove(key);
+            }
+        });
         int added = 0;
         for (CompactionWork w : round.works) {
             String key = w.bucketKey();
@@ -109,6 +115,9 @@ final class PlanEnumerator implements SplitEnumerator<CompactionWork, PlanCheckp
         CompactionWork w = unassigned.poll();
         if (w != null) {
             context.assignSplit(w, subtask);
+            if (!bounded) {
+                assignedTo.put(w.bucketKey(), subtask);
+            }
             return true;
         }
         if (bounded && planned) {
@@ -126,13 +135,41 @@ final class PlanEnumerator implements SplitEnumerator<CompactionWork, PlanCheckp
                 unassigned.addFirst(w);
             } else {
                 inFlight.remove(w.bucketKey());
+                assignedTo.remove(w.bucketKey());
+                planner.replanAll();
             }
         }
     }
 
+    /**
+     * A reader registers at start-up and again after each restart of its subtask. Readers keep no
+     * state (works are not checkpointed, see {@link PlanCheckpoint}), so after a restart nothing
+     * handed to that subtask before survives in it, while Flink gives back ({@link #addSplitsBack})
+     * only the works handed out since the last checkpoint. A work handed out before it and still
+     * queued at the checkpoint, or rewritten after it with its result lost in the failover, would
+     * otherwise keep its bucket in flight for ever, and the bucket would never be compacted again
+     * (a streaming failover test caught one). Every bucket handed to the subtask is released and
+     * planned again from the latest snapshot; a result of it that a restored checkpoint still
+     * commits makes the new work stale or its commit conflict, both handled.
+     */
     @Override
     public void addReader(int subtask) {
-        // readers ask for work themselves
+        if (bounded) {
+            return; // without checkpoints, Flink gives back every work handed out (addSplitsBack)
+        }
+        int released = 0;
+        for (java.util.Iterator<Map.Entry<String, Integer>> it = assignedTo.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, Integer> e = it.next();
+            if (e.getValue() == subtask) {
+                inFlight.remove(e.getKey());
+                it.remove();
+                released++;
+            }
+        }
+        if (released > 0) {
+            planner.replanAll();
+            LOG.info("subtask {} restarted: {} buckets it was compacting are planned again", subtask, released);
+        }
     }
 
     @Override

@@ -52,10 +52,20 @@ final class WorkPlanner {
     private final JobTables tables;
     /** Per table, the snapshot the last round planned from: an unchanged table is not read again. */
     private final Map<String, Long> lastPlanned = new HashMap<>();
+    /** Set from the coordinator thread when in-flight buckets were released without a new snapshot. */
+    private final java.util.concurrent.atomic.AtomicBoolean replanAll = new java.util.concurrent.atomic.AtomicBoolean();
 
     WorkPlanner(JobSpec spec, JobTables tables) {
         this.spec = spec;
         this.tables = tables;
+    }
+
+    /**
+     * Makes the next round read every table again, even one without a new snapshot: buckets were
+     * released from flight by something other than a snapshot (a subtask's restart). Any thread.
+     */
+    void replanAll() {
+        replanAll.set(true);
     }
 
     /**
@@ -65,13 +75,17 @@ final class WorkPlanner {
      */
     Round plan(Map<String, Set<String>> inFlight) {
         Round round = new Round();
+        if (replanAll.getAndSet(false)) {
+            lastPlanned.clear();
+        }
         for (String name : tables.resolve()) {
             FileStoreTable table = tables.table(name);
             Optional<Snapshot> latest = table.snapshotManager().latest();
             if (latest.isEmpty()) {
                 continue;
             }
-            // nothing can have changed: no new files, and in-flight buckets are released only by a new snapshot
+            // nothing can have changed: no new files, and in-flight buckets are released only by a new
+            // snapshot (or by a subtask's restart, which sets replanAll)
             if (Long.valueOf(latest.get().id()).equals(lastPlanned.put(name, latest.get().id()))) {
                 continue;
             }
