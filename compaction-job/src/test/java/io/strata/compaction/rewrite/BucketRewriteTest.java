@@ -63,6 +63,19 @@ class BucketRewriteTest {
         return BucketRewrite.run(t, new Object[0], 0, snapshot, files, CompactStrategy.FULL);
     }
 
+    /** A table after {@code commits} write-only commits, and bucket 0's files as the planner ships them from its latest snapshot. */
+    private final class Planned {
+        final FileStoreTable t = table();
+        final long snapshot;
+        final List<DataFileMeta> files;
+
+        Planned(int commits) {
+            append(t, commits, 1);
+            snapshot = latestId(t);
+            files = shipped(t, snapshot);
+        }
+    }
+
     private static void commit(FileStoreTable t, CompactionCommittable c, long identifier) {
         try (TableCommit commit = t.newCommit("job")) {
             commit.commit(identifier, List.of(c.commitMessage()));
@@ -71,10 +84,10 @@ class BucketRewriteTest {
 
     @Test
     void plansFromTheShippedFilesAsFromTheManifests() {
-        FileStoreTable t = table();
-        append(t, 5, 1);
-        long snapshot = latestId(t);
-        List<DataFileMeta> files = shipped(t, snapshot);
+        Planned p = new Planned(5);
+        FileStoreTable t = p.t;
+        long snapshot = p.snapshot;
+        List<DataFileMeta> files = p.files;
         assertThat(files).isEqualTo(bucket0(t).allFiles());
 
         CompactionCommittable viaList = fullFrom(t, snapshot, files).orElseThrow();
@@ -91,25 +104,21 @@ class BucketRewriteTest {
 
     @Test
     void theShippedListIsWhatIsPlannedNotARereadOfTheManifests() {
-        FileStoreTable t = table();
-        append(t, 5, 1);
-        long snapshot = latestId(t);
-        List<DataFileMeta> two = shipped(t, snapshot).subList(0, 2);
-        CompactionCommittable c = fullFrom(t, snapshot, two).orElseThrow();
+        Planned p = new Planned(5);
+        List<DataFileMeta> two = p.files.subList(0, 2);
+        CompactionCommittable c = fullFrom(p.t, p.snapshot, two).orElseThrow();
         assertThat(c.commitMessage().compactBefore()).containsExactlyInAnyOrderElementsOf(two);
         assertThat(c.sortedRunsBefore).isEqualTo(2);
     }
 
     @Test
     void aWriterCommittingAfterPlanningLeavesThePlanOfThePlannersSnapshot() {
-        FileStoreTable t = table();
-        append(t, 4, 1);
-        long planned = latestId(t);
-        List<DataFileMeta> files = shipped(t, planned);
+        Planned p = new Planned(4);
+        FileStoreTable t = p.t;
         append(t, 2, 10); // level-0 files the plan does not know of
 
-        CompactionCommittable c = fullFrom(t, planned, files).orElseThrow();
-        assertThat(c.commitMessage().compactBefore()).containsExactlyInAnyOrderElementsOf(files);
+        CompactionCommittable c = fullFrom(t, p.snapshot, p.files).orElseThrow();
+        assertThat(c.commitMessage().compactBefore()).containsExactlyInAnyOrderElementsOf(p.files);
         commit(t, c, 1);
         assertThat(TableModel.toContents(TestTables.scan(t))).isEqualTo(model.contents());
         assertThat(bucket0(t).numberOfSortedRuns()).as("the compacted run and the two newer level-0 files")
@@ -118,14 +127,11 @@ class BucketRewriteTest {
 
     @Test
     void aCompactionLandingAfterPlanningMakesTheShippedPlanStale() {
-        FileStoreTable t = table();
-        append(t, 4, 1);
-        long planned = latestId(t);
-        List<DataFileMeta> files = shipped(t, planned);
-        new TableCompactor(t).compact(CompactStrategy.FULL, "other-compactor", 1);
+        Planned p = new Planned(4);
+        new TableCompactor(p.t).compact(CompactStrategy.FULL, "other-compactor", 1);
 
-        Optional<CompactionCommittable> c = fullFrom(t, planned, files);
+        Optional<CompactionCommittable> c = fullFrom(p.t, p.snapshot, p.files);
         assertThat(c).as("its inputs are gone from the latest snapshot").isEmpty();
-        assertThat(TableModel.toContents(TestTables.scan(t))).isEqualTo(model.contents());
+        assertThat(TableModel.toContents(TestTables.scan(p.t))).isEqualTo(model.contents());
     }
 }
