@@ -31,6 +31,7 @@ import java.util.regex.Pattern;
  * </ul>
  */
 public final class JobTables {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JobTables.class);
     private final JobSpec spec;
     private final Catalog catalog;
     private final int attempt;
@@ -106,11 +107,11 @@ public final class JobTables {
      * while other subtasks were already rewriting). Best effort: a table that cannot be opened now
      * is opened, and its error reported, when it is needed.
      */
-    public void openSelectedQuietly(org.slf4j.Logger log) {
+    public void openSelectedQuietly() {
         try {
             resolve();
         } catch (RuntimeException e) {
-            log.warn("cannot open the selected tables at start-up; each is opened when it is needed: {}",
+            LOG.warn("cannot open the selected tables at start-up; each is opened when it is needed: {}",
                     e.getMessage());
         }
     }

@@ -79,7 +79,7 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
         current = new ArrayList<>();
         pending = new TreeMap<>();
         registerMetrics();
-        tables.openSelectedQuietly(LOG);
+        tables.openSelectedQuietly();
         userState = context.getOperatorStateStore().getListState(
                 new ListStateDescriptor<>("commit-user", StringSerializer.INSTANCE));
         pendingState = context.getOperatorStateStore().getListState(

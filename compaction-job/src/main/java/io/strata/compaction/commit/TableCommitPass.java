@@ -78,7 +78,8 @@ final class TableCommitPass {
         List<CommitMessage> messages = new ArrayList<>();
         Set<String> buckets = new HashSet<>();
         List<CommitMessage> stale = new ArrayList<>();
-        Set<String> live = onlyAppendedSincePlanning(committables) ? null : liveFiles(results);
+        Optional<Snapshot> latest = table.snapshotManager().latest();
+        Set<String> live = onlyAppendedSincePlanning(committables, latest) ? null : liveFiles(results, latest);
         for (CommitMessage m : results) {
             boolean inputsLive = live == null || FileNames.of(m.compactBefore()).stream().allMatch(live::contains);
             if (inputsLive && buckets.add(bucketOf(m))) {
@@ -88,7 +89,7 @@ final class TableCommitPass {
             }
         }
         if (!stale.isEmpty() && live == null) {
-            live = liveFiles(results);
+            live = liveFiles(results, latest);
         }
         for (CommitMessage m : stale) {
             outcome.conflicts++;
@@ -168,9 +169,8 @@ final class TableCommitPass {
      * table's manifests (about 10 ms of a 60 ms commit). False when that cannot be told: a COMPACT
      * or OVERWRITE snapshot in between, one already expired, or too many to read.
      */
-    private boolean onlyAppendedSincePlanning(List<CompactionCommittable> committables) {
+    private boolean onlyAppendedSincePlanning(List<CompactionCommittable> committables, Optional<Snapshot> latest) {
         long oldest = committables.stream().mapToLong(c -> c.plannedFromSnapshot).min().orElse(0);
-        Optional<Snapshot> latest = table.snapshotManager().latest();
         if (oldest <= 0 || latest.isEmpty() || latest.get().id() < oldest
                 || latest.get().id() - oldest > MAX_SNAPSHOTS_TO_READ) {
             return false;
@@ -187,9 +187,9 @@ final class TableCommitPass {
         return true;
     }
 
-    private Set<String> liveFiles(List<CommitMessage> results) {
+    /** The live files of the results' buckets in {@code latest}. */
+    private Set<String> liveFiles(List<CommitMessage> results, Optional<Snapshot> latest) {
         Set<String> names = new HashSet<>();
-        Optional<Snapshot> latest = table.snapshotManager().latest();
         if (latest.isEmpty()) {
             return names;
         }

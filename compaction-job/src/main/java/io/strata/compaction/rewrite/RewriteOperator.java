@@ -60,7 +60,7 @@ public final class RewriteOperator extends ProcessFunction<CompactionWork, Compa
         stale = g.counter("staleWorks");
         g.gauge("lastRewriteMillis", () -> lastRewriteMillis);
         shapes = new BucketShapes(MAX_BUCKETS_WITH_GAUGES);
-        tables.openSelectedQuietly(LOG);
+        tables.openSelectedQuietly();
     }
 
     @Override

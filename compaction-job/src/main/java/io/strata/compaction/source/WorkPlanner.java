@@ -42,8 +42,6 @@ final class WorkPlanner {
          * never a newer work handed out while the round ran.
          */
         final Map<String, Set<String>> released = new HashMap<>();
-        /** The bytes each work's plan reads (identity keys: works are not value objects). */
-        final Map<CompactionWork, Long> bytesToRead = new java.util.IdentityHashMap<>();
         /** Per table: buckets with more sorted runs than num-sorted-run.compaction-trigger. */
         final Map<String, Integer> backlog = new HashMap<>();
     }
@@ -75,6 +73,8 @@ final class WorkPlanner {
      */
     Round plan(Map<String, Set<String>> inFlight) {
         Round round = new Round();
+        // the bytes each work's plan reads, for the order below (identity keys: works are not value objects)
+        Map<CompactionWork, Long> bytesToRead = new java.util.IdentityHashMap<>();
         if (replanAll.getAndSet(false)) {
             lastPlanned.clear();
         }
@@ -114,9 +114,10 @@ final class WorkPlanner {
                 }
                 Optional<CompactPlan> plan = compactor.planner().plan(partition, bucket, levels, strategy, false);
                 if (plan.isPresent()) {
-                    round.works.add(new CompactionWork(name, partition, bucket, latest.get().id(), strategy)
-                            .withFiles(levels.allFiles()));
-                    round.bytesToRead.put(round.works.get(round.works.size() - 1), plan.get().bytesToRead());
+                    CompactionWork work = new CompactionWork(name, partition, bucket, latest.get().id(), strategy)
+                            .withFiles(levels.allFiles());
+                    round.works.add(work);
+                    bytesToRead.put(work, plan.get().bytesToRead());
                     round.inputsByBucket.put(key, FileNames.of(plan.get().inputFiles()));
                 }
             }
@@ -130,7 +131,7 @@ final class WorkPlanner {
         }
         // the largest first: subtasks take works in this order, and ending with small ones keeps a
         // subtask from starting a large bucket when the others are about to run out of work
-        round.works.sort(java.util.Comparator.comparingLong((CompactionWork w) -> round.bytesToRead.get(w)).reversed());
+        round.works.sort(java.util.Comparator.comparingLong((CompactionWork w) -> bytesToRead.get(w)).reversed());
         return round;
     }
 
