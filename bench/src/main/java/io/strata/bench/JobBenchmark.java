@@ -30,7 +30,9 @@ import java.util.stream.Collectors;
  * excluded, as the issue asks), with the wall time from submission (including the cluster's
  * start-up when per-run) printed beside it. Every table is verified against the workload.
  * Arguments as {@link WorkloadBenchmark}: {@code --dir --warmups --runs --commits --rows --keys --seed}, and
- * {@code --cluster=shared|per-run}.
+ * {@code --cluster=shared|per-run}, {@code --submit=in-process|rest} (how jobs reach the shared
+ * cluster: its dispatcher directly, as the embedded runner's local executor does, the default;
+ * or its REST API, as a remote client).
  */
 public final class JobBenchmark {
     /** -Dstrata.bench.timeline=true prints every event of the job with its time. */
@@ -59,6 +61,10 @@ public final class JobBenchmark {
         if (!clusterMode.equals("shared") && !clusterMode.equals("per-run")) {
             throw new IllegalArgumentException("--cluster must be shared or per-run, got " + clusterMode);
         }
+        String submit = opts.getOrDefault("submit", "in-process");
+        if (!submit.equals("in-process") && !submit.equals("rest")) {
+            throw new IllegalArgumentException("--submit must be in-process or rest, got " + submit);
+        }
         String setup = opts.getOrDefault("setup", "copy");
         if (!setup.equals("copy") && !setup.equals("ingest")) {
             throw new IllegalArgumentException("--setup must be copy or ingest, got " + setup);
@@ -71,7 +77,7 @@ public final class JobBenchmark {
             StrataPeer.createTable(template, "workload").ingest(workload.restart());
         }
         try (SharedCluster cluster = clusterMode.equals("shared") ? SharedCluster.start(2) : null) {
-            run(dir, warmups, runs, workload, expected, cluster);
+            run(dir, warmups, runs, workload, expected, cluster, submit);
         } finally {
             if (template != null) {
                 WorkloadBenchmark.deleteRecursively(template);
@@ -103,10 +109,10 @@ public final class JobBenchmark {
     }
 
     private static void run(Path dir, int warmups, int runs, StandardWorkload workload, WorkloadCheck expected,
-                            SharedCluster cluster) throws Exception {
+                            SharedCluster cluster, String submit) throws Exception {
         System.out.printf("%s; java %s, %d cpus; %s%n", workload, System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(), cluster == null ? "a MiniCluster started for each job"
-                        : "one MiniCluster started before the first job");
+                        : "one MiniCluster started before the first job, jobs submitted " + submit);
 
         // 0 direct s, 1 job p1 s, 2 job p2 s, 3 paimon s, 4 job p1 wall, 5 job p2 wall, 6 direct on 2 threads s,
         // 7 the machine's speed-up on two threads, 8/9 JIT compiler CPU ms during job p1/p2, 10/11 GC ms during job p1/p2
@@ -117,8 +123,8 @@ public final class JobBenchmark {
             double direct = directStrata(dir, workload, expected, 1);
             double direct2 = directStrata(dir, workload, expected, 2);
             double machine = machineSpeedup();
-            double[] p1 = viaJob(dir, workload, expected, 1, cluster);
-            double[] p2 = viaJob(dir, workload, expected, 2, cluster);
+            double[] p1 = viaJob(dir, workload, expected, 1, cluster, submit);
+            double[] p2 = viaJob(dir, workload, expected, 2, cluster, submit);
             Path pw = Files.createTempDirectory(Files.createDirectories(dir), "paimon-job-bench-");
             double paimon;
             try (PaimonPeer peer = PaimonPeer.createTable(pw, "workload")) {
@@ -158,6 +164,7 @@ public final class JobBenchmark {
         json.put("workload", workload.toString());
         json.put("runs", runs);
         json.put("cluster", cluster == null ? "per-run" : "shared");
+        json.put("submit", cluster == null ? "in-process" : submit);
         json.put("setup", template == null ? "ingest" : "copy");
         json.put("input_rows", inputRows);
         json.put("direct_engine_seconds", r3(direct));
@@ -259,7 +266,7 @@ public final class JobBenchmark {
      * excluded); it still includes planning hand-off, every rewrite and the commit.
      */
     private static double[] viaJob(Path dir, StandardWorkload workload, WorkloadCheck expected, int parallelism,
-                                   SharedCluster cluster) throws Exception {
+                                   SharedCluster cluster, String submit) throws Exception {
         Path wh = Files.createTempDirectory(Files.createDirectories(dir), "strata-job-");
         try {
             workloadTable(wh, workload);
@@ -281,7 +288,7 @@ public final class JobBenchmark {
             String savepoints = wh.resolve("savepoints").toUri().toString();
             ThreadCpu cpu = ThreadCpu.start();
             try (EmbeddedJobRunner runner = cluster == null ? new EmbeddedJobRunner(spec, savepoints)
-                    : new EmbeddedJobRunner(spec, savepoints, cluster::environment)) {
+                    : new EmbeddedJobRunner(spec, savepoints, () -> cluster.environment(submit))) {
                 runner.run(e -> {
                     long now = System.nanoTime();
                     if (TIMELINE) {
@@ -335,11 +342,66 @@ public final class JobBenchmark {
             return new SharedCluster(c, c.getRestAddress().get());
         }
 
-        /** An environment submitting to this cluster (in this JVM, so the job's classes are this classpath's). */
-        org.apache.flink.streaming.api.environment.StreamExecutionEnvironment environment() {
-            return org.apache.flink.streaming.api.environment.StreamExecutionEnvironment.createRemoteEnvironment(
-                    rest.getHost(), rest.getPort(), new org.apache.flink.configuration.Configuration());
+        /**
+         * An environment submitting to this cluster (in this JVM, so the job's classes are this
+         * classpath's). {@code in-process}: the job graph goes to the MiniCluster's dispatcher
+         * directly and the result is a future the cluster completes, as in {@code strata compact}'s
+         * embedded runs (Flink's local executor); {@code rest}: through the cluster's REST API, as a
+         * remote client would, whose status polling and REST handlers then run in this JVM beside
+         * the job.
+         */
+        org.apache.flink.streaming.api.environment.StreamExecutionEnvironment environment(String submit) {
+            if (submit.equals("rest")) {
+                return org.apache.flink.streaming.api.environment.StreamExecutionEnvironment.createRemoteEnvironment(
+                        rest.getHost(), rest.getPort(), new org.apache.flink.configuration.Configuration());
+            }
+            org.apache.flink.configuration.Configuration conf = new org.apache.flink.configuration.Configuration();
+            conf.set(org.apache.flink.configuration.DeploymentOptions.TARGET, IN_PROCESS);
+            org.apache.flink.core.execution.PipelineExecutor executor = (pipeline, configuration, classLoader) -> {
+                org.apache.flink.streaming.api.graph.StreamGraph graph =
+                        org.apache.flink.client.deployment.executors.PipelineExecutorUtils.getStreamGraph(pipeline,
+                                configuration);
+                return cluster.submitJob(graph).thenApply(submitted ->
+                        new org.apache.flink.runtime.minicluster.MiniClusterJobClient(submitted.getJobID(), cluster,
+                                classLoader,
+                                org.apache.flink.runtime.minicluster.MiniClusterJobClient.JobFinalizationBehavior.NOTHING));
+            };
+            org.apache.flink.core.execution.PipelineExecutorFactory factory =
+                    new org.apache.flink.core.execution.PipelineExecutorFactory() {
+                        @Override
+                        public String getName() {
+                            return IN_PROCESS;
+                        }
+
+                        @Override
+                        public boolean isCompatibleWith(org.apache.flink.configuration.Configuration c) {
+                            return IN_PROCESS.equals(c.get(org.apache.flink.configuration.DeploymentOptions.TARGET));
+                        }
+
+                        @Override
+                        public org.apache.flink.core.execution.PipelineExecutor getExecutor(
+                                org.apache.flink.configuration.Configuration c) {
+                            return executor;
+                        }
+                    };
+            org.apache.flink.core.execution.PipelineExecutorServiceLoader loader =
+                    new org.apache.flink.core.execution.PipelineExecutorServiceLoader() {
+                        @Override
+                        public org.apache.flink.core.execution.PipelineExecutorFactory getExecutorFactory(
+                                org.apache.flink.configuration.Configuration c) {
+                            return factory;
+                        }
+
+                        @Override
+                        public java.util.stream.Stream<String> getExecutorNames() {
+                            return java.util.stream.Stream.of(IN_PROCESS);
+                        }
+                    };
+            return new org.apache.flink.streaming.api.environment.StreamExecutionEnvironment(loader, conf,
+                    JobBenchmark.class.getClassLoader());
         }
+
+        private static final String IN_PROCESS = "strata-bench-in-process";
 
         @Override
         public void close() throws Exception {

@@ -217,6 +217,7 @@ public final class TableCommit implements AutoCloseable {
      */
     private long commitEntries(CommitKind kind, long identifier, List<ManifestEntry> entries,
                                List<ManifestEntry> changelog, List<CommitMessage> settle) {
+        long started = System.nanoTime();
         List<ManifestFileMeta> delta;
         List<ManifestFileMeta> changelogManifests;
         String changelogList = null;
@@ -238,6 +239,7 @@ public final class TableCommit implements AutoCloseable {
         for (ManifestEntry e : entries) {
             recordDelta += e.kind() == FileKind.ADD ? e.file().rowCount() : -e.file().rowCount();
         }
+        long manifestsWritten = System.nanoTime();
         if (settle != null) {
             try {
                 makeDurable(settle);
@@ -247,6 +249,7 @@ public final class TableCommit implements AutoCloseable {
                 throw e;
             }
         }
+        long durable = System.nanoTime();
         for (int attempt = 0; ; attempt++) {
             Optional<Snapshot> latest = snapshots.latest();
             try {
@@ -258,6 +261,14 @@ public final class TableCommit implements AutoCloseable {
             }
             Optional<Long> id = tryPublish(kind, identifier, latest.orElse(null), delta, recordDelta, ref);
             if (id.isPresent()) {
+                if (LOG.isDebugEnabled()) {
+                    long now = System.nanoTime();
+                    LOG.debug("table {}: snapshot {} ({}, {} entries) committed in {} ms: manifests {} ms, waiting for "
+                            + "the data files' durability {} ms, conflict check and publishing {} ms ({} attempts)",
+                            tableName, id.get(), kind, entries.size(), (now - started) / 1_000_000,
+                            (manifestsWritten - started) / 1_000_000, (durable - manifestsWritten) / 1_000_000,
+                            (now - durable) / 1_000_000, attempt + 1);
+                }
                 return id.get();
             }
             if (attempt >= maxRetries) {

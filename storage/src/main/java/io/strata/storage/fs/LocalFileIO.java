@@ -198,6 +198,9 @@ final class LocalFileIO extends FileIO {
         private final FileOutputStream out;
         private final boolean background;
         private boolean closed;
+        /** Background only: bytes written since the last early force was asked for. */
+        private long unforced;
+        private java.util.concurrent.CompletableFuture<Void> earlyForce;
 
         SyncingOutputStream(java.nio.file.Path path, FileOutputStream out, boolean background) {
             this.path = path;
@@ -208,11 +211,21 @@ final class LocalFileIO extends FileIO {
         @Override
         public void write(int b) throws IOException {
             out.write(b);
+            written(1);
         }
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
             out.write(b, off, len);
+            written(len);
+        }
+
+        /** Background files: every {@link BackgroundSync#EARLY_FORCE_BYTES}, an early force. */
+        private void written(long n) {
+            if (background && (unforced += n) >= BackgroundSync.EARLY_FORCE_BYTES) {
+                unforced = 0;
+                earlyForce = BackgroundSync.forceEarly(out, earlyForce);
+            }
         }
 
         @Override
@@ -222,7 +235,7 @@ final class LocalFileIO extends FileIO {
             }
             closed = true;
             if (background) {
-                BackgroundSync.forceAndClose(path, out);
+                BackgroundSync.forceAndClose(path, out, earlyForce);
                 return;
             }
             try {

@@ -48,6 +48,42 @@ class BackgroundSyncTest {
         }
     }
 
+    /**
+     * A long data file is forced while it is written, so the force after close (which a commit
+     * may wait for) finds little left; the early forces run beside the writes and beside the close
+     * and change no byte.
+     */
+    @Test
+    void aLongDataFileIsForcedWhileWrittenAndStaysIntact() throws IOException {
+        FileIO io = io();
+        byte[] chunk = new byte[64 << 10];
+        Random random = new Random(11);
+        long before = BackgroundSync.earlyForces();
+        List<org.apache.hadoop.fs.Path> written = new java.util.ArrayList<>();
+        List<byte[]> contents = new java.util.ArrayList<>();
+        for (int f = 0; f < 4; f++) {
+            org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(dir.toUri().toString(), "bucket-0/long-" + f);
+            java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+            try (PositionOutputStream out = io.dataOutputFile(p).create(0)) {
+                // 3 x EARLY_FORCE_BYTES and a bit, in writes of uneven sizes
+                while (expected.size() < 3 * BackgroundSync.EARLY_FORCE_BYTES + 12_345) {
+                    random.nextBytes(chunk);
+                    int len = 1 + random.nextInt(chunk.length);
+                    out.write(chunk, 0, len);
+                    expected.write(chunk, 0, len);
+                }
+            }
+            written.add(p);
+            contents.add(expected.toByteArray());
+        }
+        assertThat(BackgroundSync.earlyForces() - before).as("early forces of four files of 3 x %d bytes",
+                BackgroundSync.EARLY_FORCE_BYTES).isBetween(4L, 12L);
+        io.makeDurable(written);
+        for (int f = 0; f < written.size(); f++) {
+            assertThat(io.readFully(written.get(f))).as("file %d", f).isEqualTo(contents.get(f));
+        }
+    }
+
     @Test
     void filesWrittenElsewhereAreForcedAndMissingOnesSkipped() throws IOException {
         FileIO io = io();
