@@ -208,8 +208,10 @@ public final class TableCommit implements AutoCloseable {
     }
 
     /**
-     * Writes the delta and changelog manifests of {@code entries}, then publishes them as one
-     * snapshot of {@code kind}.
+     * Writes the delta and changelog manifests of {@code entries} and the delta's manifest list,
+     * then publishes them as one snapshot of {@code kind}. Everything written before the loop
+     * depends on the entries only, not on the latest snapshot, so it is written once however many
+     * attempts the race for the snapshot id takes, and removed again when the commit gives up.
      *
      * @param settle the messages whose added files must be made durable before the snapshot is
      *               published (after the manifests are written, so the writing overlaps the forces
@@ -218,23 +220,23 @@ public final class TableCommit implements AutoCloseable {
     private long commitEntries(CommitKind kind, long identifier, List<ManifestEntry> entries,
                                List<ManifestEntry> changelog, List<CommitMessage> settle) {
         long started = System.nanoTime();
-        List<ManifestFileMeta> delta;
-        List<ManifestFileMeta> changelogManifests;
-        String changelogList = null;
-        long changelogRows = 0;
+        Prepared prepared = new Prepared();
         try {
-            delta = manifests.manifestFile().write(entries);
-            changelogManifests = manifests.manifestFile().write(changelog);
+            prepared.delta = manifests.manifestFile().write(entries);
+            prepared.deltaList = manifests.manifestList().write(prepared.delta);
+            prepared.changelogManifests = manifests.manifestFile().write(changelog);
             if (!changelog.isEmpty()) {
-                changelogList = manifests.manifestList().write(changelogManifests);
+                prepared.changelogList = manifests.manifestList().write(prepared.changelogManifests);
             }
         } catch (IOException e) {
+            prepared.abandon();
             throw new CommitFailedException("table " + tableName + ": cannot write manifests: " + e.getMessage(), e);
         }
+        long changelogRows = 0;
         for (ManifestEntry e : changelog) {
             changelogRows += e.file().rowCount();
         }
-        ChangelogRef ref = new ChangelogRef(changelogList, changelog.isEmpty() ? null : changelogRows);
+        prepared.changelogRows = changelog.isEmpty() ? null : changelogRows;
         long recordDelta = 0;
         for (ManifestEntry e : entries) {
             recordDelta += e.kind() == FileKind.ADD ? e.file().rowCount() : -e.file().rowCount();
@@ -244,8 +246,7 @@ public final class TableCommit implements AutoCloseable {
             try {
                 makeDurable(settle);
             } catch (RuntimeException e) {
-                deleteManifests(delta);
-                deleteChangelogMetadata(changelogManifests, changelogList);
+                prepared.abandon();
                 throw e;
             }
         }
@@ -254,12 +255,11 @@ public final class TableCommit implements AutoCloseable {
             Optional<Snapshot> latest = snapshots.latest();
             try {
                 conflicts.check(latest.orElse(null), entries);
-            } catch (CommitConflictException e) {
-                deleteManifests(delta);
-                deleteChangelogMetadata(changelogManifests, changelogList);
+            } catch (RuntimeException e) {
+                prepared.abandon();
                 throw e;
             }
-            Optional<Long> id = tryPublish(kind, identifier, latest.orElse(null), delta, recordDelta, ref);
+            Optional<Long> id = tryPublish(kind, identifier, latest.orElse(null), prepared, recordDelta);
             if (id.isPresent()) {
                 if (LOG.isDebugEnabled()) {
                     long now = System.nanoTime();
@@ -272,8 +272,7 @@ public final class TableCommit implements AutoCloseable {
                 return id.get();
             }
             if (attempt >= maxRetries) {
-                deleteManifests(delta);
-                deleteChangelogMetadata(changelogManifests, changelogList);
+                prepared.abandon();
                 throw new CommitFailedException("table " + tableName + ": " + kind + " commit " + identifier + " of "
                         + commitUser + " lost the race for a new snapshot " + (attempt + 1) + " times; giving up", null);
             }
@@ -281,27 +280,40 @@ public final class TableCommit implements AutoCloseable {
         }
     }
 
-    /** The changelog manifest list of a commit (null when it has none) and its row count. */
-    private static final class ChangelogRef {
-        final String list;
-        final Long rows;
+    /**
+     * What a commit writes once, before racing for the snapshot id: its delta manifests and their
+     * list, and its changelog manifests and their list (null when it has no changelog). Nothing
+     * names them until a snapshot does; a commit that gives up deletes them ({@link #abandon}).
+     */
+    private final class Prepared {
+        List<ManifestFileMeta> delta = List.of();
+        String deltaList;
+        List<ManifestFileMeta> changelogManifests = List.of();
+        String changelogList;
+        /** Rows of the changelog files; null when the commit has none. */
+        Long changelogRows;
 
-        ChangelogRef(String list, Long rows) {
-            this.list = list;
-            this.rows = rows;
+        void abandon() {
+            deleteManifests(delta);
+            deleteManifests(changelogManifests);
+            for (String list : new String[] {deltaList, changelogList}) {
+                if (list != null) {
+                    deleteQuietly(manifests.manifestList().path(list));
+                }
+            }
         }
     }
 
-    private void deleteChangelogMetadata(List<ManifestFileMeta> changelogManifests, String changelogList) {
-        deleteManifests(changelogManifests);
-        if (changelogList != null) {
-            deleteQuietly(manifests.manifestList().path(changelogList));
-        }
-    }
-
-    /** One attempt; empty if another committer took the snapshot id first. */
-    private Optional<Long> tryPublish(CommitKind kind, long identifier, Snapshot latest, List<ManifestFileMeta> delta,
-                                      long recordDelta, ChangelogRef changelog) {
+    /**
+     * One attempt: merges the latest snapshot's base manifests with the delta, writes the new base
+     * list and publishes; empty if another committer took the snapshot id first (what this attempt
+     * wrote is removed; {@code prepared} is kept for the next one). A failure before publishing
+     * removes both. A failure of the publish itself whose outcome cannot be read back removes
+     * nothing: the snapshot may exist, and a file it names must not go (an orphan is the lesser
+     * harm; orphan cleanup takes it later).
+     */
+    private Optional<Long> tryPublish(CommitKind kind, long identifier, Snapshot latest, Prepared prepared,
+                                      long recordDelta) {
         long newId = latest == null ? 1 : latest.id() + 1;
         List<ManifestFileMeta> written = new ArrayList<>();
         List<String> lists = new ArrayList<>();
@@ -310,22 +322,26 @@ public final class TableCommit implements AutoCloseable {
             if (latest != null) {
                 base.addAll(manifests.manifestList().read(latest.baseManifestList()));
             }
-            base.addAll(delta);
+            base.addAll(prepared.delta);
             List<ManifestFileMeta> merged = manifests.merger().merge(base, written);
             String baseList = manifests.manifestList().write(merged);
             lists.add(baseList);
-            String deltaList = manifests.manifestList().write(delta);
-            lists.add(deltaList);
             long total = (latest == null ? 0 : latest.totalRecordCount()) + recordDelta;
-            Snapshot s = new Snapshot(newId, schema.id(), baseList, deltaList, changelog.list, commitUser, identifier,
-                    kind, System.currentTimeMillis(), total, recordDelta, changelog.rows,
-                    latest == null ? null : latest.watermark());
+            Snapshot s = new Snapshot(newId, schema.id(), baseList, prepared.deltaList, prepared.changelogList,
+                    commitUser, identifier, kind, System.currentTimeMillis(), total, recordDelta,
+                    prepared.changelogRows, latest == null ? null : latest.watermark());
             if (publishOrCheck(s)) {
                 LOG.debug("table {}: committed snapshot {} ({})", tableName, newId, kind);
                 return Optional.of(newId);
             }
         } catch (IOException e) {
+            if (e instanceof PublishOutcomeUnknown) {
+                throw new CommitFailedException("table " + tableName + ": " + kind + " commit " + identifier
+                        + " may or may not have published snapshot " + newId + " (it cannot be read back: "
+                        + e.getMessage() + "); its files are kept", e);
+            }
             cleanup(written, lists);
+            prepared.abandon();
             throw new CommitFailedException("table " + tableName + ": " + kind + " commit " + identifier
                     + " failed before its snapshot " + newId + " was published: " + e.getMessage(), e);
         }
@@ -341,15 +357,24 @@ public final class TableCommit implements AutoCloseable {
         try {
             return snapshots.publish(publisher, s);
         } catch (IOException e) {
-            if (snapshots.exists(s.id())) {
-                Snapshot there = snapshots.snapshot(s.id());
-                if (commitUser.equals(there.commitUser()) && there.commitIdentifier() == s.commitIdentifier()
-                        && s.baseManifestList().equals(there.baseManifestList())) {
-                    return true;
+            try {
+                if (snapshots.exists(s.id())) {
+                    Snapshot there = snapshots.snapshot(s.id());
+                    return commitUser.equals(there.commitUser()) && there.commitIdentifier() == s.commitIdentifier()
+                            && s.baseManifestList().equals(there.baseManifestList());
                 }
-                return false;
+            } catch (RuntimeException unreadable) { // SnapshotManager reports I/O failures unchecked
+                e.addSuppressed(unreadable);
+                throw new PublishOutcomeUnknown(e);
             }
-            throw e;
+            throw e; // the snapshot is not there: not published
+        }
+    }
+
+    /** The publish failed and whether the snapshot exists could not be read back. */
+    private static final class PublishOutcomeUnknown extends IOException {
+        PublishOutcomeUnknown(IOException cause) {
+            super(cause.getMessage(), cause);
         }
     }
 
