@@ -51,25 +51,34 @@ final class BackgroundSync {
      * to write all of it: about 45 ms for the 16 MB a bucket's full compaction writes on this
      * project's disks, at the end of every compaction, in its serial tail. With early forces at
      * most this much is left for the last one.
+     *
+     * <p>Files of a few MB (write-only ingestion's level-0 files, about 4 MB in the standard
+     * workload) get one or two. Session 5 tried early forces every 4 MiB and reverted them after
+     * measuring 0.40-0.49 M ingest rows/s with them and 0.47-0.50 M without; session 7's
+     * alternating runs measured 0.54 M with these and 0.48-0.50 M with early forces only from
+     * 8 MiB on (which leaves 4 MB files alone, and gave the job's commit less: median 55 ms
+     * against 44). The machine's noise is as large as either effect (bench/RESULTS.md).
      */
     static final long EARLY_FORCE_BYTES = 2L << 20;
 
     /**
      * Starts forcing what has been written to {@code out} so far, in the background, unless the
-     * previous early force of the file is still running ({@code previous}, null for none); returns
-     * the force now running. An early force only moves disk writes earlier: it settles nothing
-     * (the force after close does), and its failure is ignored, as that force reports it.
+     * previous early force of the file ({@code previous}, null for none) is still running or
+     * failed; returns the force now running, or that previous one. An early force only moves disk
+     * writes earlier and settles nothing, but its failure is kept: the file's force after close
+     * then fails too, because after a failed fsync the kernel may have dropped the pages it could
+     * not write, and a later fsync can succeed with the data lost.
      */
     static CompletableFuture<Void> forceEarly(FileOutputStream out, CompletableFuture<Void> previous) {
-        if (previous != null && !previous.isDone()) {
+        if (previous != null && (!previous.isDone() || previous.isCompletedExceptionally())) {
             return previous;
         }
         EARLY_FORCES.incrementAndGet();
         return CompletableFuture.runAsync(() -> {
             try {
                 out.getChannel().force(false);
-            } catch (IOException closedOrFailed) {
-                // the force after close settles the file and reports a real failure
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
             }
         }, SYNCER);
     }
@@ -77,15 +86,20 @@ final class BackgroundSync {
     /**
      * Forces {@code out} (the file at {@code path}) to disk and closes it, in the background, after
      * the file's early force {@code early} (null for none) has finished: never beside it, so the
-     * file is not closed under it, and never blocking a syncer thread to wait for it.
+     * file is not closed under it, and never blocking a syncer thread to wait for it. If the early
+     * force failed, the file is closed unforced and its durability fails with that failure.
      */
     static void forceAndClose(Path path, FileOutputStream out, CompletableFuture<Void> early) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         PENDING.put(path, done);
         HANDED_OVER.incrementAndGet();
-        Runnable forceAndClose = () -> {
+        java.util.function.Consumer<Throwable> forceAndClose = earlyFailure -> {
             try {
                 try {
+                    if (earlyFailure != null) {
+                        throw new IOException("an earlier force of the file while it was written failed (a later "
+                                + "one cannot prove its data is on disk): " + ioCause(earlyFailure), ioCause(earlyFailure));
+                    }
                     out.getChannel().force(false);
                 } finally {
                     out.close();
@@ -96,11 +110,17 @@ final class BackgroundSync {
                 done.completeExceptionally(t); // kept: the commit naming the file reports it
             }
         };
-        if (early == null || early.isDone()) {
-            SYNCER.execute(forceAndClose);
+        if (early == null) {
+            SYNCER.execute(() -> forceAndClose.accept(null));
         } else {
-            early.whenCompleteAsync((v, t) -> forceAndClose.run(), SYNCER);
+            early.whenCompleteAsync((v, failure) -> forceAndClose.accept(failure), SYNCER);
         }
+    }
+
+    /** The IOException inside a failed early force. */
+    private static Throwable ioCause(Throwable t) {
+        Throwable c = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
+        return c instanceof java.io.UncheckedIOException && c.getCause() != null ? c.getCause() : c;
     }
 
     /** Early forces started since the JVM started (tests: that long files get them). */

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import org.apache.parquet.io.PositionOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -82,6 +83,26 @@ class BackgroundSyncTest {
         for (int f = 0; f < written.size(); f++) {
             assertThat(io.readFully(written.get(f))).as("file %d", f).isEqualTo(contents.get(f));
         }
+    }
+
+    /**
+     * After a failed fsync a later one may succeed with the data lost (the kernel can drop the
+     * pages it failed to write): a file whose early force failed is never reported durable.
+     */
+    @Test
+    void aFailedEarlyForceFailsTheFilesDurability() throws IOException {
+        Path file = dir.resolve("data-early-force-failed");
+        java.io.FileOutputStream out = new java.io.FileOutputStream(file.toFile());
+        out.write(new byte[] {1, 2, 3});
+        CompletableFuture<Void> failedEarly = CompletableFuture.failedFuture(
+                new java.io.UncheckedIOException(new IOException("injected: EIO")));
+        assertThat(BackgroundSync.forceEarly(out, failedEarly)).as("no early force after a failed one")
+                .isSameAs(failedEarly);
+        BackgroundSync.forceAndClose(file, out, failedEarly);
+        assertThatThrownBy(() -> BackgroundSync.awaitDurable(file, "data-early-force-failed"))
+                .isInstanceOf(IOException.class).hasMessageContaining("data-early-force-failed")
+                .hasMessageContaining("an earlier force").hasMessageContaining("injected: EIO");
+        assertThatThrownBy(() -> out.write(4)).as("the file was closed all the same").isInstanceOf(IOException.class);
     }
 
     @Test
