@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.data.RowKind;
 import io.strata.storage.fs.FailingDurabilityFileIO;
-import io.strata.storage.schema.Schema;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
@@ -29,14 +28,7 @@ class DurabilityFailureTest {
     @Test
     void aFailedForceFailsTheCommitAndLeavesNoTrace() throws Exception {
         String wh = dir.toString();
-        FileStoreTable healthy = Catalog.open(wh).createTable("db", "t", Schema.newBuilder()
-                .column("k", "BIGINT NOT NULL").column("v", "STRING").primaryKey("k").option("bucket", "2")
-                .option("write-only", "true").option("commit.lock.class", "io.strata.storage.fs.CommitLockTest$JvmLock")
-                .build(), false);
-        try (TableWrite w = healthy.newWrite("w"); TableCommit c = healthy.newCommit("w")) {
-            w.write(new GenericRow(RowKind.INSERT, 1L, "one"));
-            c.commit(1, w.prepareCommit());
-        }
+        FileStoreTable healthy = TestTables.oneRowTable(wh);
         Path manifestDir = dir.resolve("db.db").resolve("t").resolve("manifest");
         List<Path> manifestsBefore = list(manifestDir);
 

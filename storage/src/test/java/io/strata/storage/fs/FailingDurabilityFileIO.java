@@ -1,39 +1,14 @@
 package io.strata.storage.fs;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.util.Collection;
-import java.util.List;
 import org.apache.hadoop.fs.Path;
-import org.apache.parquet.io.InputFile;
-import org.apache.parquet.io.OutputFile;
 
 /** A local warehouse's FileIO whose {@link #makeDurable} fails, as a disk refusing a force would. */
-public final class FailingDurabilityFileIO extends FileIO {
-    private final FileIO local;
-
+public final class FailingDurabilityFileIO extends DelegatingFileIO {
     public FailingDurabilityFileIO(String warehouse) {
-        this(FileIO.forWarehouse(warehouse, java.util.Map.of()));
+        super(warehouse);
     }
-
-    private FailingDurabilityFileIO(FileIO local) {
-        super(local.conf());
-        this.local = local;
-    }
-
-    @Override public String scheme() { return local.scheme(); }
-    @Override public boolean exists(Path path) throws IOException { return local.exists(path); }
-    @Override public InputStream open(Path path) throws IOException { return local.open(path); }
-    @Override public OutputStream create(Path path) throws IOException { return local.create(path); }
-    @Override public long length(Path path) throws IOException { return local.length(path); }
-    @Override public boolean delete(Path path, boolean recursive) throws IOException { return local.delete(path, recursive); }
-    @Override public void mkdirs(Path path) throws IOException { local.mkdirs(path); }
-    @Override public List<FileEntry> list(Path dir) throws IOException { return local.list(dir); }
-    @Override protected void replace(Path src, Path dst) throws IOException { local.replace(src, dst); }
-    @Override public InputFile inputFile(Path path, long knownLength) { return local.inputFile(path, knownLength); }
-    @Override public OutputFile outputFile(Path path) { return local.outputFile(path); }
-    @Override public OutputFile dataOutputFile(Path path) { return local.dataOutputFile(path); }
 
     @Override
     public void makeDurable(Collection<Path> files) throws IOException {

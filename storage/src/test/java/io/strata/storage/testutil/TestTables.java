@@ -34,6 +34,24 @@ public final class TestTables {
         return rows;
     }
 
+    /**
+     * A new write-only table {@code db.t} (k BIGINT primary key, v STRING, 2 buckets, a commit
+     * lock inside this JVM, so that a table opened through any test FileIO can publish) holding
+     * one committed row, k = 1, written by commit user {@code w}: snapshot 1.
+     */
+    public static FileStoreTable oneRowTable(String warehouse) {
+        FileStoreTable t = io.strata.storage.table.Catalog.open(warehouse).createTable("db", "t", Schema.newBuilder()
+                .column("k", "BIGINT NOT NULL").column("v", "STRING").primaryKey("k").option("bucket", "2")
+                .option("write-only", "true").option("commit.lock.class", "io.strata.storage.fs.CommitLockTest$JvmLock")
+                .build(), false);
+        try (io.strata.storage.table.TableWrite w = t.newWrite("w");
+             io.strata.storage.commit.TableCommit c = t.newCommit("w")) {
+            w.write(new GenericRow(io.strata.storage.data.RowKind.INSERT, 1L, "one"));
+            c.commit(1, w.prepareCommit());
+        }
+        return t;
+    }
+
     public static List<GenericRow> scan(FileStoreTable t) {
         return scan(t.newReadBuilder());
     }
