@@ -134,11 +134,18 @@ final class PlanEnumerator implements SplitEnumerator<CompactionWork, PlanCheckp
             if (bounded) {
                 unassigned.addFirst(w);
             } else {
-                inFlight.remove(w.bucketKey());
-                assignedTo.remove(w.bucketKey());
-                planner.replanAll();
+                release(w.bucketKey());
             }
         }
+        if (!bounded && !splits.isEmpty()) {
+            planner.replanAll();
+        }
+    }
+
+    /** Takes a bucket out of flight, so that a round may hand out work for it again. */
+    private void release(String bucketKey) {
+        inFlight.remove(bucketKey);
+        assignedTo.remove(bucketKey);
     }
 
     /**
@@ -157,18 +164,12 @@ final class PlanEnumerator implements SplitEnumerator<CompactionWork, PlanCheckp
         if (bounded) {
             return; // without checkpoints, Flink gives back every work handed out (addSplitsBack)
         }
-        int released = 0;
-        for (java.util.Iterator<Map.Entry<String, Integer>> it = assignedTo.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<String, Integer> e = it.next();
-            if (e.getValue() == subtask) {
-                inFlight.remove(e.getKey());
-                it.remove();
-                released++;
-            }
-        }
-        if (released > 0) {
+        List<String> handedToIt = assignedTo.entrySet().stream().filter(e -> e.getValue() == subtask)
+                .map(Map.Entry::getKey).toList();
+        handedToIt.forEach(this::release);
+        if (!handedToIt.isEmpty()) {
             planner.replanAll();
-            LOG.info("subtask {} restarted: {} buckets it was compacting are planned again", subtask, released);
+            LOG.info("subtask {} restarted: {} buckets it was compacting are planned again", subtask, handedToIt.size());
         }
     }
 

@@ -331,8 +331,7 @@ public final class TableCommit implements AutoCloseable {
                     commitUser, identifier, kind, System.currentTimeMillis(), total, recordDelta,
                     prepared.changelogRows, latest == null ? null : latest.watermark());
             if (publishOrCheck(s)) {
-                LOG.debug("table {}: committed snapshot {} ({})", tableName, newId, kind);
-                return Optional.of(newId);
+                return Optional.of(newId); // commitEntries logs it, with its phases
             }
         } catch (IOException e) {
             if (e instanceof PublishOutcomeUnknown) {

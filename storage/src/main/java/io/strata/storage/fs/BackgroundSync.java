@@ -53,24 +53,24 @@ final class BackgroundSync {
      * most this much is left for the last one.
      *
      * <p>Files of a few MB (write-only ingestion's level-0 files, about 4 MB in the standard
-     * workload) get one or two. Session 5 tried early forces every 4 MiB and reverted them after
-     * measuring 0.40-0.49 M ingest rows/s with them and 0.47-0.50 M without; session 7's
-     * alternating runs measured 0.54 M with these and 0.48-0.50 M with early forces only from
-     * 8 MiB on (which leaves 4 MB files alone, and gave the job's commit less: median 55 ms
-     * against 44). The machine's noise is as large as either effect (bench/RESULTS.md).
+     * workload) get one or two; ingestion measured no slower for it, and starting only at 8 MiB
+     * gave the job's commit less (bench/RESULTS.md, session 7).
      */
     static final long EARLY_FORCE_BYTES = 2L << 20;
 
+    /** A file's early force before its first one: done, so the next one may start. */
+    static final CompletableFuture<Void> NO_EARLY_FORCE = CompletableFuture.completedFuture(null);
+
     /**
      * Starts forcing what has been written to {@code out} so far, in the background, unless the
-     * previous early force of the file ({@code previous}, null for none) is still running or
-     * failed; returns the force now running, or that previous one. An early force only moves disk
+     * previous early force of the file ({@code previous}, {@link #NO_EARLY_FORCE} for none) is
+     * still running or failed; returns the force now running, or that previous one. An early force only moves disk
      * writes earlier and settles nothing, but its failure is kept: the file's force after close
      * then fails too, because after a failed fsync the kernel may have dropped the pages it could
      * not write, and a later fsync can succeed with the data lost.
      */
     static CompletableFuture<Void> forceEarly(FileOutputStream out, CompletableFuture<Void> previous) {
-        if (previous != null && (!previous.isDone() || previous.isCompletedExceptionally())) {
+        if (!previous.isDone() || previous.isCompletedExceptionally()) {
             return previous;
         }
         EARLY_FORCES.incrementAndGet();
@@ -85,8 +85,9 @@ final class BackgroundSync {
 
     /**
      * Forces {@code out} (the file at {@code path}) to disk and closes it, in the background, after
-     * the file's early force {@code early} (null for none) has finished: never beside it, so the
-     * file is not closed under it, and never blocking a syncer thread to wait for it. If the early
+     * the file's last early force {@code early} ({@link #NO_EARLY_FORCE} for none) has finished:
+     * never beside it, so the file is not closed under it, and never blocking a syncer thread to
+     * wait for it. If the early
      * force failed, the file is closed unforced and its durability fails with that failure.
      */
     static void forceAndClose(Path path, FileOutputStream out, CompletableFuture<Void> early) {
@@ -110,11 +111,7 @@ final class BackgroundSync {
                 done.completeExceptionally(t); // kept: the commit naming the file reports it
             }
         };
-        if (early == null) {
-            SYNCER.execute(() -> forceAndClose.accept(null));
-        } else {
-            early.whenCompleteAsync((v, failure) -> forceAndClose.accept(failure), SYNCER);
-        }
+        early.whenCompleteAsync((v, failure) -> forceAndClose.accept(failure), SYNCER);
     }
 
     /** The IOException inside a failed early force. */

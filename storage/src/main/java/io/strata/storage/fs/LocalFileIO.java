@@ -200,7 +200,7 @@ final class LocalFileIO extends FileIO {
         private boolean closed;
         /** Background only: bytes written since the last early force was asked for. */
         private long unforced;
-        private java.util.concurrent.CompletableFuture<Void> earlyForce;
+        private java.util.concurrent.CompletableFuture<Void> earlyForce = BackgroundSync.NO_EARLY_FORCE;
 
         SyncingOutputStream(java.nio.file.Path path, FileOutputStream out, boolean background) {
             this.path = path;

@@ -1,8 +1,12 @@
 package io.strata.storage.testutil;
 
+import io.strata.storage.commit.TableCommit;
 import io.strata.storage.data.GenericRow;
+import io.strata.storage.data.RowKind;
 import io.strata.storage.schema.Schema;
+import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.table.TableWrite;
 import io.strata.storage.util.CloseableIterator;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,13 +44,12 @@ public final class TestTables {
      * one committed row, k = 1, written by commit user {@code w}: snapshot 1.
      */
     public static FileStoreTable oneRowTable(String warehouse) {
-        FileStoreTable t = io.strata.storage.table.Catalog.open(warehouse).createTable("db", "t", Schema.newBuilder()
+        FileStoreTable t = Catalog.open(warehouse).createTable("db", "t", Schema.newBuilder()
                 .column("k", "BIGINT NOT NULL").column("v", "STRING").primaryKey("k").option("bucket", "2")
                 .option("write-only", "true").option("commit.lock.class", "io.strata.storage.fs.CommitLockTest$JvmLock")
                 .build(), false);
-        try (io.strata.storage.table.TableWrite w = t.newWrite("w");
-             io.strata.storage.commit.TableCommit c = t.newCommit("w")) {
-            w.write(new GenericRow(io.strata.storage.data.RowKind.INSERT, 1L, "one"));
+        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+            w.write(new GenericRow(RowKind.INSERT, 1L, "one"));
             c.commit(1, w.prepareCommit());
         }
         return t;
