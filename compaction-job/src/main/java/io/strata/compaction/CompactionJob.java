@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.Callable;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import picocli.CommandLine;
@@ -26,7 +25,7 @@ import picocli.CommandLine.Option;
 @Command(name = "strata-compaction-job", mixinStandardHelpOptions = true,
         description = "Compacts Strata primary-key tables: plans per bucket from manifests, rewrites sorted runs in "
                 + "parallel, produces lookup / full-compaction changelog, and commits exactly once.")
-public final class CompactionJob implements Callable<Integer> {
+public final class CompactionJob {
 
     /** The job's arguments, shared with {@code strata compact}. */
     public static final class Args {
@@ -135,25 +134,42 @@ public final class CompactionJob implements Callable<Integer> {
     @CommandLine.Mixin
     Args args = new Args();
 
-    public static void main(String[] argv) {
+    /**
+     * Runs the job. This is what {@code flink run} calls on the client and what a REST {@code
+     * /jars/<id>/run} (or the web UI) calls inside the JobManager, so it never exits the JVM: it
+     * returns once the job is submitted (detached) or done, and throws for every error with a
+     * message naming what is wrong. Flink hands that message to the caller; a plain {@code java}
+     * launch exits non-zero with it. {@code --help} prints the usage and returns.
+     *
+     * @throws IllegalArgumentException for bad arguments, an unknown table or an invalid option
+     * @throws Exception what running the job threw (Flink's {@code JobExecutionException})
+     */
+    public static void main(String[] argv) throws Exception {
         CommandLine cl = new CommandLine(new CompactionJob());
-        cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
-            cmd.getErr().println("strata-compaction-job: error: " + e.getMessage());
-            if (Boolean.getBoolean("strata.debug")) {
-                e.printStackTrace(cmd.getErr());
-            }
-            return 1;
-        });
-        System.exit(cl.execute(argv));
+        CommandLine.ParseResult parsed;
+        try {
+            parsed = cl.parseArgs(argv);
+        } catch (CommandLine.ParameterException e) {
+            throw new IllegalArgumentException("strata-compaction-job: error: " + e.getMessage()
+                    + " (--help lists the arguments)", e);
+        }
+        if (!CommandLine.printHelpIfRequested(parsed)) {
+            cl.<CompactionJob>getCommand().run();
+        }
     }
 
-    @Override
-    public Integer call() throws Exception {
-        JobSpec spec = args.toSpec();
+    /** Builds the spec and the pipeline (errors name the argument), then runs the job. */
+    private void run() throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        CompactionPipeline.build(env, spec).sinkTo(new DiscardingSink<CompactionEvent>()).name("events").setParallelism(1);
-        env.execute(jobName(spec));
-        return 0;
+        JobSpec spec;
+        try {
+            spec = args.toSpec();
+            CompactionPipeline.build(env, spec).sinkTo(new DiscardingSink<CompactionEvent>()).name("events")
+                    .setParallelism(1);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("strata-compaction-job: error: " + e.getMessage(), e);
+        }
+        env.execute(jobName(spec)); // not caught: a plan-extracting environment aborts the program through here
     }
 
     public static String jobName(JobSpec spec) {

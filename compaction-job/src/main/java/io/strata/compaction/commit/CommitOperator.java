@@ -2,6 +2,7 @@ package io.strata.compaction.commit;
 
 import io.strata.compaction.JobSpec;
 import io.strata.compaction.JobTables;
+import io.strata.compaction.ProcessRelease;
 import io.strata.compaction.rewrite.CompactionCommittable;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -74,6 +75,7 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
     @Override
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
+        ProcessRelease.register(getRuntimeContext());
         attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
         tables = new JobTables(spec, attempt);
         current = new ArrayList<>();

@@ -2,6 +2,7 @@ package io.strata.compaction.rewrite;
 
 import io.strata.compaction.JobSpec;
 import io.strata.compaction.JobTables;
+import io.strata.compaction.ProcessRelease;
 import io.strata.compaction.source.CompactionWork;
 import io.strata.storage.table.FileStoreTable;
 import java.util.Optional;
@@ -49,6 +50,7 @@ public final class RewriteOperator extends ProcessFunction<CompactionWork, Compa
 
     @Override
     public void open(OpenContext openContext) {
+        ProcessRelease.register(getRuntimeContext());
         tables = new JobTables(spec, getRuntimeContext().getTaskInfo().getAttemptNumber());
         MetricGroup g = getRuntimeContext().getMetricGroup();
         rowsRead = g.counter("rowsRead");

@@ -1,18 +1,21 @@
 package io.strata.storage.fs;
 
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * Forces closed local data files to disk off the writer's thread. A writer closing a data file
@@ -27,18 +30,27 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Pending forces are kept per path in this process; a file this process did not write (or
  * whose force finished and was forgotten) is forced again at commit, which costs little for a
- * file that is already on disk. Two daemon threads: the disk, not the CPU, is the limit.
+ * file that is already on disk. At most two daemon threads: the disk, not the CPU, is the limit.
+ *
+ * <p>The threads exist only while there is work: each stops after {@link #IDLE_MILLIS} without a
+ * force, and {@link #shutdown} stops them at once after the forces already handed over. Code that
+ * a Flink session cluster loads and unloads all day runs here, and a thread that outlived a job
+ * would keep the job's whole class loader (every class it loaded, its metaspace) reachable for
+ * ever; a later force simply starts new threads.
  */
 final class BackgroundSync {
     private static final ConcurrentHashMap<Path, CompletableFuture<Void>> PENDING = new ConcurrentHashMap<>();
     private static final AtomicInteger THREADS = new AtomicInteger();
     /** Files handed over so far (tests: which writes were deferred). */
-    private static final java.util.concurrent.atomic.AtomicLong HANDED_OVER = new java.util.concurrent.atomic.AtomicLong();
-    private static final ExecutorService SYNCER = Executors.newFixedThreadPool(2, r -> {
-        Thread t = new Thread(r, "strata-local-fsync-" + THREADS.incrementAndGet());
-        t.setDaemon(true);
-        return t;
-    });
+    private static final AtomicLong HANDED_OVER = new AtomicLong();
+    /** Early forces started so far (tests: that long files get them). */
+    private static final AtomicLong EARLY_FORCES = new AtomicLong();
+
+    /** How long an idle syncer thread waits for the next force before it stops. */
+    static final long IDLE_MILLIS = 2_000;
+
+    /** The running syncer, or null while none runs. Guarded by the class. */
+    private static ThreadPoolExecutor syncer;
 
     private BackgroundSync() {
     }
@@ -69,18 +81,21 @@ final class BackgroundSync {
      * then fails too, because after a failed fsync the kernel may have dropped the pages it could
      * not write, and a later fsync can succeed with the data lost.
      */
-    static CompletableFuture<Void> forceEarly(FileOutputStream out, CompletableFuture<Void> previous) {
+    static CompletableFuture<Void> forceEarly(FileChannel out, CompletableFuture<Void> previous) {
         if (!previous.isDone() || previous.isCompletedExceptionally()) {
             return previous;
         }
         EARLY_FORCES.incrementAndGet();
-        return CompletableFuture.runAsync(() -> {
+        CompletableFuture<Void> force = new CompletableFuture<>();
+        submit(() -> {
             try {
-                out.getChannel().force(false);
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                out.force(false);
+                force.complete(null);
+            } catch (Throwable t) {
+                force.completeExceptionally(t);
             }
-        }, SYNCER);
+        });
+        return force;
     }
 
     /**
@@ -90,18 +105,18 @@ final class BackgroundSync {
      * wait for it. If the early
      * force failed, the file is closed unforced and its durability fails with that failure.
      */
-    static void forceAndClose(Path path, FileOutputStream out, CompletableFuture<Void> early) {
+    static void forceAndClose(Path path, FileChannel out, CompletableFuture<Void> early) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         PENDING.put(path, done);
         HANDED_OVER.incrementAndGet();
-        java.util.function.Consumer<Throwable> forceAndClose = earlyFailure -> {
+        Consumer<Throwable> forceAndClose = earlyFailure -> {
             try {
                 try {
                     if (earlyFailure != null) {
                         throw new IOException("an earlier force of the file while it was written failed (a later "
                                 + "one cannot prove its data is on disk): " + ioCause(earlyFailure), ioCause(earlyFailure));
                     }
-                    out.getChannel().force(false);
+                    out.force(false);
                 } finally {
                     out.close();
                 }
@@ -111,7 +126,53 @@ final class BackgroundSync {
                 done.completeExceptionally(t); // kept: the commit naming the file reports it
             }
         };
-        early.whenCompleteAsync((v, failure) -> forceAndClose.accept(failure), SYNCER);
+        // Submitted once the early force is done, never chained onto the executor itself: a
+        // shutdown in between must not reject the force (submit starts a new syncer instead).
+        early.whenComplete((v, failure) -> submit(() -> forceAndClose.accept(failure)));
+    }
+
+    /** Runs {@code force} on the syncer, starting one if none runs. */
+    private static synchronized void submit(Runnable force) {
+        if (syncer == null) {
+            ThreadPoolExecutor s = new ThreadPoolExecutor(2, 2, IDLE_MILLIS, TimeUnit.MILLISECONDS,
+                    new LinkedBlockingQueue<>(), r -> {
+                        Thread t = new Thread(r, "strata-local-fsync-" + THREADS.incrementAndGet());
+                        t.setDaemon(true);
+                        return t;
+                    });
+            s.allowCoreThreadTimeOut(true);
+            syncer = s;
+        }
+        syncer.execute(force);
+    }
+
+    /**
+     * Stops the syncer threads once the forces already handed to them are done, waiting at most
+     * {@code timeout}; returns whether they stopped in time. Forces handed over later start new
+     * threads. See {@link ProcessResources#release}.
+     */
+    static boolean shutdown(Duration timeout) throws InterruptedException {
+        ThreadPoolExecutor s;
+        synchronized (BackgroundSync.class) {
+            s = syncer;
+            syncer = null;
+        }
+        if (s == null) {
+            return true;
+        }
+        s.shutdown();
+        return s.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Syncer threads alive now (tests). */
+    static int liveThreads() {
+        int n = 0;
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith("strata-local-fsync-") && t.isAlive()) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** The IOException inside a failed early force. */
@@ -119,9 +180,6 @@ final class BackgroundSync {
         Throwable c = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
         return c instanceof java.io.UncheckedIOException && c.getCause() != null ? c.getCause() : c;
     }
-
-    /** Early forces started since the JVM started (tests: that long files get them). */
-    private static final java.util.concurrent.atomic.AtomicLong EARLY_FORCES = new java.util.concurrent.atomic.AtomicLong();
 
     static long earlyForces() {
         return EARLY_FORCES.get();

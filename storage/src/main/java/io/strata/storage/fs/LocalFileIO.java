@@ -2,14 +2,16 @@ package io.strata.storage.fs;
 
 import java.io.File;
 import java.io.FileNotFoundException;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -62,10 +64,15 @@ final class LocalFileIO extends FileIO {
     private static OutputStream create(Path path, boolean backgroundSync) throws IOException {
         java.nio.file.Path p = local(path);
         Files.createDirectories(p.getParent());
-        if (Files.exists(p)) {
+        FileChannel channel;
+        try {
+            // CREATE_NEW: the check for an existing file and the creation are one step, so two
+            // writers racing for one name can never both write it.
+            channel = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        } catch (java.nio.file.FileAlreadyExistsException e) {
             throw new org.apache.hadoop.fs.FileAlreadyExistsException(path.toString());
         }
-        return new SyncingOutputStream(p, new FileOutputStream(p.toFile()), backgroundSync);
+        return new SyncingOutputStream(p, channel, backgroundSync);
     }
 
     @Override
@@ -195,14 +202,14 @@ final class LocalFileIO extends FileIO {
      */
     private static final class SyncingOutputStream extends OutputStream {
         private final java.nio.file.Path path;
-        private final FileOutputStream out;
+        private final FileChannel out;
         private final boolean background;
         private boolean closed;
         /** Background only: bytes written since the last early force was asked for. */
         private long unforced;
         private java.util.concurrent.CompletableFuture<Void> earlyForce = BackgroundSync.NO_EARLY_FORCE;
 
-        SyncingOutputStream(java.nio.file.Path path, FileOutputStream out, boolean background) {
+        SyncingOutputStream(java.nio.file.Path path, FileChannel out, boolean background) {
             this.path = path;
             this.out = out;
             this.background = background;
@@ -210,13 +217,15 @@ final class LocalFileIO extends FileIO {
 
         @Override
         public void write(int b) throws IOException {
-            out.write(b);
-            written(1);
+            write(new byte[] {(byte) b}, 0, 1);
         }
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
+            ByteBuffer buf = ByteBuffer.wrap(b, off, len);
+            while (buf.hasRemaining()) {
+                out.write(buf);
+            }
             written(len);
         }
 
@@ -239,7 +248,7 @@ final class LocalFileIO extends FileIO {
                 return;
             }
             try {
-                out.getChannel().force(false);
+                out.force(false);
             } finally {
                 out.close();
             }

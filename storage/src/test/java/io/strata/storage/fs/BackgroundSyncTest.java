@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -92,8 +96,8 @@ class BackgroundSyncTest {
     @Test
     void aFailedEarlyForceFailsTheFilesDurability() throws IOException {
         Path file = dir.resolve("data-early-force-failed");
-        java.io.FileOutputStream out = new java.io.FileOutputStream(file.toFile());
-        out.write(new byte[] {1, 2, 3});
+        FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        out.write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
         CompletableFuture<Void> failedEarly = CompletableFuture.failedFuture(
                 new java.io.UncheckedIOException(new IOException("injected: EIO")));
         assertThat(BackgroundSync.forceEarly(out, failedEarly)).as("no early force after a failed one")
@@ -102,7 +106,8 @@ class BackgroundSyncTest {
         assertThatThrownBy(() -> BackgroundSync.awaitDurable(file, "data-early-force-failed"))
                 .isInstanceOf(IOException.class).hasMessageContaining("data-early-force-failed")
                 .hasMessageContaining("an earlier force").hasMessageContaining("injected: EIO");
-        assertThatThrownBy(() -> out.write(4)).as("the file was closed all the same").isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> out.write(ByteBuffer.wrap(new byte[] {4}))).as("the file was closed all the same")
+                .isInstanceOf(IOException.class);
     }
 
     @Test
@@ -139,5 +144,37 @@ class BackgroundSyncTest {
         assertThatThrownBy(() -> io.dataOutputFile(p).create(0)).hasMessageContaining("data-x");
         io.makeDurable(List.of(p));
         assertThat(io.readFully(p)).containsExactly(42);
+    }
+
+    /**
+     * No syncer thread outlives its work: a class loader that Flink drops after a job must not be
+     * kept alive by one. They stop when released and when idle, and a later force starts anew.
+     */
+    @Test
+    void syncerThreadsStopWhenReleasedOrIdleAndStartAgain() throws Exception {
+        FileIO io = io();
+        org.apache.hadoop.fs.Path first = writeDataFile(io, "data-before-release");
+        assertThat(BackgroundSync.liveThreads()).as("a force started a syncer thread").isPositive();
+        ProcessResources.release();
+        assertThat(BackgroundSync.liveThreads()).as("threads after release").isZero();
+        io.makeDurable(List.of(first));
+
+        org.apache.hadoop.fs.Path second = writeDataFile(io, "data-after-release");
+        io.makeDurable(List.of(second));
+        assertThat(io.readFully(second)).containsExactly(7, 7, 7);
+        long deadline = System.nanoTime() + Duration.ofMillis(BackgroundSync.IDLE_MILLIS * 5).toNanos();
+        while (BackgroundSync.liveThreads() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(BackgroundSync.liveThreads()).as("threads %d ms after the last force", BackgroundSync.IDLE_MILLIS * 5)
+                .isZero();
+    }
+
+    private org.apache.hadoop.fs.Path writeDataFile(FileIO io, String name) throws IOException {
+        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(dir.toUri().toString(), name);
+        try (OutputStream out = io.dataOutputFile(p).create(0)) {
+            out.write(new byte[] {7, 7, 7});
+        }
+        return p;
     }
 }
