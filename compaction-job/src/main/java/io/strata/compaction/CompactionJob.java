@@ -2,6 +2,7 @@ package io.strata.compaction;
 
 import io.strata.compaction.commit.CompactionEvent;
 import io.strata.storage.compact.CompactStrategy;
+import io.strata.storage.fs.ProcessResources;
 import io.strata.storage.options.DurationParser;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -154,7 +155,12 @@ public final class CompactionJob {
                     + " (--help lists the arguments)", e);
         }
         if (!CommandLine.printHelpIfRequested(parsed)) {
-            cl.<CompactionJob>getCommand().run();
+            try {
+                cl.<CompactionJob>getCommand().run();
+            } finally {
+                // A REST jar run calls main in a class loader the JobManager drops afterwards.
+                ProcessResources.release();
+            }
         }
     }
 

@@ -52,16 +52,25 @@ final class SessionCluster implements AutoCloseable {
     private Process jobManager;
     private Process taskManager;
 
-    private SessionCluster(Path dir) throws IOException {
+    private SessionCluster(Path dir, List<String> extraClassPath) throws IOException {
         this.dir = dir;
         this.confDir = Files.createDirectories(dir.resolve("conf"));
         this.restPort = freePort();
         this.classPath = flinkClassPath();
+        this.classPath.addAll(extraClassPath);
     }
 
     /** Starts the JobManager and the TaskManager and returns once the TaskManager has registered. */
     static SessionCluster start(Path dir) throws Exception {
-        SessionCluster c = new SessionCluster(dir);
+        return start(dir, List.of());
+    }
+
+    /**
+     * Like {@link #start(Path)}, with {@code extraClassPath} on the cluster's class path (as in a
+     * distribution's lib/, or {@code HADOOP_CLASSPATH}).
+     */
+    static SessionCluster start(Path dir, List<String> extraClassPath) throws Exception {
+        SessionCluster c = new SessionCluster(dir, extraClassPath);
         c.writeConfig();
         c.jobManager = c.launch("jobmanager", "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
                 List.of("-Xmx512m", "-XX:MaxMetaspaceSize=256m"));

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The shaded job on a real Flink session cluster (JobManager and TaskManager in their own JVMs),
@@ -65,6 +66,10 @@ class SessionClusterIT {
 
     /** Runs the job over REST and waits for it; returns the job's final state. */
     private static String runOverRest(List<String> args) throws Exception {
+        return runOverRest(cluster, jarId, args);
+    }
+
+    private static String runOverRest(SessionCluster cluster, String jarId, List<String> args) throws Exception {
         HttpResponse<String> r = cluster.runJar(jarId, MAIN, args);
         assertThat(r.statusCode()).as("POST /jars/<id>/run: %s", r.body()).isEqualTo(200);
         String jobId = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.body()).path("jobid").asText();
@@ -146,30 +151,73 @@ class SessionClusterIT {
      */
     @Test
     void jobAfterJobLeavesNoClassLoaderThreadOrClassBehind() throws Exception {
-        FileStoreTable t = create(warehouse(), "many", false, 2, Map.of());
+        jobAfterJob(cluster, jarId, warehouse(), JOBS);
+    }
+
+    /**
+     * The same with an HDFS warehouse, on a cluster that has Hadoop on its class path (Flink's
+     * {@code HADOOP_CLASSPATH} set-up): Flink loads {@code org.apache.hadoop} parent-first, so the
+     * job uses the cluster's Hadoop rather than its jar's copy.
+     *
+     * <p>A shared Hadoop keeps what jobs put into its static caches (Parquet's codec classes,
+     * through {@code ReflectionUtils}' constructor cache), which pinned every job's loader until
+     * {@code ProcessResources.release} removed them. Not part of the default run (a MiniDFSCluster
+     * and a second session cluster, about two minutes): {@code -Dstrata.session.hdfs=true}.
+     */
+    @Test
+    @EnabledIfSystemProperty(named = "strata.session.hdfs", matches = "true")
+    void jobAfterJobOnHdfsLeavesNoClassLoaderBehind() throws Exception {
+        java.io.File base = dir.resolve("minidfs").toFile();
+        org.apache.hadoop.conf.Configuration c = new org.apache.hadoop.conf.Configuration();
+        c.set(org.apache.hadoop.hdfs.MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getPath());
+        c.set("dfs.namenode.http-address", "127.0.0.1:0");
+        c.set("dfs.datanode.http.address", "127.0.0.1:0");
+        org.apache.hadoop.hdfs.MiniDFSCluster hdfs = new org.apache.hadoop.hdfs.MiniDFSCluster.Builder(c, base)
+                .numDataNodes(1).format(true).build();
+        List<String> hadoop = new ArrayList<>();
+        for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            if (e.contains("/hadoop-client-api/") || e.contains("/hadoop-client-runtime/")) {
+                hadoop.add(e);
+            }
+        }
+        assertThat(hadoop).hasSize(2);
+        SessionCluster withHadoop = SessionCluster.start(Files.createDirectories(dir.resolve("cluster-hadoop")), hadoop);
+        try {
+            hdfs.waitActive();
+            String jar = withHadoop.uploadJar(Path.of(System.getProperty("strata.shaded.jar")));
+            jobAfterJob(withHadoop, jar, "hdfs://127.0.0.1:" + hdfs.getNameNodePort() + "/wh", Math.max(5, JOBS / 3));
+        } finally {
+            withHadoop.close();
+            hdfs.shutdown(true);
+        }
+    }
+
+    private void jobAfterJob(SessionCluster cluster, String jarId, String warehouse, int jobs) throws Exception {
+        FileStoreTable t = create(warehouse, "many", false, 2, Map.of());
         TableModel model = new TableModel(TableModel.Mode.DEDUPLICATE);
         Random random = new Random(33);
         SessionCluster.JvmCensus tmBase = null;
         SessionCluster.JvmCensus jmBase = null;
         List<String> history = new ArrayList<>();
-        for (int job = 1; job <= JOBS; job++) {
+        for (int job = 1; job <= jobs; job++) {
             ingest(t, model, random, 2, 50, 200, "w", 2L * job);
-            assertThat(runOverRest(args("many"))).as("job %d", job).isEqualTo("FINISHED");
-            SessionCluster.JvmCensus tm = settled(true);
-            SessionCluster.JvmCensus jm = settled(false);
+            assertThat(runOverRest(cluster, jarId, List.of("--warehouse", warehouse, "--table", "db.many",
+                    "--strategy", "full"))).as("job %d", job).isEqualTo("FINISHED");
+            SessionCluster.JvmCensus tm = settled(cluster, true);
+            SessionCluster.JvmCensus jm = settled(cluster, false);
             history.add("job " + job + ": TaskManager " + tm + ", JobManager " + jm);
             if (job == 3) { // Flink's own classes for running a job are loaded by now
                 tmBase = tm;
                 jmBase = jm;
             }
-            assertThat(tm.userCodeClassLoaders()).as("user-code class loaders alive in the TaskManager\n%s",
-                    String.join("\n", history)).isLessThanOrEqualTo(1);
-            assertThat(jm.userCodeClassLoaders()).as("user-code class loaders alive in the JobManager\n%s",
-                    String.join("\n", history)).isLessThanOrEqualTo(1);
+            assertThat(tm.userCodeClassLoaders()).as("user-code class loaders alive in the TaskManager\n%s\nthreads: %s",
+                    String.join("\n", history), tm.threadNames()).isLessThanOrEqualTo(1);
+            assertThat(jm.userCodeClassLoaders()).as("user-code class loaders alive in the JobManager\n%s\nthreads: %s",
+                    String.join("\n", history), jm.threadNames()).isLessThanOrEqualTo(1);
         }
         assertThat(contents(t)).isEqualTo(model.contents());
-        SessionCluster.JvmCensus tmEnd = settled(true);
-        SessionCluster.JvmCensus jmEnd = settled(false);
+        SessionCluster.JvmCensus tmEnd = settled(cluster, true);
+        SessionCluster.JvmCensus jmEnd = settled(cluster, false);
         String all = String.join("\n", history) + "\nTaskManager threads after job 3: " + tmBase.threadNames()
                 + "\nat the end: " + tmEnd.threadNames() + "\nJobManager threads after job 3: " + jmBase.threadNames()
                 + "\nat the end: " + jmEnd.threadNames();
@@ -198,7 +246,7 @@ class SessionClusterIT {
      * The census once the finished job's loader has been released: Flink drops it shortly after
      * the job, so this retries for a while before it reports more than one alive.
      */
-    private static SessionCluster.JvmCensus settled(boolean taskManager) throws Exception {
+    private static SessionCluster.JvmCensus settled(SessionCluster cluster, boolean taskManager) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
             SessionCluster.JvmCensus c = taskManager ? cluster.taskManagerCensus() : cluster.jobManagerCensus();

@@ -2,6 +2,7 @@ package io.strata.compaction.source;
 
 import io.strata.compaction.JobSpec;
 import io.strata.compaction.JobTables;
+import io.strata.storage.fs.ProcessResources;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashSet;
@@ -180,5 +181,8 @@ final class PlanEnumerator implements SplitEnumerator<CompactionWork, PlanCheckp
 
     @Override
     public void close() {
+        // The JobManager runs the planner in the job's class loader and drops that loader with the
+        // job; Flink has no release hook there, so the planner releases what Strata started in it.
+        ProcessResources.release();
     }
 }

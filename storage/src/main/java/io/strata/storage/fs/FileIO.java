@@ -67,7 +67,7 @@ public abstract class FileIO {
             return new LocalFileIO(conf);
         }
         try {
-            FileSystem fs = FileSystem.get(uri, conf);
+            FileSystem fs = HadoopStatics.fileSystem(uri, conf);
             if (fs instanceof LocalFileSystem) {
                 fs = ((LocalFileSystem) fs).getRawFileSystem();
             }
