@@ -293,7 +293,7 @@ public final class JobBenchmark {
                     long now = System.nanoTime();
                     if (TIMELINE) {
                         System.out.printf(Locale.ROOT, "  p=%d %7.3f s %s %s %d ms%n", parallelism, (now - start) / 1e9,
-                                e.kind, e.bucket == null ? "" : e.bucket, e.millis);
+                                e.kind, e.bucket == null ? "" : e.partition + "/" + e.bucket, e.millis);
                     }
                     if (CompactionEvent.REWRITTEN.equals(e.kind)) {
                         firstStart[0] = Math.min(firstStart[0], now - e.millis * 1_000_000);

@@ -2,6 +2,7 @@ package io.strata.cli;
 
 import io.strata.storage.table.system.BucketsTable;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -33,7 +34,13 @@ final class BucketsCommand implements Callable<Integer> {
 
     static void print(PrintWriter out, List<BucketsTable.BucketRow> rows, boolean json) {
         if (json) {
-            Json.print(out, rows);
+            List<Map<String, Object>> list = new ArrayList<>();
+            for (BucketsTable.BucketRow r : rows) {
+                list.add(Json.object("partition", Values.partitionJson(r.partition), "bucket", r.bucket,
+                        "sortedRuns", r.sortedRuns, "filesPerLevel", r.filesPerLevel, "level0Files", r.level0Files,
+                        "rows", r.rows, "bytes", r.bytes, "minSequence", r.minSequence, "maxSequence", r.maxSequence));
+            }
+            Json.print(out, list);
             return;
         }
         TextTable t = new TextTable("partition", "bucket", "sorted_runs", "files_per_level", "level0_files", "rows",
@@ -43,7 +50,7 @@ final class BucketsCommand implements Callable<Integer> {
             for (Map.Entry<Integer, Integer> e : r.filesPerLevel.entrySet()) {
                 levels.append(levels.length() == 0 ? "" : " ").append('L').append(e.getKey()).append(':').append(e.getValue());
             }
-            t.add(r.partition.isEmpty() ? "-" : r.partition, r.bucket, r.sortedRuns, levels, r.level0Files, r.rows,
+            t.add(Values.partitionText(r.partition), r.bucket, r.sortedRuns, levels, r.level0Files, r.rows,
                     r.bytes, r.minSequence, r.maxSequence);
         }
         t.print(out);

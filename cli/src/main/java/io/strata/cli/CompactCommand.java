@@ -32,28 +32,35 @@ final class CompactCommand implements Callable<Integer> {
     @Mixin WarehouseOptions target;
     @Spec CommandSpec spec;
 
-    @Option(names = "--strategy", defaultValue = "minor", description = "full or minor (default ${DEFAULT-VALUE}).")
+    @Option(names = "--strategy", defaultValue = "minor", paramLabel = "full|minor",
+            description = "full or minor (default ${DEFAULT-VALUE}).")
     String strategy;
 
-    @Option(names = "--dry-run", description = "Print the plan and exit.")
+    @Option(names = "--dry-run", description = "Print the plan and exit (default: run the job).")
     boolean dryRun;
 
-    @Option(names = "--mode", defaultValue = "batch", description = "batch or streaming (default ${DEFAULT-VALUE}).")
+    @Option(names = "--mode", defaultValue = "batch", paramLabel = "batch|streaming",
+            description = "batch or streaming (default ${DEFAULT-VALUE}).")
     String mode;
 
-    @Option(names = "--parallelism", defaultValue = "2", description = "Rewrite subtasks (default ${DEFAULT-VALUE}).")
+    @Option(names = "--parallelism", defaultValue = "2", paramLabel = "N",
+            description = "Rewrite subtasks (default ${DEFAULT-VALUE}).")
     int parallelism;
 
-    @Option(names = "--where", description = "Only partitions matching, e.g. \"dt >= '2026-11-01'\".")
+    @Option(names = "--where", paramLabel = "EXPR",
+            description = "Only partitions matching, e.g. \"dt >= '2026-11-01'\" (default: all).")
     String where;
 
-    @Option(names = "--table-option", paramLabel = "k=v", description = "Table option override for this job.")
+    @Option(names = "--table-option", paramLabel = "k=v", description = "Table option for this job (repeatable); "
+            + "options that define the table (docs/OPTIONS.md) must keep its value.")
     java.util.List<String> tableOptions = new java.util.ArrayList<>();
 
-    @Option(names = "--discovery-interval", defaultValue = "5 s", description = "Streaming: planning interval.")
+    @Option(names = "--discovery-interval", defaultValue = "5 s", paramLabel = "DURATION",
+            description = "Streaming: how often new snapshots are planned (default ${DEFAULT-VALUE}).")
     String discoveryInterval;
 
-    @Option(names = "--checkpoint-interval", defaultValue = "5 s", description = "Streaming: commit interval.")
+    @Option(names = "--checkpoint-interval", defaultValue = "5 s", paramLabel = "DURATION",
+            description = "Streaming: checkpoint (and so commit) interval (default ${DEFAULT-VALUE}).")
     String checkpointInterval;
 
     @Override
@@ -63,10 +70,12 @@ final class CompactCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--strategy must be full or minor");
         }
         JobSpec job = jobSpec();
-        FileStoreTable table = target.openTable();
+        // the job's own handle: the plan follows the job's --table-option, and a refused one fails here
+        JobTables tables = new JobTables(job, 0);
+        FileStoreTable table = tables.table(target.tableName());
         TableCompactor compactor = new TableCompactor(table);
         PrintWriter out = spec.commandLine().getOut();
-        List<CompactPlan> plans = compactor.plan(new JobTables(job, 0).strategyFor(table),
+        List<CompactPlan> plans = compactor.plan(tables.strategyFor(table),
                 job.partitions().toEntryFilter(table.name(), table.schema()), false);
         if (plans.isEmpty() && job.mode() == JobSpec.Mode.BATCH) {
             out.println("nothing to compact in " + table.name() + " (strategy " + strategy + ")");
@@ -101,8 +110,9 @@ final class CompactCommand implements Callable<Integer> {
     }
 
     private static void printPlan(PrintWriter out, FileStoreTable table, CompactPlan p) {
-        String part = PartitionPath.display(table.schema().partitionKeys(), p.partition());
-        out.printf("bucket %s%d: %s, %d runs picked -> level %d%s%n", part.isEmpty() ? "" : part + " ", p.bucket(),
+        String part = PartitionPath.display(table.schema().partitionKeys(),
+                table.schema().typesOf(table.schema().partitionIndexes()), p.partition());
+        out.printf("partition %s bucket %d: %s, %d runs picked -> level %d%s%n", Values.partitionText(part), p.bucket(),
                 p.reason(), p.unit().runs().size(), p.outputLevel(), p.dropDelete() ? " (drops deletes)" : "");
         StringBuilder runs = new StringBuilder();
         for (LevelSortedRun r : p.unit().runs()) {

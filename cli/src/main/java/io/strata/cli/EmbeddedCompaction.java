@@ -99,11 +99,11 @@ final class EmbeddedCompaction {
     }
 
     private static void printSummary(PrintWriter out, Summary s) {
-        TextTable t = new TextTable("table", "bucket", "runs before", "runs after", "L0 before", "L0 after", "rows read",
-                "rows written", "MB read", "MB written", "changelog rows");
+        TextTable t = new TextTable("table", "partition", "bucket", "runs before", "runs after", "L0 before",
+                "L0 after", "rows read", "rows written", "MB read", "MB written", "changelog rows");
         for (CompactionEvent e : s.buckets) {
-            t.add(e.table, e.bucket, e.sortedRunsBefore, e.sortedRunsAfter, e.level0FilesBefore, e.level0FilesAfter,
-                    e.rowsRead, e.rowsWritten, String.format("%.1f", e.bytesRead / 1e6),
+            t.add(e.table, Values.partitionText(e.partition), e.bucket, e.sortedRunsBefore, e.sortedRunsAfter,
+                    e.level0FilesBefore, e.level0FilesAfter, e.rowsRead, e.rowsWritten, String.format("%.1f", e.bytesRead / 1e6),
                     String.format("%.1f", e.bytesWritten / 1e6), e.changelogRows);
         }
         t.print(out);

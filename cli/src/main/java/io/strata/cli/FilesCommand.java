@@ -1,6 +1,8 @@
 package io.strata.cli;
 
 import io.strata.storage.format.DataFileMeta;
+import io.strata.storage.schema.DataType;
+import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.system.FilesTable;
 import java.io.PrintWriter;
 import java.time.Instant;
@@ -30,14 +32,16 @@ final class FilesCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<FilesTable.FileRow> rows = FilesTable.rows(target.openTable(), snapshot);
+        FileStoreTable table = target.openTable();
+        List<FilesTable.FileRow> rows = FilesTable.rows(table, snapshot);
+        List<DataType> keyTypes = table.schema().typesOf(table.schema().primaryKeyIndexes());
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             List<Map<String, Object>> list = new ArrayList<>();
             for (FilesTable.FileRow r : rows) {
                 DataFileMeta f = r.file;
                 Map<String, Object> m = new LinkedHashMap<>();
-                m.put("partition", r.partition);
+                m.put("partition", Values.partitionJson(r.partition));
                 m.put("bucket", r.bucket);
                 m.put("file", f.fileName());
                 m.put("level", f.level());
@@ -46,8 +50,8 @@ final class FilesCommand implements Callable<Integer> {
                 m.put("bytes", f.fileSize());
                 m.put("minSequence", f.minSequence());
                 m.put("maxSequence", f.maxSequence());
-                m.put("minKey", Arrays.asList(f.minKey()));
-                m.put("maxKey", Arrays.asList(f.maxKey()));
+                m.put("minKey", keyJson(keyTypes, f.minKey()));
+                m.put("maxKey", keyJson(keyTypes, f.maxKey()));
                 m.put("schemaId", f.schemaId());
                 m.put("source", f.source());
                 m.put("creationTime", Instant.ofEpochMilli(f.creationTimeMillis()).toString());
@@ -60,11 +64,20 @@ final class FilesCommand implements Callable<Integer> {
                 "max_seq", "min_key", "max_key", "schema", "source");
         for (FilesTable.FileRow r : rows) {
             DataFileMeta f = r.file;
-            t.add(r.partition.isEmpty() ? "-" : r.partition, r.bucket, f.level(), f.fileName(), f.rowCount(),
-                    f.deleteRowCount(), f.fileSize(), f.minSequence(), f.maxSequence(), Arrays.toString(f.minKey()),
-                    Arrays.toString(f.maxKey()), f.schemaId(), f.source());
+            t.add(Values.partitionText(r.partition), r.bucket, f.level(), f.fileName(), f.rowCount(),
+                    f.deleteRowCount(), f.fileSize(), f.minSequence(), f.maxSequence(), keyText(keyTypes, f.minKey()),
+                    keyText(keyTypes, f.maxKey()), f.schemaId(), f.source());
         }
         t.print(out);
         return 0;
+    }
+
+    /** Key tuples are primary key values; files of tables without one carry no key (an empty tuple). */
+    private static Object keyJson(List<DataType> types, Object[] key) {
+        return key.length == types.size() ? Values.jsonTuple(types, key) : Arrays.asList(key);
+    }
+
+    private static String keyText(List<DataType> types, Object[] key) {
+        return key.length == types.size() ? Values.textTuple(types, key) : Arrays.toString(key);
     }
 }

@@ -36,14 +36,17 @@ final class GenCommand implements Callable<Integer> {
     @Option(names = "--delete-fraction", defaultValue = "0.05", description = "Delete fraction f (default ${DEFAULT-VALUE}).")
     double deleteFraction;
 
-    @Option(names = "--buckets", defaultValue = "4", description = "Buckets of a new table (default ${DEFAULT-VALUE}).")
+    @Option(names = "--buckets", defaultValue = "4",
+            description = "Buckets of a new table (default ${DEFAULT-VALUE}); given for an existing table, it must be "
+                    + "the table's.")
     int buckets;
 
     @Option(names = "--seed", defaultValue = "42", description = "Generator seed (default ${DEFAULT-VALUE}).")
     long seed;
 
     @Option(names = "--option", paramLabel = "KEY=VALUE",
-            description = "Table option: set at creation, or applied to this run for an existing table (e.g. write-only=true).")
+            description = "Table option: set at creation, or applied to this run for an existing table (e.g. "
+                    + "write-only=true); options that define the table (docs/OPTIONS.md) must keep its value.")
     Map<String, String> options = new LinkedHashMap<>();
 
     @Override
@@ -52,8 +55,13 @@ final class GenCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--commits, --rows-per-commit and --key-space must be positive and "
                     + "--delete-fraction within [0, 1]");
         }
+        Map<String, String> runOptions = new LinkedHashMap<>(options);
+        if (spec.commandLine().getParseResult().hasMatchedOption("--buckets")) {
+            // an explicit bucket count is checked against an existing table like --option bucket=N
+            runOptions.putIfAbsent("bucket", String.valueOf(buckets));
+        }
         FileStoreTable table = WorkloadIngest.openOrCreate(target.catalog(), target.database(), target.tableName(),
-                buckets, options);
+                buckets, runOptions);
         StandardWorkload workload = new StandardWorkload(commits, rowsPerCommit, keySpace, deleteFraction, seed);
         Progress progress = new Progress(spec.commandLine().getErr(), "commit", commits);
         long start = System.nanoTime();

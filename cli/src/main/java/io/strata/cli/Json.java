@@ -3,10 +3,13 @@ package io.strata.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** JSON output of the inspection commands ({@code --json}). */
 final class Json {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper COMPACT = new ObjectMapper();
 
     private Json() {
     }
@@ -20,9 +23,18 @@ final class Json {
         }
     }
 
+    /** A JSON object with these keys and values, in this order. */
+    static Map<String, Object> object(Object... keysAndValues) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            m.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return m;
+    }
+
     static String compact(Object value) {
         try {
-            return new ObjectMapper().writeValueAsString(value);
+            return COMPACT.writeValueAsString(value);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("cannot render JSON: " + e.getMessage(), e);
         }

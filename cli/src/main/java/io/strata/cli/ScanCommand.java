@@ -11,7 +11,6 @@ import io.strata.storage.util.CloseableIterator;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +46,8 @@ final class ScanCommand implements Callable<Integer> {
             description = "Rows to print (default ${DEFAULT-VALUE}; -1 for all).")
     long limit;
 
-    @Option(names = "--json", description = "Print rows as JSON lines.")
+    @Option(names = "--json", description = "Print rows as JSON lines (with --count or --checksum one JSON object); "
+            + "summaries go to stderr.")
     boolean json;
 
     @Option(names = "--changelog", description = "Print the changes after --from-snapshot up to --snapshot (default "
@@ -83,7 +83,8 @@ final class ScanCommand implements Callable<Integer> {
         }
         if (checksum) {
             WorkloadCheck c = TableChecksum.of(read);
-            out.println("live_rows=" + c.liveRows() + " checksum=" + c.checksum());
+            out.println(json ? Json.compact(Json.object("live_rows", c.liveRows(), "checksum", c.checksum()))
+                    : "live_rows=" + c.liveRows() + " checksum=" + c.checksum());
         } else if (count) {
             long n = 0;
             try (CloseableIterator<GenericRow> it = read.withProjection(table.schema().primaryKeys().isEmpty()
@@ -94,7 +95,7 @@ final class ScanCommand implements Callable<Integer> {
                     n++;
                 }
             }
-            out.println("live_rows=" + n);
+            out.println(json ? Json.compact(Json.object("live_rows", n)) : "live_rows=" + n);
         } else {
             printRows(out, table.schema().fields(), read);
         }
@@ -110,19 +111,9 @@ final class ScanCommand implements Callable<Integer> {
                 GenericRow r = it.next();
                 shown++;
                 if (json) {
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    for (int i = 0; i < fields.size(); i++) {
-                        Object v = r.get(i);
-                        m.put(fields.get(i).name(), v instanceof byte[] ? Arrays.toString((byte[]) v) : v);
-                    }
-                    out.println(Json.compact(m));
+                    out.println(Json.compact(jsonRow(fields, r, null)));
                 } else {
-                    Object[] cells = new Object[fields.size()];
-                    for (int i = 0; i < cells.length; i++) {
-                        Object v = r.get(i);
-                        cells[i] = v instanceof byte[] ? Arrays.toString((byte[]) v) : v;
-                    }
-                    text.add(cells);
+                    text.add(textRow(fields, r, null));
                 }
             }
             if (!json) {
@@ -134,6 +125,11 @@ final class ScanCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The rows (unless --count), then the counts per row kind: with --json the rows are JSON lines
+     * and the counts go to stderr, so stdout is JSON only; with --json --count the counts are one
+     * JSON object on stdout.
+     */
     private void printChangelog(PrintWriter out, FileStoreTable table, long to) {
         List<DataField> fields = table.schema().fields();
         String[] header = new String[fields.size() + 1];
@@ -153,27 +149,54 @@ final class ScanCommand implements Callable<Integer> {
                 }
                 shown++;
                 if (json) {
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("kind", r.kind().shortString());
-                    for (int i = 0; i < fields.size(); i++) {
-                        m.put(fields.get(i).name(), r.get(i) instanceof byte[] ? Arrays.toString((byte[]) r.get(i)) : r.get(i));
-                    }
-                    out.println(Json.compact(m));
+                    out.println(Json.compact(jsonRow(fields, r, r.kind().shortString())));
                 } else {
-                    Object[] cells = new Object[fields.size() + 1];
-                    cells[0] = r.kind().shortString();
-                    for (int i = 0; i < fields.size(); i++) {
-                        cells[i + 1] = r.get(i) instanceof byte[] ? Arrays.toString((byte[]) r.get(i)) : r.get(i);
-                    }
-                    text.add(cells);
+                    text.add(textRow(fields, r, r.kind().shortString()));
                 }
             }
         }
         if (!count && !json) {
             text.print(out);
         }
-        out.printf("changelog snapshots %d..%d: +I=%d -U=%d +U=%d -D=%d%n", fromSnapshot + 1, to, counts[0], counts[1],
-                counts[2], counts[3]);
+        if (json && count) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("fromSnapshot", fromSnapshot);
+            m.put("toSnapshot", to);
+            String[] kinds = {"+I", "-U", "+U", "-D"};
+            for (int k = 0; k < kinds.length; k++) {
+                m.put(kinds[k], counts[k]);
+            }
+            out.println(Json.compact(m));
+            return;
+        }
+        PrintWriter summary = json ? spec.commandLine().getErr() : out;
+        summary.printf("changelog snapshots %d..%d: +I=%d -U=%d +U=%d -D=%d%n", fromSnapshot + 1, to, counts[0],
+                counts[1], counts[2], counts[3]);
+        summary.flush();
+    }
+
+    /** A row as a JSON object in {@link Values}' forms; {@code kind} first when not null. */
+    private static Map<String, Object> jsonRow(List<DataField> fields, GenericRow r, String kind) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        if (kind != null) {
+            m.put("kind", kind);
+        }
+        for (int i = 0; i < fields.size(); i++) {
+            m.put(fields.get(i).name(), Values.json(fields.get(i).type(), r.get(i)));
+        }
+        return m;
+    }
+
+    private static Object[] textRow(List<DataField> fields, GenericRow r, String kind) {
+        int off = kind == null ? 0 : 1;
+        Object[] cells = new Object[fields.size() + off];
+        if (kind != null) {
+            cells[0] = kind;
+        }
+        for (int i = 0; i < fields.size(); i++) {
+            cells[i + off] = Values.text(fields.get(i).type(), r.get(i));
+        }
+        return cells;
     }
 
     static long parseTime(String t) {

@@ -1,24 +1,34 @@
 package io.strata.cli;
 
 import java.io.PrintWriter;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * {@code strata}: the command line of Strata. Every subcommand takes {@code --warehouse} and
  * (where it reads a table) {@code --table db.name}; on error it prints one line
- * {@code strata: error: <reason>} and exits non-zero.
+ * {@code strata: error: <reason>} and exits 1; a command line that does not parse (or none)
+ * prints the usage to stderr and exits 2.
  */
 @Command(name = "strata", mixinStandardHelpOptions = true, version = "strata 0.1.0",
         description = "An LSM lake-table engine on Parquet and Hadoop file systems.",
         subcommands = {CreateCommand.class, GenCommand.class, ScanCommand.class, SnapshotsCommand.class,
-                FilesCommand.class, BucketsCommand.class, CompactCommand.class, DemoCommand.class})
-public final class StrataCli implements Runnable {
+                FilesCommand.class, BucketsCommand.class, CompactCommand.class, DemoCommand.class,
+                CommandLine.HelpCommand.class})
+public final class StrataCli implements Callable<Integer> {
+    /** The exit code of a usage error, as picocli gives for a command line that does not parse. */
+    static final int USAGE_ERROR = 2;
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+    /** {@code strata} without a command: the usage, as an error. */
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        spec.commandLine().getErr().println("strata: error: no command given");
+        spec.commandLine().usage(spec.commandLine().getErr());
+        spec.commandLine().getErr().flush();
+        return USAGE_ERROR;
     }
 
     /** A command line wired with Strata's error handling, writing to the given streams. */

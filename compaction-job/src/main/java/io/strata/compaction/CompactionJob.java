@@ -73,7 +73,8 @@ public final class CompactionJob {
                 description = "Batch: commit every N rewritten buckets, so a long job keeps its progress (0: at the end).")
         public int partialCommitEvery;
 
-        @Option(names = "--table-option", paramLabel = "k=v", description = "Table option override for this job (repeatable).")
+        @Option(names = "--table-option", paramLabel = "k=v", description = "Table option for this job (repeatable); "
+                + "options that define the table (docs/OPTIONS.md, per run: no) must keep the table's value.")
         public List<String> tableOptions = new ArrayList<>();
 
         @Option(names = "--commit-user", description = "Identity of the job's commits (default: a new one per "

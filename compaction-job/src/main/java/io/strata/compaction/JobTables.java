@@ -24,8 +24,9 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>which tables a spec names (explicit names, a regex, or every primary-key table of the
  *       database; streaming jobs re-resolve a regex so new tables are picked up);</li>
- *   <li>the handle: the table at its latest schema with the job's option overrides, inline
- *       compaction off and the job's file-name prefix ({@link #filePrefix});</li>
+ *   <li>the handle: the table at its latest schema with the job's options of a run
+ *       ({@code FileStoreTable.copyWithOptions}: those that define the table cannot change),
+ *       inline compaction off and the job's file-name prefix ({@link #filePrefix});</li>
  *   <li>the strategy per table: lookup when the table produces lookup changelog (level-0 files
  *       must be compacted every time for their changelog to appear), otherwise the job's.</li>
  * </ul>
@@ -52,8 +53,9 @@ public final class JobTables {
      * Table names (without database) the spec selects now. Explicitly named tables must exist and
      * have a primary key; a regex or a whole database silently skips append tables. Each selected
      * table is opened as the job's handle ({@link #table}, cached), so an invalid {@code
-     * --table-option} fails here, naming the table and the option: on the client, when the
-     * pipeline is built.
+     * --table-option}, or one that gives an option defining the table another value than the
+     * table's, fails here, naming the table and the option: on the client, when the pipeline is
+     * built.
      */
     public List<String> resolve() {
         List<String> names = new ArrayList<>();

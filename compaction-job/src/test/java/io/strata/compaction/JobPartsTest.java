@@ -140,6 +140,37 @@ class JobPartsTest {
     }
 
     @Test
+    void aTableOptionThatDefinesTheTableIsRefusedWhenThePipelineIsBuilt() {
+        JobTestSupport.create(dir.toString(), "t", false, 2, java.util.Map.of("commit.lock.class",
+                "io.strata.storage.fs.CommitLockTest$JvmLock"));
+        for (String option : List.of("commit.lock.class=io.strata.storage.table.RunOptionsTest$NoLock", "bucket=4",
+                "changelog-producer=lookup", "merge-engine=first-row")) {
+            JobSpec spec = JobTestSupport.spec(dir.toString(), "full", "batch", 1, "--table", "t",
+                    "--table-option", option);
+            String key = option.substring(0, option.indexOf('='));
+            assertThatThrownBy(() -> CompactionPipeline.build(
+                    org.apache.flink.streaming.api.environment.StreamExecutionEnvironment.getExecutionEnvironment(), spec))
+                    .as(option).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("table db.t").hasMessageContaining("'" + key + "'")
+                    .hasMessageContaining("defines the table");
+        }
+        JobSpec lock = JobTestSupport.spec(dir.toString(), "full", "batch", 1, "--table", "t",
+                "--table-option", "commit.lock.class=x.Lock");
+        assertThatThrownBy(() -> new JobTables(lock, 0).table("t"))
+                .hasMessageContaining("commit.lock.class=io.strata.storage.fs.CommitLockTest$JvmLock");
+
+        JobSpec tuned = JobTestSupport.spec(dir.toString(), "full", "batch", 1, "--table", "t",
+                "--table-option", "bucket=2", "--table-option", "num-sorted-run.compaction-trigger=8",
+                "--table-option", "target-file-size=64 mb");
+        io.strata.storage.table.FileStoreTable handle = new JobTables(tuned, 0).table("t");
+        assertThat(handle.schema().numBuckets()).isEqualTo(2);
+        assertThat(handle.schema().tableOptions().get(io.strata.storage.options.WriteOptions.TARGET_FILE_SIZE))
+                .isEqualTo(64L << 20);
+        assertThat(io.strata.storage.compact.TableCompactor.numLevels(handle.schema().tableOptions()))
+                .as("the table's levels (trigger 3 + 1), not the job's trigger's").isEqualTo(4);
+    }
+
+    @Test
     void fileTagsIdentifyTheJobAndTheAttempt() {
         String prefix = JobTables.filePrefix("user-a", 3);
         assertThat(JobTables.attemptOf(prefix + "-data-uuid-0.parquet", "user-a")).isEqualTo(3);

@@ -54,6 +54,8 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
 
     private final JobSpec spec;
     private transient JobTables tables;
+    /** Per table (db.name): a schema for the partition keys of events. */
+    private transient Map<String, io.strata.storage.schema.TableSchema> partitionSchemas;
     private transient int attempt;
     private transient ListState<String> userState;
     private transient ListState<byte[]> pendingState;
@@ -78,6 +80,7 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
         ProcessRelease.register(getRuntimeContext());
         attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
         tables = new JobTables(spec, attempt);
+        partitionSchemas = new java.util.HashMap<>();
         current = new ArrayList<>();
         pending = new TreeMap<>();
         registerMetrics();
@@ -218,12 +221,17 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
         return dot < 0 ? qualified : qualified.substring(dot + 1);
     }
 
-    private static CompactionEvent rewritten(CompactionCommittable c) {
+    private CompactionEvent rewritten(CompactionCommittable c) {
         CompactionEvent ev = new CompactionEvent();
         ev.kind = CompactionEvent.REWRITTEN;
         ev.table = c.table;
         io.strata.storage.commit.CommitMessage m = c.commitMessage();
-        ev.bucket = java.util.Arrays.toString(m.partition()) + "/" + m.bucket();
+        // partition keys and their types never change (schema evolution only adds columns)
+        io.strata.storage.schema.TableSchema schema = partitionSchemas.computeIfAbsent(c.table,
+                t -> tables.table(shortName(t)).schema());
+        ev.partition = io.strata.storage.data.PartitionPath.display(schema.partitionKeys(),
+                schema.typesOf(schema.partitionIndexes()), m.partition());
+        ev.bucket = String.valueOf(m.bucket());
         ev.rowsRead = c.rowsRead;
         ev.rowsWritten = c.rowsWritten;
         ev.bytesRead = c.bytesRead;

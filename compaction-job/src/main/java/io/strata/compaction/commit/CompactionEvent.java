@@ -14,7 +14,12 @@ public final class CompactionEvent {
 
     public String kind;
     public String table;
-    /** {@code partition/bucket} for bucket events; empty for commits. */
+    /**
+     * Bucket events: the partition as {@code PartitionPath.display} prints it ({@code dt=2026-11-29},
+     * empty for an unpartitioned table); null for commits.
+     */
+    public String partition;
+    /** Bucket events: the bucket number; null for commits. */
     public String bucket;
     public long rowsRead;
     public long rowsWritten;
@@ -36,7 +41,8 @@ public final class CompactionEvent {
 
     @Override
     public String toString() {
-        return kind + " " + table + (bucket == null || bucket.isEmpty() ? "" : " " + bucket)
+        return kind + " " + table + (bucket == null ? "" : " " + (partition == null || partition.isEmpty() ? "-"
+                : partition) + "/" + bucket)
                 + (COMMITTED.equals(kind) ? " snapshots " + snapshots + " (" + buckets + " buckets, identifier "
                 + identifier + ")" : " runs " + sortedRunsBefore + "->" + sortedRunsAfter);
     }

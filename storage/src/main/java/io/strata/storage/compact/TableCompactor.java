@@ -48,10 +48,9 @@ public final class TableCompactor {
                 o.get(CompactionOptions.SMALL_FILE_RATIO));
     }
 
-    /** {@code num-levels}, default {@code num-sorted-run.compaction-trigger + 1}. */
+    /** {@code num-levels}, default {@code num-sorted-run.compaction-trigger + 1} (derived in its declaration). */
     public static int numLevels(TableOptions o) {
-        Integer n = o.get(CompactionOptions.NUM_LEVELS);
-        return n != null ? n : o.get(CompactionOptions.COMPACTION_TRIGGER) + 1;
+        return o.get(CompactionOptions.NUM_LEVELS);
     }
 
     public CompactPlanner planner() {

@@ -1,5 +1,6 @@
 package io.strata.storage.data;
 
+import io.strata.storage.schema.DataType;
 import java.util.List;
 
 /**
@@ -29,14 +30,19 @@ public final class PartitionPath {
         return sb.toString();
     }
 
-    /** A readable form of a partition for logs and CLI output: {@code k1=v1,k2=v2}. */
-    public static String display(List<String> keys, Object[] values) {
+    /**
+     * A readable form of a partition for logs and CLI output: {@code k1=v1,k2=v2} with each value
+     * in its {@link ValueText} form ({@code dt=2026-11-29}); empty for an unpartitioned table.
+     *
+     * @param types the types of the partition keys, in order
+     */
+    public static String display(List<String> keys, List<DataType> types, Object[] values) {
         if (keys.isEmpty()) {
             return "";
         }
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < keys.size(); i++) {
-            sb.append(i > 0 ? "," : "").append(keys.get(i)).append('=').append(values[i] == null ? "null" : valueText(values[i]));
+            sb.append(i > 0 ? "," : "").append(keys.get(i)).append('=').append(ValueText.of(types.get(i), values[i]));
         }
         return sb.toString();
     }

@@ -9,20 +9,21 @@ public final class ChangelogOptions {
     public enum Producer { NONE, INPUT, LOOKUP, FULL_COMPACTION }
 
     public static final ConfigOption<Producer> CHANGELOG_PRODUCER = ConfigOption.key("changelog-producer")
-            .enumType(Producer.class).defaultValue(Producer.NONE)
+            .enumType(Producer.class).defaultValue(Producer.NONE).definesTable()
             .withDescription("none: incremental reads return each commit's delta files; input: writers also store "
                     + "their input rows as changelog files; lookup: compactions of level-0 files emit +I/-U/+U/-D by "
                     + "looking up each key's previous value in the higher levels; full-compaction: full compactions "
-                    + "emit the difference between the old and the new top level.");
+                    + "emit the difference between the old and the new top level. Defines the table: incremental "
+                    + "readers read the changelog of the table's producer.");
 
     public static final ConfigOption<Long> LOOKUP_CACHE_MAX_DISK_SIZE = ConfigOption.key("lookup.cache-max-disk-size")
-            .memoryType().noDefault()
+            .memoryType().noDefault().perRun()
             .withDescription("lookup: local disk for the lookup files of higher-level data files (a memory-mapped "
                     + "hash index per file, built once and kept across compactions), evicted least recently used "
                     + "beyond this size. Default: unlimited.");
 
     public static final ConfigOption<Boolean> LOOKUP_WAIT = ConfigOption.key("changelog-producer.lookup-wait")
-            .booleanType().defaultValue(true)
+            .booleanType().defaultValue(true).perRun()
             .withDescription("lookup, writers that compact inline: true: each commit waits for the lookup compaction "
                     + "of the level-0 files it flushed, so it carries the changelog of its own rows. false: lookup "
                     + "compactions run in the background like other inline compactions (the writer waits only at "
@@ -30,6 +31,6 @@ public final class ChangelogOptions {
                     + "TableWrite.prepareCommit(true) at the end of the input waits for them.");
 
     public static final ConfigOption<Boolean> ROW_DEDUPLICATE = ConfigOption.key("changelog-producer.row-deduplicate")
-            .booleanType().defaultValue(false)
+            .booleanType().defaultValue(false).perRun()
             .withDescription("lookup and full-compaction: drop -U/+U pairs whose values are equal.");
 }

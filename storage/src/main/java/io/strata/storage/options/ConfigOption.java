@@ -4,32 +4,63 @@ import java.util.Locale;
 import java.util.function.Function;
 
 /**
- * A typed table option: key, default and description, declared once in an option group class
- * ({@link WriteOptions}, {@link MergeOptions}, ...). {@link OptionRegistry} collects the groups;
- * docs/OPTIONS.md is generated from them.
+ * A typed table option: key, default, {@link Scope} and description, declared once in an option
+ * group class ({@link WriteOptions}, {@link MergeOptions}, ...). {@link OptionRegistry} collects
+ * the groups; docs/OPTIONS.md is generated from them.
  */
 public final class ConfigOption<T> {
+
+    /**
+     * Whether a run (a writer, a job, a handle from {@code FileStoreTable.copyWithOptions}) may
+     * set the option to another value than the table's. Every declaration states it.
+     */
+    public enum Scope {
+        /**
+         * Defines the table's commit protocol or what its files mean: fixed when the table is
+         * created. A run that sets it to another value than the table's is refused, because
+         * writers that disagree on it lose or misread data (two commit locks do not exclude each
+         * other; rows of one key land in two buckets; versions merge by another rule).
+         */
+        TABLE,
+        /** Tunes one run only (memory, local disk, file sizes, compaction triggers, retries). */
+        RUN
+    }
+
     private final String key;
     private final T defaultValue;
+    private final Function<TableOptions, T> derivedDefault;
+    private final Scope scope;
     private final String description;
     private final String typeName;
     private final Function<String, T> parser;
     private final Function<T, String> formatter;
 
-    private ConfigOption(String key, T defaultValue, String description, String typeName,
-                         Function<String, T> parser, Function<T, String> formatter) {
-        this.key = key;
-        this.defaultValue = defaultValue;
+    private ConfigOption(Typed<T> typed, Scope scope, String description) {
+        this.key = typed.key;
+        this.defaultValue = typed.defaultValue;
+        this.derivedDefault = typed.derivedDefault;
+        this.scope = scope;
         this.description = description;
-        this.typeName = typeName;
-        this.parser = parser;
-        this.formatter = formatter;
+        this.typeName = typed.typeName;
+        this.parser = typed.parser;
+        this.formatter = typed.formatter;
     }
 
     public String key() { return key; }
     public T defaultValue() { return defaultValue; }
+    public Scope scope() { return scope; }
     public String description() { return description; }
     public String typeName() { return typeName; }
+
+    /** The value of this option when {@code options} does not set it: the derived or the declared default. */
+    T defaultFor(TableOptions options) {
+        return derivedDefault != null ? derivedDefault.apply(options) : defaultValue;
+    }
+
+    /** The text form of {@code value} (the form docs and error messages show). */
+    public String format(T value) {
+        return value == null ? "(none)" : formatter.apply(value);
+    }
 
     /** Parses a raw value; the exception message names the option and the accepted form. */
     public T parse(String raw) {
@@ -42,7 +73,7 @@ public final class ConfigOption<T> {
     }
 
     public String defaultText() {
-        return defaultValue == null ? "(none)" : formatter.apply(defaultValue);
+        return format(defaultValue);
     }
 
     static String enumText(Enum<?> e) {
@@ -107,13 +138,14 @@ public final class ConfigOption<T> {
         }
     }
 
-    /** A declaration with its type, waiting for a default and description. */
+    /** A declaration with its type, waiting for a default, a scope and a description. */
     public static final class Typed<T> {
         private final String key;
         private final String typeName;
         private final Function<String, T> parser;
         private final Function<T, String> formatter;
         private T defaultValue;
+        private Function<TableOptions, T> derivedDefault;
 
         Typed(String key, String typeName, Function<String, T> parser, Function<T, String> formatter) {
             this.key = key;
@@ -132,8 +164,41 @@ public final class ConfigOption<T> {
             return this;
         }
 
+        /**
+         * No declared default: an unset option reads as {@code derived} of the other options
+         * (for example num-levels from num-sorted-run.compaction-trigger). A table-defining option
+         * with a derived default keeps the table's value in a run that changes what it derives
+         * from ({@link TableOptions#withRunOptions}).
+         */
+        public Typed<T> derivedDefault(Function<TableOptions, T> derived) {
+            this.defaultValue = null;
+            this.derivedDefault = derived;
+            return this;
+        }
+
+        /** The option defines the table ({@link Scope#TABLE}). */
+        public Described<T> definesTable() {
+            return new Described<>(this, Scope.TABLE);
+        }
+
+        /** A run may set the option to its own value ({@link Scope#RUN}). */
+        public Described<T> perRun() {
+            return new Described<>(this, Scope.RUN);
+        }
+    }
+
+    /** A declaration with its type, default and scope, waiting for its description. */
+    public static final class Described<T> {
+        private final Typed<T> typed;
+        private final Scope scope;
+
+        Described(Typed<T> typed, Scope scope) {
+            this.typed = typed;
+            this.scope = scope;
+        }
+
         public ConfigOption<T> withDescription(String description) {
-            return new ConfigOption<>(key, defaultValue, description, typeName, parser, formatter);
+            return new ConfigOption<>(typed, scope, description);
         }
     }
 }

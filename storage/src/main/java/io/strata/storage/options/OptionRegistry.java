@@ -7,7 +7,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
+import java.util.Optional;
 
 /**
  * Every table option Strata knows, collected from the option group classes. Unknown keys are
@@ -21,10 +21,9 @@ public final class OptionRegistry {
             BucketOptions.class, WriteOptions.class, FileOptions.class, MergeOptions.class,
             CompactionOptions.class, ChangelogOptions.class, CommitOptions.class, ManifestOptions.class);
 
-    /** Pattern options: key regex to the documented form. */
-    private static final Map<Pattern, String> PATTERNS = Map.of(
-            Pattern.compile("fields\\.([^.]+)\\.aggregate-function"), MergeOptions.AGGREGATE_FUNCTION_PATTERN,
-            Pattern.compile("fields\\.([^.]+)\\.ignore-retract"), MergeOptions.IGNORE_RETRACT_PATTERN);
+    /** The pattern options, in documentation order. */
+    public static final List<PatternOption> PATTERNS = List.of(MergeOptions.AGGREGATE_FUNCTION,
+            MergeOptions.IGNORE_RETRACT);
 
     private static final Map<String, ConfigOption<?>> BY_KEY = collect();
 
@@ -62,29 +61,27 @@ public final class OptionRegistry {
         return BY_KEY;
     }
 
-    public static List<String> patternForms() {
-        List<String> forms = new ArrayList<>(PATTERNS.values());
-        Collections.sort(forms);
-        return forms;
+    /** The pattern option {@code key} belongs to, if any. */
+    public static Optional<PatternOption> patternOf(String key) {
+        for (PatternOption p : PATTERNS) {
+            if (p.matches(key)) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
     }
 
     /** True if {@code key} is a declared option or matches a pattern option. */
     public static boolean isKnown(String key) {
-        if (BY_KEY.containsKey(key)) {
-            return true;
-        }
-        for (Pattern p : PATTERNS.keySet()) {
-            if (p.matcher(key).matches()) {
-                return true;
-            }
-        }
-        return false;
+        return BY_KEY.containsKey(key) || patternOf(key).isPresent();
     }
 
     /** The sorted list of known keys and pattern forms, for error messages. */
     public static String knownKeysText() {
         List<String> keys = new ArrayList<>(BY_KEY.keySet());
-        keys.addAll(PATTERNS.values());
+        for (PatternOption p : PATTERNS) {
+            keys.add(p.form());
+        }
         Collections.sort(keys);
         return String.join(", ", keys);
     }

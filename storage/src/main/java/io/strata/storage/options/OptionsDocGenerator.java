@@ -18,24 +18,39 @@ public final class OptionsDocGenerator {
         sb.append("# Table options\n\n")
           .append("Generated from the option declarations in `storage/src/main/java/io/strata/storage/options/` by\n")
           .append("`OptionsDocGenerator`; a test fails when this file is out of date. Options are set at table\n")
-          .append("creation (`strata create --option k=v`, or `options` in the schema file) and can be overridden\n")
-          .append("per job. Unknown keys are rejected with the list of known ones.\n");
+          .append("creation (`strata create --option k=v`, or `options` in the schema file). Unknown keys are\n")
+          .append("rejected with the list of known ones.\n\n")
+          .append("A run may set some of them for itself: `strata gen --option k=v` on an existing table, the\n")
+          .append("compaction job's `--table-option k=v` (also `strata compact --table-option`), and\n")
+          .append("`FileStoreTable.copyWithOptions` in the Java API. The column *per run* says which: `yes` for\n")
+          .append("what tunes one run (memory, local disk, file sizes, compaction triggers, retries); `no` for\n")
+          .append("what defines the table's commit protocol or what its files mean. A run that sets a `no`\n")
+          .append("option to another value than the table's is refused with an error naming the option, the\n")
+          .append("table and the table's value; setting it to the table's value is accepted.\n");
         for (Class<?> group : OptionRegistry.GROUPS) {
             sb.append("\n## ").append(group.getSimpleName().replace("Options", "")).append("\n\n");
-            sb.append("| key | type | default | description |\n| --- | --- | --- | --- |\n");
+            sb.append("| key | type | default | per run | description |\n| --- | --- | --- | --- | --- |\n");
             for (ConfigOption<?> o : OptionRegistry.optionsOf(group)) {
                 sb.append("| `").append(o.key()).append("` | ").append(o.typeName()).append(" | `")
-                  .append(o.defaultText()).append("` | ").append(o.description().replace("|", "\\|")).append(" |\n");
+                  .append(o.defaultText()).append("` | ").append(perRun(o.scope())).append(" | ")
+                  .append(cell(o.description())).append(" |\n");
             }
         }
         sb.append("\n## Per-field options\n\n")
-          .append("| key | description |\n| --- | --- |\n")
-          .append("| `").append(MergeOptions.AGGREGATE_FUNCTION_PATTERN).append("` | aggregation: the function of a ")
-          .append("value field: sum, min, max, last_value, last_non_null_value (default), first_value, listagg, ")
-          .append("bool_and, bool_or, count. See docs/FORMAT.md. |\n")
-          .append("| `").append(MergeOptions.IGNORE_RETRACT_PATTERN).append("` | aggregation: ignore -U/-D for this ")
-          .append("field instead of failing when its function cannot retract. |\n");
+          .append("| key | default | per run | description |\n| --- | --- | --- | --- |\n");
+        for (PatternOption p : OptionRegistry.PATTERNS) {
+            sb.append("| `").append(p.form()).append("` | `").append(p.defaultText()).append("` | ")
+              .append(perRun(p.scope())).append(" | ").append(cell(p.description())).append(" |\n");
+        }
         return sb.toString();
+    }
+
+    private static String perRun(ConfigOption.Scope scope) {
+        return scope == ConfigOption.Scope.RUN ? "yes" : "no";
+    }
+
+    private static String cell(String text) {
+        return text.replace("|", "\\|");
     }
 
     public static void main(String[] args) throws IOException {

@@ -2,6 +2,7 @@ package io.strata.storage.options;
 
 import java.util.Collections;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -45,9 +46,10 @@ public final class TableOptions {
         return new TableOptions(Collections.emptyMap());
     }
 
+    /** The value of {@code option}: as set, else its derived or declared default. */
     public <T> T get(ConfigOption<T> option) {
         String v = raw.get(option.key());
-        return v == null ? option.defaultValue() : option.parse(v);
+        return v == null ? option.defaultFor(this) : option.parse(v);
     }
 
     public String getRaw(String key) {
@@ -62,11 +64,67 @@ public final class TableOptions {
         return raw;
     }
 
-    /** These options with {@code overrides} applied on top, validated again. */
-    public TableOptions with(String owner, Map<String, String> overrides) {
+    /**
+     * These options (a table's) with the options of one run on top, validated again. An option
+     * that defines the table ({@link ConfigOption.Scope#TABLE}) may appear in {@code overrides}
+     * only with the table's value, compared as parsed values (so {@code 4} and {@code " 4"} are
+     * the same); any other value is refused, naming the option, {@code table} and the table's
+     * value. A table-defining option the table leaves to a derived default keeps the table's
+     * value when the run changes what it derives from.
+     *
+     * @param table the table's name, for error messages
+     * @throws IllegalArgumentException for an unknown option, a value that does not parse, or a
+     *         table-defining option set to another value than the table's
+     */
+    public TableOptions withRunOptions(String table, Map<String, String> overrides) {
+        String owner = "table " + table;
+        validate(owner, overrides);
+        for (Map.Entry<String, String> e : overrides.entrySet()) {
+            checkRunMayChange(table, e.getKey(), e.getValue());
+        }
         Map<String, String> m = new TreeMap<>(raw);
         m.putAll(overrides);
+        TableOptions merged = validate(owner, m);
+        for (ConfigOption<?> o : OptionRegistry.all().values()) {
+            if (o.scope() == ConfigOption.Scope.TABLE && !m.containsKey(o.key()) && !sameValue(o, merged)) {
+                m.put(o.key(), formatted(o, this));
+            }
+        }
         return validate(owner, m);
+    }
+
+    private void checkRunMayChange(String table, String key, String value) {
+        ConfigOption<?> o = OptionRegistry.all().get(key);
+        if (o != null) {
+            if (o.scope() == ConfigOption.Scope.TABLE && !isValueOf(o, value)) {
+                throw refused(table, key, formatted(o, this), value);
+            }
+            return;
+        }
+        PatternOption p = OptionRegistry.patternOf(key).orElseThrow();
+        if (p.scope() == ConfigOption.Scope.TABLE && !p.effective(raw.get(key)).equals(p.effective(value))) {
+            throw refused(table, key, p.effective(raw.get(key)), value);
+        }
+    }
+
+    private static IllegalArgumentException refused(String table, String key, String tableValue, String value) {
+        return new IllegalArgumentException("table " + table + ": option '" + key + "' defines the table and cannot be "
+                + "changed for one run: the table has " + key + "=" + tableValue + ", this run asked for '" + value
+                + "' (set it when the table is created; docs/OPTIONS.md says which options a run may set)");
+    }
+
+    /** Whether {@code other} gives {@code option} the same value as these options. */
+    private <T> boolean sameValue(ConfigOption<T> option, TableOptions other) {
+        return Objects.equals(get(option), other.get(option));
+    }
+
+    /** Whether {@code value} (valid for {@code option}) is these options' value of it. */
+    private <T> boolean isValueOf(ConfigOption<T> option, String value) {
+        return Objects.equals(get(option), option.parse(value));
+    }
+
+    private static <T> String formatted(ConfigOption<T> option, TableOptions options) {
+        return option.format(options.get(option));
     }
 
     @Override

@@ -39,7 +39,8 @@ import java.util.Map;
 /**
  * A handle on one table at its latest schema: the entry point for writers, committers and
  * readers. Cheap to create; holds no open files. Options given with {@link #copyWithOptions}
- * apply to this handle only (a job's overrides) and are validated like table options.
+ * apply to this handle only (a run's) and are validated like table options; those that define
+ * the table cannot be changed there.
  */
 public final class FileStoreTable {
     private final String name;
@@ -158,13 +159,21 @@ public final class FileStoreTable {
                 comparator, mergeEngines.functionFactory(), mode);
     }
 
-    /** This table with per-job option overrides (validated). Schema id and fields are unchanged. */
+    /**
+     * This table with the options of one run (a writer's, a job's) on top. Schema id and fields
+     * are unchanged. Options that define the table (docs/OPTIONS.md, "per run": no; the commit
+     * lock, the bucket count, the merge engine, ...) are accepted only with the table's value: a
+     * run that disagrees with the other writers on them loses data.
+     *
+     * @throws IllegalArgumentException naming the table and the option for an unknown option, an
+     *         invalid value, or a table-defining option set to another value than the table's
+     */
     public FileStoreTable copyWithOptions(Map<String, String> overrides) {
         if (overrides.isEmpty()) {
             return this;
         }
         TableSchema s = new TableSchema(schema.id(), schema.fields(), schema.highestFieldId(), schema.partitionKeys(),
-                schema.primaryKeys(), schema.tableOptions().with("table " + name, overrides).toMap(),
+                schema.primaryKeys(), schema.tableOptions().withRunOptions(name, overrides).toMap(),
                 schema.timeMillis());
         return new FileStoreTable(name, io, paths, schemaManager, s);
     }

@@ -23,6 +23,31 @@ class OptionsDocTest {
     }
 
     @Test
+    void docsSayForEveryOptionWhetherARunMaySetIt() {
+        String doc = OptionsDocGenerator.generate();
+        for (ConfigOption<?> o : OptionRegistry.all().values()) {
+            assertThat(perRunCell(doc, o.key(), 3)).as(o.key())
+                    .isEqualTo(o.scope() == ConfigOption.Scope.RUN ? "yes" : "no");
+        }
+        for (PatternOption p : OptionRegistry.PATTERNS) {
+            assertThat(perRunCell(doc, p.form(), 2)).as(p.form()).isEqualTo("no");
+        }
+        assertThat(perRunCell(doc, "commit.lock.class", 3)).isEqualTo("no");
+        assertThat(perRunCell(doc, "bucket", 3)).isEqualTo("no");
+        assertThat(perRunCell(doc, "write-buffer-size", 3)).isEqualTo("yes");
+    }
+
+    /** The cell at {@code column} (0: the key) of the table row of {@code key}. */
+    private static String perRunCell(String doc, String key, int column) {
+        for (String line : doc.split("\n")) {
+            if (line.startsWith("| `" + key + "` |")) {
+                return line.split(" \\| ")[column].trim();
+            }
+        }
+        throw new AssertionError("no row for " + key);
+    }
+
+    @Test
     void unknownOptionIsRejectedWithTheKnownOnes() {
         assertThatThrownBy(() -> TableOptions.validate("table db.t", Map.of("bukcet", "4")))
                 .hasMessageContaining("table db.t").hasMessageContaining("'bukcet'")

@@ -4,6 +4,7 @@ import io.strata.storage.data.PartitionPath;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.manifest.EntryFilter;
 import io.strata.storage.manifest.ManifestEntry;
+import io.strata.storage.schema.DataType;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.table.FileStoreTable;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ public final class FilesTable {
 
     /** One live file. */
     public static final class FileRow {
+        /** {@link PartitionPath#display}: empty for an unpartitioned table. */
         public final String partition;
         public final int bucket;
         public final DataFileMeta file;
@@ -37,8 +39,10 @@ public final class FilesTable {
         if (s.isEmpty()) {
             return out;
         }
+        List<String> keys = table.schema().partitionKeys();
+        List<DataType> types = table.schema().typesOf(table.schema().partitionIndexes());
         for (ManifestEntry e : table.manifests().scanner().scan(s.get().baseManifestList(), EntryFilter.ALL)) {
-            out.add(new FileRow(PartitionPath.display(table.schema().partitionKeys(), e.partition()), e.bucket(), e.file()));
+            out.add(new FileRow(PartitionPath.display(keys, types, e.partition()), e.bucket(), e.file()));
         }
         out.sort(Comparator.<FileRow, String>comparing(r -> r.partition).thenComparingInt(r -> r.bucket)
                 .thenComparingInt(r -> r.file.level()).thenComparingLong(r -> r.file.minSequence()));
