@@ -12,8 +12,9 @@ import java.util.NoSuchElementException;
  * The input rows of one bucket since the last commit, for {@code changelog-producer=input}: kept
  * unmerged, and handed out at commit as one stream sorted by the record order (key, then
  * {@code sequence.field}, then sequence number). Under memory pressure the rows in memory are
- * sorted and spilled to a local file; {@link #drain()} merges every spill with the rest, so a
- * commit's changelog is one sorted run whatever the writer's memory was.
+ * sorted and spilled to a local file; {@link #sorted()} merges every spill with the rest, so a
+ * commit's changelog is one sorted run whatever the writer's memory was. The rows stay until
+ * {@link #discard()}, so a commit whose changelog could not be written can try again.
  *
  * <p>Why that order: per key it is the order the merge engine folds the versions in, so a
  * consumer that applies the rows of a commit in order (+I/+U put, -U/-D remove) ends in the
@@ -57,23 +58,19 @@ final class InputChangelogBuffer {
 
     /**
      * Every row buffered, spills and memory, as one sorted stream (no two rows are merged). The
-     * buffer is empty afterwards; closing the stream deletes the spill files.
+     * buffer is unchanged; the caller discards it once the rows are safely written.
      */
-    CloseableIterator<KeyValue> drain() throws IOException {
+    CloseableIterator<KeyValue> sorted() throws IOException {
         List<CloseableIterator<KeyValue>> runs = new ArrayList<>();
-        List<SpillFile> files = new ArrayList<>(spills);
-        spills.clear();
         try {
-            for (SpillFile f : files) {
+            for (SpillFile f : spills) {
                 runs.add(f.read());
             }
         } catch (IOException | RuntimeException e) {
             runs.forEach(CloseableIterator::close);
-            files.forEach(SpillFile::delete);
             throw e;
         }
         runs.add(CloseableIterator.wrap(sortedInMemory().iterator(), () -> { }));
-        clearMemory();
         LoserTree heads = new LoserTree(runs, comparator);
         return new CloseableIterator<>() {
             @Override
@@ -94,12 +91,11 @@ final class InputChangelogBuffer {
             @Override
             public void close() {
                 runs.forEach(CloseableIterator::close);
-                files.forEach(SpillFile::delete);
             }
         };
     }
 
-    /** Drops everything buffered (a writer being aborted). */
+    /** Drops everything buffered and deletes the spill files (rows written, or a writer aborted). */
     void discard() {
         clearMemory();
         spills.forEach(SpillFile::delete);

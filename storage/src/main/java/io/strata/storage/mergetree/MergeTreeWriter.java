@@ -100,15 +100,16 @@ public final class MergeTreeWriter {
         }
         RollingFileWriter out = new RollingFileWriter(io, pathFactory.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)), schema, format, 0,
                 FileSource.APPEND, targetFileSize, comparator.keys()).committedLater();
-        try (CloseableIterator<KeyValue> rows = inputChangelog.drain()) {
+        try (CloseableIterator<KeyValue> rows = inputChangelog.sorted()) {
             while (rows.hasNext()) {
                 out.write(rows.next());
             }
             pendingChangelog.addAll(out.finish());
         } catch (IOException | RuntimeException e) {
             out.abort();
-            throw e;
+            throw e; // the rows stay buffered: a retried prepareCommit writes them again
         }
+        inputChangelog.discard();
     }
 
     /**

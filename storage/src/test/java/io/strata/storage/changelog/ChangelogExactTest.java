@@ -187,4 +187,46 @@ class ChangelogExactTest {
         }
         assertThat(applied).isEqualTo(Rows.byKey(TestTables.scan(t)));
     }
+
+    /**
+     * A commit whose input changelog file cannot be written fails, and keeps the rows: the
+     * retried prepareCommit writes the whole changelog, spilled rows included.
+     */
+    @Test
+    void aFailedInputChangelogWriteLosesNoRow() {
+        // a test FileIO publishes snapshots only under a commit lock (docs/FORMAT.md)
+        FileStoreTable created = table("changelog-producer", "input", "write-buffer-size", "1 b",
+                "commit.lock.class", "io.strata.storage.fs.CommitLockTest$JvmLock");
+        FailsFirstChangelogFile io = new FailsFirstChangelogFile(dir.toString());
+        FileStoreTable t = Catalog.open(dir.toString(), io).getTable("db", created.name().replaceFirst("^db\\.", ""));
+        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+            w.write(row(RowKind.INSERT, 2, 1, null));
+            w.write(row(RowKind.INSERT, 1, 1, null));
+            w.write(row(RowKind.DELETE, 2, 1, null));
+            org.assertj.core.api.Assertions.assertThatThrownBy(w::prepareCommit)
+                    .hasStackTraceContaining("injected: cannot create");
+            c.commit(1, w.prepareCommit());
+        }
+        assertThat(io.failed).isTrue();
+        assertThat(changelog(t, 0)).containsExactly("+I(1, 1, null)", "+I(2, 1, null)", "-D(2, 1, null)");
+        assertThat(Rows.byKey(TestTables.scan(t))).containsOnlyKeys(1L);
+    }
+
+    /** Fails the creation of the first changelog file, once. */
+    private static final class FailsFirstChangelogFile extends io.strata.storage.fs.DelegatingFileIO {
+        boolean failed;
+
+        FailsFirstChangelogFile(String warehouse) {
+            super(warehouse);
+        }
+
+        @Override
+        public org.apache.parquet.io.OutputFile dataOutputFile(org.apache.hadoop.fs.Path path) {
+            if (!failed && path.getName().startsWith("changelog-")) {
+                failed = true;
+                throw new java.io.UncheckedIOException(new java.io.IOException("injected: cannot create " + path));
+            }
+            return super.dataOutputFile(path);
+        }
+    }
 }
