@@ -120,6 +120,25 @@ public final class PaimonPeer implements AutoCloseable {
     }
 
     /**
+     * Scenario 6: the next commit of {@code workload}, write-only, as one Paimon commit;
+     * {@code observer} sees every row written.
+     */
+    public void ingestOneCommit(StandardWorkload workload, java.util.function.Consumer<GenericRow> observer)
+            throws Exception {
+        int c = workload.nextCommit();
+        Table table = catalog.getTable(identifier).copy(Map.of("write-only", "true"));
+        StreamWriteBuilder builder = table.newStreamWriteBuilder().withCommitUser(INGEST_USER);
+        try (StreamTableWrite write = builder.newWrite(); StreamTableCommit commit = builder.newCommit()) {
+            write.withIOManager(ioManager);
+            workload.forEachRowOfCommit(c, row -> {
+                write(write, row);
+                observer.accept(row);
+            });
+            commit.commit(c, write.prepareCommit(false, c));
+        }
+    }
+
+    /**
      * Scenario 2: {@code compact(partition, bucket, fullCompaction=true)} for every bucket, then
      * one commit once the compactions are done. Paimon runs them on its one compaction thread.
      * Timed from opening the writer to closing it after the commit.

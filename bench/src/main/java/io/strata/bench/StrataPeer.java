@@ -22,6 +22,8 @@ import java.util.Map;
 /** Strata's side of a benchmark: one workload table in a fresh local warehouse, driven through the public API. */
 final class StrataPeer {
     private final FileStoreTable table;
+    /** Commit identifiers of the compactor's user: a repeated identifier would be skipped as a replay. */
+    private long compactions;
 
     private StrataPeer(FileStoreTable table) {
         this.table = table;
@@ -55,11 +57,20 @@ final class StrataPeer {
         return new IngestResult(rows, workload.commits(), nanos, files());
     }
 
+    /**
+     * Scenario 6: write-only ingest; {@code observer} sees every row written and {@code afterCommit}
+     * the index of each commit once it is published (the writer stays open, holding nothing).
+     */
+    void ingest(StandardWorkload workload, java.util.function.Consumer<io.strata.storage.data.GenericRow> observer,
+                java.util.function.IntConsumer afterCommit) {
+        WorkloadIngest.write(table.copyWithOptions(Map.of("write-only", "true")), workload, observer, afterCommit);
+    }
+
     /** Scenario 2: a full compaction of every bucket and its commit, on one thread. */
     CompactionResult fullCompaction() {
         FileSummary input = files();
         long start = System.nanoTime();
-        new TableCompactor(table).compact(CompactStrategy.FULL, "bench-compactor", 1);
+        new TableCompactor(table).compact(CompactStrategy.FULL, "bench-compactor", ++compactions);
         long nanos = System.nanoTime() - start;
         return new CompactionResult(input, files(), nanos);
     }
@@ -93,7 +104,7 @@ final class StrataPeer {
                 results.add(f.get());
             }
             long commitStart = System.nanoTime();
-            compactor.commit(results, "bench-compactor", 1);
+            compactor.commit(results, "bench-compactor", ++compactions);
             if (REWRITE_CPU) {
                 System.out.printf(java.util.Locale.ROOT, "  commit: %d ms%n", (System.nanoTime() - commitStart) / 1_000_000);
             }

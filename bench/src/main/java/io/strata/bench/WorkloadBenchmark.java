@@ -25,13 +25,16 @@ import java.util.stream.Stream;
  * {@code s3w} waits at every commit for the lookup compaction of its level-0 files, Paimon's
  * Flink {@code lookup-wait}; both engines are driven the same way in each), 4 (write-only ingest with changelog-producer full-compaction, then
  * the full compaction that writes the changelog) and 5 (the copy limit: Strata's reader and
- * writer copying the scenario-2 input files without merging). Warm-up runs first, then measured runs alternating
+ * writer copying the scenario-2 input files without merging); and, only when asked for, 6
+ * ({@link RepeatedFullChangelog}: a full compaction with changelog after every commit, its
+ * changelog row counts checked against the changes; a Strata count that differs aborts the run
+ * like a wrong table). Warm-up runs first, then measured runs alternating
  * the engines, each on a fresh table and verified against the workload model after ingest and
  * after compaction (a wrong result aborts with exit code 1). Prints one line per run and, last,
  * one JSON line with the medians of both and the ratios.
  *
  * <p>Arguments, all optional: {@code --dir=PATH} (scratch; default the JVM temp directory),
- * {@code --warmups=2 --runs=5}, {@code --scenarios=1,2,3,4,5}, and the workload {@code --commits=10 --rows=200000
+ * {@code --warmups=2 --runs=5}, {@code --scenarios=1,2,3,4,5} (default; 6 also known), and the workload {@code --commits=10 --rows=200000
  * --keys=1000000 --delete-fraction=0.05 --seed=42}.
  */
 public final class WorkloadBenchmark {
@@ -43,27 +46,28 @@ public final class WorkloadBenchmark {
 
     /** One engine's figures of one run; scenarios not selected are null. */
     private record Run(IngestResult ingest, CompactionResult compaction, CompactionResult copy, Lookup lookup,
-                       Lookup lookupWait, CompactionResult fullChangelog, long fullChangelogRows) {
+                       Lookup lookupWait, CompactionResult fullChangelog, long fullChangelogRows,
+                       RepeatedFullChangelog.Result repeated) {
     }
 
     /** Scenario 3 in one mode: end-to-end ingest and the changelog rows it committed. */
     private record Lookup(IngestResult ingest, long changelogRows) {
     }
 
-    /** Which scenarios run: {@code --scenarios=1,2,3,4,5} (2 and 5 need 1; 3 measures both lookup modes). */
-    private record Scenarios(boolean writeOnly, boolean lookup, boolean fullChangelog) {
+    /** Which scenarios run: {@code --scenarios=1,2,3,4,5,6} (2 and 5 need 1; 3 measures both lookup modes). */
+    private record Scenarios(boolean writeOnly, boolean lookup, boolean fullChangelog, boolean repeatedFull) {
         static Scenarios parse(String s) {
             Set<String> set = new java.util.HashSet<>();
             for (String x : s.split(",")) {
                 set.add(x.trim());
             }
             for (String x : set) {
-                if (!Set.of("1", "2", "3", "4", "5").contains(x)) {
-                    throw new IllegalArgumentException("--scenarios: unknown scenario '" + x + "' (known: 1,2,3,4,5)");
+                if (!Set.of("1", "2", "3", "4", "5", "6").contains(x)) {
+                    throw new IllegalArgumentException("--scenarios: unknown scenario '" + x + "' (known: 1,2,3,4,5,6)");
                 }
             }
             return new Scenarios(set.contains("1") || set.contains("2") || set.contains("5"), set.contains("3"),
-                    set.contains("4"));
+                    set.contains("4"), set.contains("6"));
         }
     }
 
@@ -85,8 +89,8 @@ public final class WorkloadBenchmark {
 
         // 0 strata ingest, 1 paimon ingest, 2 strata compact, 3 paimon compact, 4 copy rows/s,
         // 5 strata compact s / copy s, 6 strata lookup s, 7 paimon lookup s, 8 strata full-changelog s, 9 paimon,
-        // 10 strata lookup (wait every commit) s, 11 paimon
-        double[][] m = new double[12][runs];
+        // 10 strata lookup (wait every commit) s, 11 paimon, 12 strata repeated full compactions s, 13 paimon
+        double[][] m = new double[14][runs];
         Run lastStrata = null;
         Run lastPaimon = null;
         for (int i = -warmups; i < runs; i++) {
@@ -117,7 +121,24 @@ public final class WorkloadBenchmark {
                         label, s.fullChangelog.nanos() / 1e9, s.fullChangelogRows, p.fullChangelog.nanos() / 1e9,
                         p.fullChangelogRows);
             }
+            if (sc.repeatedFull()) {
+                System.out.printf(Locale.ROOT, "%s: repeated full-compaction changelog, %d compactions: strata %.2f s "
+                                + "(%d changelog rows, %d mismatched) | paimon %.2f s (%d, %d mismatched); the "
+                                + "changes call for %d%n",
+                        label, s.repeated.rows().length, s.repeated.nanos() / 1e9, s.repeated.totalRows(),
+                        s.repeated.mismatches(), p.repeated.nanos() / 1e9, p.repeated.totalRows(),
+                        p.repeated.mismatches(), s.repeated.totalExpected());
+                if (s.repeated.mismatches() > 0) {
+                    System.err.println("Strata repeated full-compaction changelog: rows per compaction "
+                            + Arrays.toString(s.repeated.rows()) + ", expected " + Arrays.toString(s.repeated.expected()));
+                    System.exit(1);
+                }
+            }
             if (i >= 0) {
+                if (sc.repeatedFull()) {
+                    m[12][i] = s.repeated.nanos() / 1e9;
+                    m[13][i] = p.repeated.nanos() / 1e9;
+                }
                 if (sc.writeOnly()) {
                     m[0][i] = s.ingest.rowsPerSecond();
                     m[1][i] = p.ingest.rowsPerSecond();
@@ -178,6 +199,16 @@ public final class WorkloadBenchmark {
         json.put("s4_changelog_rows_strata", lastStrata.fullChangelogRows);
         json.put("s4_changelog_rows_paimon", lastPaimon.fullChangelogRows);
         }
+        if (sc.repeatedFull()) {
+            json.put("s6_repeated_full_changelog_seconds_strata", round3(median(m[12])));
+            json.put("s6_repeated_full_changelog_seconds_paimon", round3(median(m[13])));
+            json.put("s6_speedup_strata_over_paimon", round3(median(m[13]) / median(m[12])));
+            json.put("s6_compactions", lastStrata.repeated.rows().length);
+            json.put("s6_changelog_rows_expected", lastStrata.repeated.totalExpected());
+            json.put("s6_changelog_rows_strata", lastStrata.repeated.totalRows());
+            json.put("s6_changelog_rows_paimon", lastPaimon.repeated.totalRows());
+            json.put("s6_mismatched_compactions_paimon", lastPaimon.repeated.mismatches());
+        }
         System.out.println(new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(json));
     }
 
@@ -221,7 +252,9 @@ public final class WorkloadBenchmark {
                 verify("Strata full-compaction-changelog table", full.check(), expected);
                 fullRows = full.changelogRows();
             }
-            return new Run(ingest, compaction, copy, lookup, lookupWait, fullCompaction, fullRows);
+            RepeatedFullChangelog.Result repeated = sc.repeatedFull()
+                    ? RepeatedFullChangelog.strata(warehouse, workload.restart(), expected) : null;
+            return new Run(ingest, compaction, copy, lookup, lookupWait, fullCompaction, fullRows, repeated);
         } finally {
             deleteRecursively(warehouse);
         }
@@ -266,7 +299,9 @@ public final class WorkloadBenchmark {
                     fullRows = full.changelogRows();
                 }
             }
-            return new Run(ingest, compaction, null, lookup, lookupWait, fullCompaction, fullRows);
+            RepeatedFullChangelog.Result repeated = sc.repeatedFull()
+                    ? RepeatedFullChangelog.paimon(warehouse, workload.restart(), expected) : null;
+            return new Run(ingest, compaction, null, lookup, lookupWait, fullCompaction, fullRows, repeated);
         } finally {
             deleteRecursively(warehouse);
         }
@@ -282,7 +317,7 @@ public final class WorkloadBenchmark {
         }
     }
 
-    private static void verify(String what, WorkloadCheck actual, WorkloadCheck expected) {
+    static void verify(String what, WorkloadCheck actual, WorkloadCheck expected) {
         if (!actual.equals(expected)) {
             System.err.println(what + ": " + actual + ", expected " + expected);
             System.exit(1);

@@ -15,15 +15,8 @@ import java.util.function.IntPredicate;
  * Turns one pass over a bucket's versions into changelog. For each key, the versions whose
  * tag {@code inBefore} accepts fold (with the merge engine) into the value before the change,
  * all versions into the value after; for keys {@code touches} selects (a version with such a tag
- * exists), it emits
- * <ul>
- *   <li>{@code +I after} when the key appears,</li>
- *   <li>{@code -D before} when it disappears,</li>
- *   <li>{@code -U before, +U after} when it exists in both (nothing if the rows are equal and
- *       {@code rowDeduplicate}).</li>
- * </ul>
- * Every -U carries the true previous value, which is what lets a consumer replay the changelog.
- * Streams: memory is one key's versions.
+ * exists), it emits what {@link #diff} says. Every -U carries the true previous value, which is
+ * what lets a consumer replay the changelog. Streams: memory is one key's versions.
  */
 public final class ChangelogJoin implements CloseableIterator<KeyValue> {
     private final TaggedKeyGroups groups;
@@ -72,20 +65,34 @@ public final class ChangelogJoin implements CloseableIterator<KeyValue> {
         if (!touched) {
             return;
         }
-        diff(anyBefore ? before.finalResult() : null, beforeSeq, after.finalResult(), afterSeq, rowDeduplicate, ready);
+        diff(anyBefore ? before : null, beforeSeq, after, afterSeq, rowDeduplicate, ready);
     }
 
-    /** The changelog of one key going from row {@code b} to row {@code a} (null: absent). */
-    static void diff(Object[] b, long beforeSeq, Object[] a, long afterSeq, boolean rowDeduplicate,
+    /**
+     * The changelog of one key, given {@code before} holding the versions before the change
+     * (null when there were none) and {@code after} holding every version; the sequence numbers
+     * are those the emitted records carry (the newest version of each side):
+     * <ul>
+     *   <li>{@code +I after} when the key appears, {@code -D before} when it disappears;</li>
+     *   <li>nothing when it exists on both sides and none of the newer versions took effect
+     *       ({@link MergeFunction#resultSequence()} unchanged): first-row's later rows, rows that
+     *       lose against {@code sequence.field}, ignored retractions;</li>
+     *   <li>otherwise {@code -U before, +U after}, also when the rows are equal (the key was
+     *       written), unless {@code rowDeduplicate}.</li>
+     * </ul>
+     */
+    static void diff(MergeFunction before, long beforeSeq, MergeFunction after, long afterSeq, boolean rowDeduplicate,
                      java.util.Collection<KeyValue> out) {
-        if (b == null && a != null) {
-            out.add(new KeyValue(afterSeq, RowKind.INSERT, a));
-        } else if (b != null && a == null) {
-            out.add(new KeyValue(beforeSeq, RowKind.DELETE, b));
-        } else if (b != null) {
-            if (rowDeduplicate && Arrays.deepEquals(b, a)) {
-                return;
+        Object[] b = before == null ? null : before.finalResult();
+        Object[] a = after.finalResult();
+        if (b == null) {
+            if (a != null) {
+                out.add(new KeyValue(afterSeq, RowKind.INSERT, a));
             }
+        } else if (a == null) {
+            out.add(new KeyValue(beforeSeq, RowKind.DELETE, b));
+        } else if (before.resultSequence() != after.resultSequence()
+                && !(rowDeduplicate && Arrays.deepEquals(b, a))) {
             out.add(new KeyValue(beforeSeq, RowKind.UPDATE_BEFORE, b));
             out.add(new KeyValue(afterSeq, RowKind.UPDATE_AFTER, a));
         }

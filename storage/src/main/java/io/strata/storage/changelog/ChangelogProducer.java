@@ -181,10 +181,9 @@ public final class ChangelogProducer {
                 after.reset();
                 versions.forEach(before::add);
                 all.forEach(after::add);
-                Object[] b = versions.isEmpty() ? null : before.finalResult();
                 long bSeq = versions.isEmpty() ? 0 : versions.get(versions.size() - 1).sequence();
                 ready.clear();
-                ChangelogJoin.diff(b, bSeq, after.finalResult(), all.get(all.size() - 1).sequence(),
+                ChangelogJoin.diff(versions.isEmpty() ? null : before, bSeq, after, all.get(all.size() - 1).sequence(),
                         rowDeduplicate, ready);
                 for (KeyValue kv : ready) {
                     out.write(kv);

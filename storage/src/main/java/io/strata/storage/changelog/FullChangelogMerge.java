@@ -112,8 +112,7 @@ public final class FullChangelogMerge {
                     written++;
                 }
                 ready.clear();
-                ChangelogJoin.diff(anyBefore ? before.finalResult() : null, beforeSeq, after.finalResult(), afterSeq,
-                        rowDeduplicate, ready);
+                ChangelogJoin.diff(anyBefore ? before : null, beforeSeq, after, afterSeq, rowDeduplicate, ready);
                 for (KeyValue kv : ready) {
                     changelog.write(kv);
                 }

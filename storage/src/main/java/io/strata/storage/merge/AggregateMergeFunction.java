@@ -108,4 +108,10 @@ final class AggregateMergeFunction implements MergeFunction {
     public Object[] finalResult() {
         return positive ? acc.clone() : null;
     }
+
+    /** Every record but a removing -D folds into the accumulator, so each of them takes effect. */
+    @Override
+    public long resultSequence() {
+        return accSeq;
+    }
 }

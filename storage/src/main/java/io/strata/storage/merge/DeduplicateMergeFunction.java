@@ -44,4 +44,9 @@ final class DeduplicateMergeFunction implements MergeFunction {
     public Object[] finalResult() {
         return last.kind().isRetract() ? null : last.row();
     }
+
+    @Override
+    public long resultSequence() {
+        return last.sequence();
+    }
 }

@@ -33,4 +33,9 @@ final class FirstRowMergeFunction implements MergeFunction {
     public Object[] finalResult() {
         return first.row();
     }
+
+    @Override
+    public long resultSequence() {
+        return first.sequence();
+    }
 }

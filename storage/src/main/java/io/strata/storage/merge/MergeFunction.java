@@ -31,4 +31,14 @@ public interface MergeFunction {
     List<KeyValue> topLevelResult();
 
     Object[] finalResult();
+
+    /**
+     * The sequence number of the newest added record that took effect on {@link #finalResult()};
+     * only meaningful while that is non-null. Records the engine ignores (a later row under
+     * first-row, a row that loses against {@code sequence.field}, a {@code -U} under
+     * partial-update) leave it unchanged. A changelog producer compares it before and after
+     * adding the newer records of a key: equal means none of them took effect, so the key has
+     * no change to report.
+     */
+    long resultSequence();
 }

@@ -73,4 +73,9 @@ final class PartialUpdateMergeFunction implements MergeFunction {
     public Object[] finalResult() {
         return acc == null ? null : acc.clone();
     }
+
+    @Override
+    public long resultSequence() {
+        return accSeq;
+    }
 }

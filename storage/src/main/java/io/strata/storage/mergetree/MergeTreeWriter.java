@@ -33,8 +33,7 @@ public final class MergeTreeWriter {
     private final long targetFileSize;
     private final List<DataFileMeta> pending = new ArrayList<>();
     private CompactHook compaction;
-    private List<KeyValue> inputChangelog;
-    private long changelogBytes;
+    private InputChangelogBuffer inputChangelog;
     private final List<DataFileMeta> pendingChangelog = new ArrayList<>();
     private long nextSequence;
 
@@ -73,9 +72,13 @@ public final class MergeTreeWriter {
         this.compaction = hook;
     }
 
-    /** changelog-producer input: every row written is also stored, unmerged, as changelog. */
-    public void enableInputChangelog() {
-        this.inputChangelog = new ArrayList<>();
+    /**
+     * changelog-producer input: every row written is also kept, unmerged, and written at
+     * prepareCommit as the commit's changelog, one run sorted as {@link InputChangelogBuffer} says.
+     * Under memory pressure those rows spill to {@code spillDir}, whether or not the data does.
+     */
+    public void enableInputChangelog(java.io.File spillDir) {
+        this.inputChangelog = new InputChangelogBuffer(comparator, spillDir);
     }
 
     public void write(RowKind kind, Object[] row) {
@@ -83,39 +86,41 @@ public final class MergeTreeWriter {
         buffer.add(kv);
         if (inputChangelog != null) {
             inputChangelog.add(kv);
-            changelogBytes += WriteBuffer.estimate(row);
         }
     }
 
     public long bufferedBytes() {
-        return buffer.estimatedBytes() + changelogBytes;
+        return buffer.estimatedBytes() + (inputChangelog == null ? 0 : inputChangelog.estimatedBytes());
     }
 
-    /** Writes the input rows kept for changelog (sorted by key, then sequence; not merged). */
-    private void flushChangelog() throws IOException {
+    /** Writes the input rows kept since the last commit as changelog files (one sorted run). */
+    private void writeChangelog() throws IOException {
         if (inputChangelog == null || inputChangelog.isEmpty()) {
             return;
         }
-        KeyValue[] sorted = inputChangelog.toArray(new KeyValue[0]);
-        java.util.Arrays.sort(sorted, comparator.records());
         RollingFileWriter out = new RollingFileWriter(io, pathFactory.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)), schema, format, 0,
                 FileSource.APPEND, targetFileSize, comparator.keys()).committedLater();
-        try {
-            for (KeyValue kv : sorted) {
-                out.write(kv);
+        try (CloseableIterator<KeyValue> rows = inputChangelog.sorted()) {
+            while (rows.hasNext()) {
+                out.write(rows.next());
             }
             pendingChangelog.addAll(out.finish());
         } catch (IOException | RuntimeException e) {
             out.abort();
-            throw e;
+            throw e; // the rows stay buffered: a retried prepareCommit writes them again
         }
-        inputChangelog.clear();
-        changelogBytes = 0;
+        inputChangelog.discard();
     }
 
-    /** Frees memory: spills to local disk when {@code spillable}, else flushes a level-0 file. */
+    /**
+     * Frees memory: spills to local disk when {@code spillable}, else flushes a level-0 file. The
+     * input changelog, if any, always spills to local disk: written out here it would become a
+     * separate run, and the commit's changelog would depend on where memory ran out.
+     */
     public void relieveMemory(boolean spillable) throws IOException {
-        flushChangelog();
+        if (inputChangelog != null) {
+            inputChangelog.spill();
+        }
         if (spillable) {
             buffer.spill();
         } else {
@@ -125,7 +130,6 @@ public final class MergeTreeWriter {
 
     /** Writes everything buffered as level-0 file(s) of one sorted run. */
     public void flush() throws IOException {
-        flushChangelog();
         if (buffer.isEmpty()) {
             return;
         }
@@ -181,6 +185,7 @@ public final class MergeTreeWriter {
      */
     public Increment prepareCommit(boolean waitCompaction) throws IOException {
         flush();
+        writeChangelog();
         if (waitCompaction && compaction != null) {
             compaction.sync();
         }
@@ -213,8 +218,7 @@ public final class MergeTreeWriter {
         pending.clear();
         pendingChangelog.clear();
         if (inputChangelog != null) {
-            inputChangelog.clear();
-            changelogBytes = 0;
+            inputChangelog.discard();
         }
     }
 }

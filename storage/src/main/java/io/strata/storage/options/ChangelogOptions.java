@@ -11,10 +11,12 @@ public final class ChangelogOptions {
     public static final ConfigOption<Producer> CHANGELOG_PRODUCER = ConfigOption.key("changelog-producer")
             .enumType(Producer.class).defaultValue(Producer.NONE).definesTable()
             .withDescription("none: incremental reads return each commit's delta files; input: writers also store "
-                    + "their input rows as changelog files; lookup: compactions of level-0 files emit +I/-U/+U/-D by "
-                    + "looking up each key's previous value in the higher levels; full-compaction: full compactions "
-                    + "emit the difference between the old and the new top level. Defines the table: incremental "
-                    + "readers read the changelog of the table's producer.");
+                    + "their input rows as changelog files, per commit sorted by key, sequence.field, arrival; lookup: "
+                    + "compactions of level-0 files emit +I/-U/+U/-D by looking up each key's previous value in the "
+                    + "higher levels; full-compaction: full compactions emit the difference between the old and the "
+                    + "new top level. lookup and full-compaction emit nothing for a key none of whose new records "
+                    + "took effect (first-row's later rows, rows losing against sequence.field); see docs/DESIGN.md, "
+                    + "Changelog. Defines the table: incremental readers read the changelog of the table's producer.");
 
     public static final ConfigOption<Long> LOOKUP_CACHE_MAX_DISK_SIZE = ConfigOption.key("lookup.cache-max-disk-size")
             .memoryType().noDefault().perRun()
@@ -32,5 +34,7 @@ public final class ChangelogOptions {
 
     public static final ConfigOption<Boolean> ROW_DEDUPLICATE = ConfigOption.key("changelog-producer.row-deduplicate")
             .booleanType().defaultValue(false).perRun()
-            .withDescription("lookup and full-compaction: drop -U/+U pairs whose values are equal.");
+            .withDescription("lookup and full-compaction: drop -U/+U pairs whose values are equal. Without it a "
+                    + "record that takes effect but leaves the row as it was (the same row written again) emits an "
+                    + "equal pair.");
 }

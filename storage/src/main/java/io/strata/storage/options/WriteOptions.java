@@ -13,7 +13,9 @@ public final class WriteOptions {
     public static final ConfigOption<Boolean> WRITE_BUFFER_SPILLABLE = ConfigOption.key("write-buffer-spillable")
             .booleanType().defaultValue(true).perRun()
             .withDescription("Spill a full write buffer to local disk as a sorted run instead of flushing a level-0 file; "
-                    + "all spilled runs of a bucket are merged into one level-0 sorted run at prepareCommit.");
+                    + "all spilled runs of a bucket are merged into one level-0 sorted run at prepareCommit. The input "
+                    + "rows kept for changelog-producer=input spill to local disk either way, so that a commit's "
+                    + "changelog is one sorted run.");
 
     public static final ConfigOption<String> SPILL_DIR = ConfigOption.key("write-buffer-spill.dir").stringType()
             .noDefault().perRun()

@@ -178,7 +178,7 @@ public final class TableWrite implements AutoCloseable {
             }
             if (schema.hasPrimaryKey() && schema.tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER)
                     == ChangelogOptions.Producer.INPUT) {
-                w.enableInputChangelog();
+                w.enableInputChangelog(spillDir);
             }
             writers.put(pb, w);
         }

@@ -88,7 +88,12 @@ public final class TableModel {
         return o;
     }
 
-    public void apply(GenericRow r) {
+    /**
+     * Applies one row; returns whether it took effect: false for a row the engine ignores (a
+     * later row under first-row, a row losing against the sequence field, a partial-update -U, a
+     * dropped retraction). A changelog model reports a key only when one of its rows took effect.
+     */
+    public boolean apply(GenericRow r) {
         arrival++;
         Object[] v = r.fields();
         List<Object> key = List.of(v[0], v[1]);
@@ -98,7 +103,7 @@ public final class TableModel {
             case DEDUPLICATE:
                 s.present = !kind.isRetract();
                 s.row = v.clone();
-                break;
+                return true;
             case DEDUPLICATE_SEQUENCE_FIELD: {
                 Long ts = (Long) v[7];
                 boolean wins = s.winnerKind == null || compareNullsFirst(ts, s.winnerTs) >= 0;
@@ -109,28 +114,27 @@ public final class TableModel {
                     s.present = !kind.isRetract();
                     s.row = v.clone();
                 }
-                break;
+                return wins;
             }
             case FIRST_ROW:
-                if (kind.isRetract()) {
-                    break;
+                if (kind.isRetract() || s.present) {
+                    return false;
                 }
-                if (!s.present) {
-                    s.present = true;
-                    s.row = v.clone();
-                }
-                break;
+                s.present = true;
+                s.row = v.clone();
+                return true;
             case PARTIAL_UPDATE_IGNORE_DELETE:
             case PARTIAL_UPDATE_REMOVE:
                 if (kind == RowKind.DELETE) {
                     if (mode == Mode.PARTIAL_UPDATE_REMOVE) {
                         s.present = false;
                         s.row = null;
+                        return true;
                     }
-                    break;
+                    return false;
                 }
                 if (kind == RowKind.UPDATE_BEFORE) {
-                    break;
+                    return false;
                 }
                 if (!s.present) {
                     s.present = true;
@@ -142,11 +146,11 @@ public final class TableModel {
                         }
                     }
                 }
-                break;
+                return true;
             case AGGREGATION:
             case AGGREGATION_REMOVE:
                 aggregate(s, kind, v);
-                break;
+                return true;
             default:
                 throw new IllegalStateException();
         }
