@@ -112,11 +112,39 @@ final class HadoopFileIO extends FileIO {
         return OBJECT_STORES.contains(scheme());
     }
 
+    /**
+     * HDFS's rename returns false when {@code dst} exists; S3A's throws {@link
+     * org.apache.hadoop.fs.FileAlreadyExistsException}. Either way {@code dst} is deleted and the
+     * rename tried once more; a second failure throws, naming both paths.
+     */
     @Override
     protected void replace(Path src, Path dst) throws IOException {
+        try {
+            if (fs.rename(src, dst)) {
+                return;
+            }
+        } catch (org.apache.hadoop.fs.FileAlreadyExistsException exists) {
+            // the object store's way of saying what HDFS says with false
+        }
+        fs.delete(dst, false);
         if (!fs.rename(src, dst)) {
-            fs.delete(dst, false);
-            fs.rename(src, dst);
+            throw new IOException("cannot move " + src + " to " + dst + " (rename returned false after deleting the target)");
+        }
+    }
+
+    /**
+     * On object stores one PUT with overwrite replaces the hint atomically (readers see the old
+     * or the new object, never a part), in one request; rename is a copy and a delete there, and
+     * S3A's refuses an existing target.
+     */
+    @Override
+    public void overwriteHint(Path path, String content) throws IOException {
+        if (!putIsAtomic()) {
+            super.overwriteHint(path, content);
+            return;
+        }
+        try (FSDataOutputStream out = fs.create(path, true)) {
+            out.write(content.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         }
     }
 
