@@ -20,6 +20,8 @@ import org.apache.parquet.io.SeekableInputStream;
 /** A warehouse on a Hadoop file system (HDFS, S3A, ...). */
 final class HadoopFileIO extends FileIO {
     private final FileSystem fs;
+    /** Conditional-create probe verdicts by warehouse root, for this FileIO's lifetime. */
+    private final java.util.Map<Path, Boolean> conditionalCreate = new java.util.concurrent.ConcurrentHashMap<>();
 
     HadoopFileIO(FileSystem fs, Configuration conf) {
         super(conf);
@@ -101,6 +103,33 @@ final class HadoopFileIO extends FileIO {
     /** Rename that never overwrites: false if {@code dst} exists (HDFS semantics). */
     boolean renameNoOverwrite(Path src, Path dst) throws IOException {
         return fs.rename(src, dst);
+    }
+
+    /**
+     * The conditional-create publisher for tables under {@code warehouseRoot}, or empty when the
+     * client does not offer it there. The store is probed once per warehouse root by this FileIO.
+     *
+     * @throws IllegalArgumentException naming the warehouse and the lock options when the client
+     *                                  offers it and the store does not honour it
+     */
+    java.util.Optional<AtomicPublisher> conditionalCreatePublisher(Path warehouseRoot) throws IOException {
+        if (!ConditionalCreatePublisher.offered(fs, warehouseRoot)) {
+            return java.util.Optional.empty();
+        }
+        ConditionalCreatePublisher publisher = new ConditionalCreatePublisher(fs);
+        Boolean honoured = conditionalCreate.get(warehouseRoot);
+        if (honoured == null) {
+            honoured = publisher.honoured(warehouseRoot);
+            conditionalCreate.put(warehouseRoot, honoured);
+        }
+        if (!honoured) {
+            throw new IllegalArgumentException("warehouse " + warehouseRoot + ": the object store accepted a second "
+                    + "conditional create (If-None-Match: *) of one object, so it does not honour it and a commit there "
+                    + "could overwrite another's snapshot; commit under a lock instead: set commit.lock.jdbc.url (or "
+                    + "commit.lock.class), as a table option or as strata.commit.lock.jdbc.url in the Hadoop "
+                    + "configuration (see docs/FORMAT.md)");
+        }
+        return java.util.Optional.of(publisher);
     }
 
     /** Object stores whose single PUT makes an object visible whole. */
