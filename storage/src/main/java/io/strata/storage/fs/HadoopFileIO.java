@@ -64,12 +64,22 @@ final class HadoopFileIO extends FileIO {
             @Override
             public void close() throws IOException {
                 try {
-                    out.hsync();
+                    syncBeforeClose(out);
                 } finally {
                     out.close();
                 }
             }
         };
+    }
+
+    /**
+     * hsync on HDFS, so a closed file survives a data node crash. Object stores have nothing to
+     * sync: the object exists, durably, once close() has PUT it (S3A's hsync only warns).
+     */
+    private void syncBeforeClose(FSDataOutputStream out) throws IOException {
+        if (!putIsAtomic()) {
+            out.hsync();
+        }
     }
 
     @Override
@@ -212,7 +222,7 @@ final class HadoopFileIO extends FileIO {
                     @Override
                     public void close() throws IOException {
                         try {
-                            out.hsync();
+                            syncBeforeClose(out);
                         } finally {
                             out.close();
                         }
