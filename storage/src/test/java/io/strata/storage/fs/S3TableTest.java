@@ -13,6 +13,7 @@ import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
 import io.strata.storage.testutil.CommitterProcess;
+import io.strata.storage.testutil.ConditionalPutProxy;
 import io.strata.storage.testutil.Rows;
 import io.strata.storage.testutil.S3ProxyServer;
 import io.strata.storage.util.CloseableIterator;
@@ -119,6 +120,66 @@ class S3TableTest {
                 .hasMessageContaining("commit.lock.jdbc.url");
         assertThat(io.list(root)).as("probe objects are removed").noneMatch(e -> e.path().getName().startsWith("."));
         assertThat(Catalog.open(warehouse, s3.configuration()).tableExists("db", "t")).isFalse();
+    }
+
+    /**
+     * The success path of conditional create, where the store honours If-None-Match (as AWS S3
+     * does): s3proxy behind {@link ConditionalPutProxy}. No lock is configured: committers race
+     * on the store's 412 alone.
+     */
+    @Test
+    void whereTheStoreHonoursIfNoneMatchCommittersRaceWithoutALock() throws Exception {
+        try (ConditionalPutProxy proxy = new ConditionalPutProxy(s3, s3.blobs())) {
+            Configuration conf = new Configuration();
+            s3.hadoopConf(proxy.endpoint()).forEach(conf::set);
+            // Hadoop caches file systems by bucket: this one must go through the proxy
+            conf.setBoolean("fs.s3a.impl.disable.cache", true);
+            String warehouse = s3.uri("conditional");
+            FileIO io = FileIO.forWarehouse(warehouse, conf);
+            FileSystem fs = ((HadoopFileIO) io).fileSystem();
+            try {
+                ConditionalCreatePublisher conditional = new ConditionalCreatePublisher(fs);
+                Path key = new Path(warehouse, "once");
+                assertThat(conditional.publish(key, "first".getBytes(StandardCharsets.UTF_8))).isTrue();
+                assertThat(conditional.publish(key, "second".getBytes(StandardCharsets.UTF_8))).isFalse();
+                assertThat(proxy.refused()).as("refused by the store (412), not by a client-side check").isEqualTo(1);
+                assertThat(io.readUtf8(key)).isEqualTo("first");
+                io.delete(key, false);
+
+                Catalog catalog = Catalog.open(warehouse, io);
+                catalog.createTable("db", "race", raceSchema(), false);
+                assertThat(proxy.refused()).as("the probe's second create was refused by the store").isEqualTo(2);
+                assertThat(catalog.getTable("db", "race").publisher().describe()).contains("conditional create");
+                int committers = 3;
+                int commits = 4;
+                CyclicBarrier start = new CyclicBarrier(committers);
+                ExecutorService pool = Executors.newFixedThreadPool(committers);
+                List<Future<Integer>> results = new ArrayList<>();
+                for (int t = 0; t < committers; t++) {
+                    final int p = t;
+                    results.add(pool.submit(() -> {
+                        FileStoreTable table = catalog.getTable("db", "race");
+                        String user = "committer-" + p;
+                        int published = 0;
+                        start.await();
+                        try (TableWrite w = table.newWrite(user); TableCommit c = table.newCommit(user)) {
+                            for (int n = 1; n <= commits; n++) {
+                                w.write(GenericRow.insert(p, (long) n, user + "#" + n));
+                                published += c.commit(n, w.prepareCommit()).size();
+                            }
+                        }
+                        return published;
+                    }));
+                }
+                pool.shutdown();
+                for (Future<Integer> f : results) {
+                    assertThat(f.get(150, TimeUnit.SECONDS)).isEqualTo(commits);
+                }
+                checkNoCommitLost(catalog.getTable("db", "race"), committers, commits);
+            } finally {
+                fs.close();
+            }
+        }
     }
 
     @Test

@@ -36,11 +36,18 @@ public final class S3ProxyServer implements AutoCloseable {
     private final Process process;
     private final int port;
     private final File log;
+    private final File blobs;
 
-    private S3ProxyServer(Process process, int port, File log) {
+    private S3ProxyServer(Process process, int port, File log, File blobs) {
         this.process = process;
         this.port = port;
         this.log = log;
+        this.blobs = blobs;
+    }
+
+    /** The filesystem backend's directory: {@code <bucket>/<key>} is an object's file. */
+    public File blobs() {
+        return blobs;
     }
 
     /** Starts s3proxy with its blobs under {@code dir}; returns once it accepts connections. */
@@ -66,7 +73,7 @@ public final class S3ProxyServer implements AutoCloseable {
         String java = new File(System.getProperty("java.home"), "bin/java").getPath();
         Process p = new ProcessBuilder(List.of(java, "-Xmx256m", "-jar", jar, "--properties", props.getPath()))
                 .redirectErrorStream(true).redirectOutput(log).start();
-        S3ProxyServer server = new S3ProxyServer(p, port, log);
+        S3ProxyServer server = new S3ProxyServer(p, port, log, blobs);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!server.accepts()) {
             if (!p.isAlive() || System.nanoTime() > deadline) {
@@ -113,8 +120,13 @@ public final class S3ProxyServer implements AutoCloseable {
 
     /** The S3A settings for this server: endpoint, path-style access, credentials, no TLS. */
     public Map<String, String> hadoopConf() {
+        return hadoopConf(endpoint());
+    }
+
+    /** {@link #hadoopConf()} for reaching this server through {@code endpoint} (a proxy in front of it). */
+    public Map<String, String> hadoopConf(String endpoint) {
         Map<String, String> m = new LinkedHashMap<>();
-        m.put("fs.s3a.endpoint", endpoint());
+        m.put("fs.s3a.endpoint", endpoint);
         m.put("fs.s3a.endpoint.region", "us-east-1");
         m.put("fs.s3a.path.style.access", "true");
         m.put("fs.s3a.connection.ssl.enabled", "false");
