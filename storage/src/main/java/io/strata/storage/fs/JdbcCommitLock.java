@@ -2,6 +2,7 @@ package io.strata.storage.fs;
 
 import java.io.IOException;
 import java.sql.Connection;
+import java.sql.Driver;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -9,6 +10,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.OffsetDateTime;
+import java.util.Properties;
+import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -44,6 +47,7 @@ public final class JdbcCommitLock implements CommitLock {
     private final long renewMillis;
     private final long acquireTimeoutMillis;
     private volatile boolean tableChecked;
+    private volatile Driver driver;
 
     /**
      * @param user     null to take the user from the URL (or none)
@@ -199,7 +203,17 @@ public final class JdbcCommitLock implements CommitLock {
     }
 
     private Connection connect() throws SQLException {
-        Connection c = DriverManager.getConnection(url, user, password);
+        Properties props = new Properties();
+        if (user != null) {
+            props.setProperty("user", user);
+        }
+        if (password != null) {
+            props.setProperty("password", password);
+        }
+        Connection c = driver().connect(url, props);
+        if (c == null) {
+            throw new SQLException("the JDBC driver " + driver.getClass().getName() + " refused the URL", "08001");
+        }
         if (!tableChecked) {
             try {
                 ensureTable(c);
@@ -210,6 +224,28 @@ public final class JdbcCommitLock implements CommitLock {
             tableChecked = true;
         }
         return c;
+    }
+
+    /**
+     * The driver for the URL, looked up among the drivers visible to this class's loader first:
+     * DriverManager registers only those of the system class path, and in a Flink job the drivers
+     * come with the job's jar.
+     */
+    private Driver driver() throws SQLException {
+        Driver d = driver;
+        if (d == null) {
+            for (Driver candidate : ServiceLoader.load(Driver.class, JdbcCommitLock.class.getClassLoader())) {
+                if (candidate.acceptsURL(url)) {
+                    d = candidate;
+                    break;
+                }
+            }
+            if (d == null) {
+                d = DriverManager.getDriver(url); // throws "No suitable driver" (SQLSTATE 08001)
+            }
+            driver = d;
+        }
+        return d;
     }
 
     private static void ensureTable(Connection c) throws SQLException {
