@@ -151,7 +151,7 @@ class S3TableTest {
                 assertThat(proxy.refused()).as("the probe's second create was refused by the store").isEqualTo(2);
                 assertThat(catalog.getTable("db", "race").publisher().describe()).contains("conditional create");
                 int committers = 3;
-                int commits = 4;
+                int commits = 3;
                 CyclicBarrier start = new CyclicBarrier(committers);
                 ExecutorService pool = Executors.newFixedThreadPool(committers);
                 List<Future<Integer>> results = new ArrayList<>();
@@ -245,7 +245,7 @@ class S3TableTest {
         Configuration conf = conf(db.equals("h2") ? h2() : postgresUrl());
         Catalog.open(warehouse, conf).createTable("db", "race", raceSchema(), false);
         int committers = 3;
-        int commits = 4;
+        int commits = 3;
         CyclicBarrier start = new CyclicBarrier(committers);
         ExecutorService pool = Executors.newFixedThreadPool(committers);
         List<Future<List<Long>>> results = new ArrayList<>();
@@ -278,7 +278,7 @@ class S3TableTest {
         String warehouse = s3.uri("processes");
         String lockUrl = postgresUrl();
         Catalog.open(warehouse, conf(lockUrl)).createTable("db", "race", raceSchema(), false);
-        int commits = 4;
+        int commits = 3;
         List<String> settings = new ArrayList<>();
         s3.hadoopConf().forEach((k, v) -> settings.add(k + "=" + v));
         settings.add("strata.commit.lock.jdbc.url=" + lockUrl);
