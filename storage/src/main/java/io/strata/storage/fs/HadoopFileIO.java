@@ -20,6 +20,8 @@ import org.apache.parquet.io.SeekableInputStream;
 /** A warehouse on a Hadoop file system (HDFS, S3A, ...). */
 final class HadoopFileIO extends FileIO {
     private final FileSystem fs;
+    /** Conditional-create probe verdicts by warehouse root, for this FileIO's lifetime. */
+    private final java.util.Map<Path, Boolean> conditionalCreate = new java.util.concurrent.ConcurrentHashMap<>();
 
     HadoopFileIO(FileSystem fs, Configuration conf) {
         super(conf);
@@ -62,12 +64,22 @@ final class HadoopFileIO extends FileIO {
             @Override
             public void close() throws IOException {
                 try {
-                    out.hsync();
+                    syncBeforeClose(out);
                 } finally {
                     out.close();
                 }
             }
         };
+    }
+
+    /**
+     * hsync on HDFS, so a closed file survives a data node crash. Object stores have nothing to
+     * sync: the object exists, durably, once close() has PUT it (S3A's hsync only warns).
+     */
+    private void syncBeforeClose(FSDataOutputStream out) throws IOException {
+        if (!putIsAtomic()) {
+            out.hsync();
+        }
     }
 
     @Override
@@ -103,6 +115,33 @@ final class HadoopFileIO extends FileIO {
         return fs.rename(src, dst);
     }
 
+    /**
+     * The conditional-create publisher for tables under {@code warehouseRoot}, or empty when the
+     * client does not offer it there. The store is probed once per warehouse root by this FileIO.
+     *
+     * @throws IllegalArgumentException naming the warehouse and the lock options when the client
+     *                                  offers it and the store does not honour it
+     */
+    java.util.Optional<AtomicPublisher> conditionalCreatePublisher(Path warehouseRoot) throws IOException {
+        if (!ConditionalCreatePublisher.offered(fs, warehouseRoot)) {
+            return java.util.Optional.empty();
+        }
+        ConditionalCreatePublisher publisher = new ConditionalCreatePublisher(fs);
+        Boolean honoured = conditionalCreate.get(warehouseRoot);
+        if (honoured == null) {
+            honoured = publisher.honoured(warehouseRoot);
+            conditionalCreate.put(warehouseRoot, honoured);
+        }
+        if (!honoured) {
+            throw new IllegalArgumentException("warehouse " + warehouseRoot + ": the object store accepted a second "
+                    + "conditional create (If-None-Match: *) of one object, so it does not honour it and a commit there "
+                    + "could overwrite another's snapshot; commit under a lock instead: set commit.lock.jdbc.url (or "
+                    + "commit.lock.class), as a table option or as strata.commit.lock.jdbc.url in the Hadoop "
+                    + "configuration (see docs/FORMAT.md)");
+        }
+        return java.util.Optional.of(publisher);
+    }
+
     /** Object stores whose single PUT makes an object visible whole. */
     private static final java.util.Set<String> OBJECT_STORES = java.util.Set.of("s3", "s3a", "s3n", "gs", "oss", "abfs",
             "abfss", "wasb", "wasbs", "cos", "cosn", "obs");
@@ -112,11 +151,39 @@ final class HadoopFileIO extends FileIO {
         return OBJECT_STORES.contains(scheme());
     }
 
+    /**
+     * HDFS's rename returns false when {@code dst} exists; S3A's throws {@link
+     * org.apache.hadoop.fs.FileAlreadyExistsException}. Either way {@code dst} is deleted and the
+     * rename tried once more; a second failure throws, naming both paths.
+     */
     @Override
     protected void replace(Path src, Path dst) throws IOException {
+        try {
+            if (fs.rename(src, dst)) {
+                return;
+            }
+        } catch (org.apache.hadoop.fs.FileAlreadyExistsException exists) {
+            // the object store's way of saying what HDFS says with false
+        }
+        fs.delete(dst, false);
         if (!fs.rename(src, dst)) {
-            fs.delete(dst, false);
-            fs.rename(src, dst);
+            throw new IOException("cannot move " + src + " to " + dst + " (rename returned false after deleting the target)");
+        }
+    }
+
+    /**
+     * On object stores one PUT with overwrite replaces the hint atomically (readers see the old
+     * or the new object, never a part), in one request; rename is a copy and a delete there, and
+     * S3A's refuses an existing target.
+     */
+    @Override
+    public void overwriteHint(Path path, String content) throws IOException {
+        if (!putIsAtomic()) {
+            super.overwriteHint(path, content);
+            return;
+        }
+        try (FSDataOutputStream out = fs.create(path, true)) {
+            out.write(content.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         }
     }
 
@@ -155,7 +222,7 @@ final class HadoopFileIO extends FileIO {
                     @Override
                     public void close() throws IOException {
                         try {
-                            out.hsync();
+                            syncBeforeClose(out);
                         } finally {
                             out.close();
                         }

@@ -20,8 +20,38 @@ public final class CommitOptions {
 
     public static final ConfigOption<String> LOCK_CLASS = ConfigOption.key("commit.lock.class").stringType()
             .noDefault().definesTable()
-            .withDescription("Class implementing io.strata.storage.fs.CommitLock (no-arg constructor). Required on file "
-                    + "systems without an atomic no-overwrite primitive (object stores such as s3a); see docs/FORMAT.md. "
-                    + "Defines the table: writers holding different locks do not exclude each other and overwrite each "
-                    + "other's snapshots.");
+            .withDescription("Class implementing io.strata.storage.fs.CommitLock (no-arg constructor): every commit "
+                    + "publishes its snapshot under this lock. Needed on object stores that do not honour conditional "
+                    + "create, unless commit.lock.jdbc.url is set; see docs/FORMAT.md. Like every commit.lock option it "
+                    + "may be set for all tables of a warehouse as strata.<option> in the Hadoop configuration "
+                    + "(core-site.xml); a table option wins. Defines the table: writers holding different locks do not "
+                    + "exclude each other and overwrite each other's snapshots.");
+
+    public static final ConfigOption<String> LOCK_JDBC_URL = ConfigOption.key("commit.lock.jdbc.url").stringType()
+            .noDefault().definesTable()
+            .withDescription("JDBC URL of the database that holds the commit locks (io.strata.storage.fs.JdbcCommitLock: "
+                    + "a row per table in table strata_commit_lock, created when absent), e.g. "
+                    + "jdbc:postgresql://db:5432/strata for committers on many machines, or "
+                    + "jdbc:h2:file:/var/lib/strata/locks;AUTO_SERVER=TRUE for one machine. When set, every commit "
+                    + "publishes its snapshot under the lock. Not together with commit.lock.class. Defines the table, "
+                    + "as commit.lock.class does.");
+
+    public static final ConfigOption<String> LOCK_JDBC_USER = ConfigOption.key("commit.lock.jdbc.user").stringType()
+            .noDefault().perRun()
+            .withDescription("Database user of commit.lock.jdbc.url (or none).");
+
+    public static final ConfigOption<String> LOCK_JDBC_PASSWORD = ConfigOption.key("commit.lock.jdbc.password")
+            .stringType().noDefault().perRun()
+            .withDescription("Database password of commit.lock.jdbc.url. Table options are stored in the schema file: "
+                    + "give it as strata.commit.lock.jdbc.password in the Hadoop configuration instead.");
+
+    public static final ConfigOption<Long> LOCK_LEASE = ConfigOption.key("commit.lock.lease").durationType()
+            .defaultValue(60_000L).perRun()
+            .withDescription("How long a JDBC commit lock stays valid without renewal; its holder renews it every third "
+                    + "of this. The lock of a holder that died is free after at most this long; a commit that held it "
+                    + "longer without renewal fails. Keep it far above a pause a committer may suffer (GC).");
+
+    public static final ConfigOption<Long> LOCK_ACQUIRE_TIMEOUT = ConfigOption.key("commit.lock.acquire-timeout")
+            .durationType().defaultValue(300_000L).perRun()
+            .withDescription("How long a commit waits for the JDBC commit lock before failing, naming the holder.");
 }

@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Finds and reads snapshots. Snapshot ids are dense between EARLIEST and LATEST. The LATEST and
- * EARLIEST files are hints: the latest snapshot is found by reading the hint and probing upward
- * until an id is absent, falling back to a directory listing when the hint is missing or
- * unreadable. Correctness never depends on a hint being current.
+ * EARLIEST files are hints: the latest snapshot is found by reading the hint and probing the id
+ * after it, listing the snapshot directory when that one exists too (a stale hint) or the hint
+ * is missing or unreadable. Correctness never depends on a hint being current.
  */
 public final class SnapshotManager {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotManager.class);
@@ -86,15 +86,22 @@ public final class SnapshotManager {
         }
     }
 
+    /**
+     * The highest snapshot id, at the cost of a hint read and two probes when the hint is current.
+     * When the snapshot after the hint exists too the hint is stale (a committer died before moving
+     * it, or could not move it) by any number of ids: one listing of the snapshot directory finds
+     * the latest, instead of a probe per id (on an object store a probe is one or two requests).
+     */
     public OptionalLong latestId() {
         try {
             OptionalLong hint = readHint(paths.latestHint());
             if (hint.isPresent() && io.exists(paths.snapshotFile(hint.getAsLong()))) {
                 long id = hint.getAsLong();
-                while (io.exists(paths.snapshotFile(id + 1))) {
-                    id++;
+                if (!io.exists(paths.snapshotFile(id + 1))) {
+                    return OptionalLong.of(id);
                 }
-                return OptionalLong.of(id);
+                long listed = listIds().stream().mapToLong(Long::longValue).max().orElse(id + 1);
+                return OptionalLong.of(Math.max(listed, id + 1));
             }
             return listIds().stream().mapToLong(Long::longValue).max();
         } catch (IOException e) {

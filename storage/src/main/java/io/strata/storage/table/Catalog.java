@@ -4,7 +4,6 @@ import io.strata.storage.fs.FileIO;
 import io.strata.storage.fs.Publishers;
 import io.strata.storage.fs.TablePaths;
 import io.strata.storage.merge.MergeEngines;
-import io.strata.storage.options.CommitOptions;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.schema.SchemaManager;
 import io.strata.storage.schema.SchemaValidation;
@@ -105,8 +104,7 @@ public final class Catalog {
         }
         SchemaManager sm = new SchemaManager(io, paths, name);
         try {
-            boolean created = sm.publish(Publishers.forTable(io, paths.root().toString(),
-                    first.tableOptions().get(CommitOptions.LOCK_CLASS)), first);
+            boolean created = sm.publish(Publishers.forTable(io, paths.root().toString(), first.tableOptions()), first);
             if (!created && !ignoreIfExists) {
                 throw new IllegalArgumentException("table " + name + " was created concurrently");
             }

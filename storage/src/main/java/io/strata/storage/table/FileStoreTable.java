@@ -8,7 +8,6 @@ import io.strata.storage.fs.Publishers;
 import io.strata.storage.fs.TablePaths;
 import io.strata.storage.manifest.ManifestStore;
 import io.strata.storage.merge.MergeEngines;
-import io.strata.storage.options.CommitOptions;
 import io.strata.storage.read.ReadBuilder;
 import io.strata.storage.schema.DataType;
 import io.strata.storage.schema.SchemaManager;
@@ -79,7 +78,7 @@ public final class FileStoreTable {
     public MergeEngines mergeEngines() { return mergeEngines; }
 
     public AtomicPublisher publisher() {
-        return Publishers.forTable(io, paths.root().toString(), schema.tableOptions().get(CommitOptions.LOCK_CLASS));
+        return Publishers.forTable(io, paths.root().toString(), schema.tableOptions());
     }
 
     /** A writer for one writer task; {@code commitUser} must be the one its committer uses. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.data.GenericRow;
+import io.strata.storage.options.TableOptions;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
@@ -88,10 +89,19 @@ class CommitLockTest {
         conf.set("fs.untrusted.impl", org.apache.hadoop.fs.RawLocalFileSystem.class.getName());
         conf.setBoolean("fs.untrusted.impl.disable.cache", true);
         FileIO io = FileIO.forWarehouse("untrusted:///" + dir.toAbsolutePath(), conf);
-        assertThatThrownBy(() -> Publishers.forTable(io, "untrusted:///wh/db.db/t", null))
-                .hasMessageContaining("untrusted").hasMessageContaining("commit.lock.class");
-        assertThat(Publishers.forTable(io, "untrusted:///wh/db.db/t", JvmLock.class.getName()).describe())
+        assertThatThrownBy(() -> Publishers.forTable(io, "untrusted:///wh/db.db/t", TableOptions.empty()))
+                .hasMessageContaining("untrusted").hasMessageContaining("commit.lock.class")
+                .hasMessageContaining("commit.lock.jdbc.url");
+        assertThat(Publishers.forTable(io, "untrusted:///wh/db.db/t", lockClass(JvmLock.class.getName())).describe())
                 .contains("lock");
-        assertThatThrownBy(() -> Publishers.forTable(io, "t", "no.such.Lock")).hasMessageContaining("no.such.Lock");
+        assertThatThrownBy(() -> Publishers.forTable(io, "t", lockClass("no.such.Lock")))
+                .hasMessageContaining("no.such.Lock");
+        assertThatThrownBy(() -> Publishers.forTable(io, "t", TableOptions.validate("t", java.util.Map.of(
+                "commit.lock.class", JvmLock.class.getName(), "commit.lock.jdbc.url", "jdbc:h2:mem:x"))))
+                .hasMessageContaining("not both");
+    }
+
+    private static TableOptions lockClass(String name) {
+        return TableOptions.validate("t", java.util.Map.of("commit.lock.class", name));
     }
 }

@@ -1,0 +1,342 @@
+package io.strata.storage.fs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.strata.storage.commit.TableCommit;
+import io.strata.storage.data.GenericRow;
+import io.strata.storage.read.IncrementalRead;
+import io.strata.storage.schema.Schema;
+import io.strata.storage.snapshot.Snapshot;
+import io.strata.storage.snapshot.SnapshotManager;
+import io.strata.storage.table.Catalog;
+import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.table.TableWrite;
+import io.strata.storage.testutil.CommitterProcess;
+import io.strata.storage.testutil.ConditionalPutProxy;
+import io.strata.storage.testutil.Rows;
+import io.strata.storage.testutil.S3ProxyServer;
+import io.strata.storage.util.CloseableIterator;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The write/commit/scan flow on {@code s3a://}: S3A against s3proxy on 127.0.0.1 (a child JVM),
+ * commit locks on H2 and on an embedded PostgreSQL, all started here. s3proxy ignores {@code
+ * If-None-Match} on PUT, so conditional create is probed and refused there, and every commit
+ * takes the JDBC lock, configured warehouse-wide as {@code strata.commit.lock.jdbc.url}.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class S3TableTest {
+    private static S3ProxyServer s3;
+    private static EmbeddedPostgres postgres;
+    private static File dir;
+
+    @BeforeAll
+    static void start() throws Exception {
+        dir = new File("target", "s3-" + UUID.randomUUID()).getAbsoluteFile();
+        s3 = S3ProxyServer.start(dir);
+        postgres = EmbeddedPostgres.builder().start();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (postgres != null) {
+            postgres.close();
+        }
+        if (s3 != null) {
+            s3.close();
+        }
+    }
+
+    private static String h2() {
+        return "jdbc:h2:mem:s3locks-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+    }
+
+    private static String postgresUrl() {
+        return postgres.getJdbcUrl("postgres", "postgres");
+    }
+
+    /** S3A settings plus the warehouse-wide JDBC lock. */
+    private static Configuration conf(String lockUrl) {
+        Configuration c = s3.configuration();
+        c.set("strata.commit.lock.jdbc.url", lockUrl);
+        return c;
+    }
+
+    private static Schema raceSchema() {
+        return Schema.newBuilder().column("p", "INT").column("id", "BIGINT").column("v", "STRING")
+                .primaryKey("p", "id").partitionKeys("p").option("bucket", "1").option("write-only", "true")
+                .option("commit.max-retries", "100").option("commit.max-retry-wait", "200 ms").build();
+    }
+
+    @Test
+    void s3proxyIgnoresIfNoneMatchSoConditionalCreateIsRefusedNamingTheWarehouse() throws Exception {
+        String warehouse = s3.uri("unlocked");
+        FileIO io = FileIO.forWarehouse(warehouse, s3.configuration());
+        FileSystem fs = ((HadoopFileIO) io).fileSystem();
+        Path root = new Path(warehouse);
+        assertThat(ConditionalCreatePublisher.offered(fs, root)).as("hadoop-aws 3.4.2 offers conditional create")
+                .isTrue();
+        // the store's behaviour, shown directly: a second conditional create of one key succeeds and overwrites
+        ConditionalCreatePublisher conditional = new ConditionalCreatePublisher(fs);
+        Path key = new Path(root, "twice");
+        assertThat(conditional.publish(key, "first".getBytes(StandardCharsets.UTF_8))).isTrue();
+        assertThat(conditional.publish(key, "second".getBytes(StandardCharsets.UTF_8))).isTrue();
+        assertThat(io.readUtf8(key)).isEqualTo("second");
+        assertThat(conditional.honoured(root)).isFalse();
+        io.delete(key, false);
+
+        assertThatThrownBy(() -> Catalog.open(warehouse, s3.configuration()).createTable("db", "t",
+                raceSchema(), false))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("warehouse " + warehouse)
+                .hasMessageContaining("does not honour")
+                .hasMessageContaining("commit.lock.jdbc.url");
+        assertThat(io.list(root)).as("probe objects are removed").noneMatch(e -> e.path().getName().startsWith("."));
+        assertThat(Catalog.open(warehouse, s3.configuration()).tableExists("db", "t")).isFalse();
+    }
+
+    /**
+     * The success path of conditional create, where the store honours If-None-Match (as AWS S3
+     * does): s3proxy behind {@link ConditionalPutProxy}. No lock is configured: committers race
+     * on the store's 412 alone.
+     */
+    @Test
+    void whereTheStoreHonoursIfNoneMatchCommittersRaceWithoutALock() throws Exception {
+        try (ConditionalPutProxy proxy = new ConditionalPutProxy(s3, s3.blobs())) {
+            Configuration conf = new Configuration();
+            s3.hadoopConf(proxy.endpoint()).forEach(conf::set);
+            // Hadoop caches file systems by bucket: this one must go through the proxy
+            conf.setBoolean("fs.s3a.impl.disable.cache", true);
+            String warehouse = s3.uri("conditional");
+            FileIO io = FileIO.forWarehouse(warehouse, conf);
+            FileSystem fs = ((HadoopFileIO) io).fileSystem();
+            try {
+                ConditionalCreatePublisher conditional = new ConditionalCreatePublisher(fs);
+                Path key = new Path(warehouse, "once");
+                assertThat(conditional.publish(key, "first".getBytes(StandardCharsets.UTF_8))).isTrue();
+                assertThat(conditional.publish(key, "second".getBytes(StandardCharsets.UTF_8))).isFalse();
+                assertThat(proxy.refused()).as("refused by the store (412), not by a client-side check").isEqualTo(1);
+                assertThat(io.readUtf8(key)).isEqualTo("first");
+                io.delete(key, false);
+
+                Catalog catalog = Catalog.open(warehouse, io);
+                catalog.createTable("db", "race", raceSchema(), false);
+                assertThat(proxy.refused()).as("the probe's second create was refused by the store").isEqualTo(2);
+                assertThat(catalog.getTable("db", "race").publisher().describe()).contains("conditional create");
+                int committers = 3;
+                int commits = 3;
+                CyclicBarrier start = new CyclicBarrier(committers);
+                ExecutorService pool = Executors.newFixedThreadPool(committers);
+                List<Future<Integer>> results = new ArrayList<>();
+                for (int t = 0; t < committers; t++) {
+                    final int p = t;
+                    results.add(pool.submit(() -> {
+                        FileStoreTable table = catalog.getTable("db", "race");
+                        String user = "committer-" + p;
+                        int published = 0;
+                        start.await();
+                        try (TableWrite w = table.newWrite(user); TableCommit c = table.newCommit(user)) {
+                            for (int n = 1; n <= commits; n++) {
+                                w.write(GenericRow.insert(p, (long) n, user + "#" + n));
+                                published += c.commit(n, w.prepareCommit()).size();
+                            }
+                        }
+                        return published;
+                    }));
+                }
+                pool.shutdown();
+                for (Future<Integer> f : results) {
+                    assertThat(f.get(150, TimeUnit.SECONDS)).isEqualTo(commits);
+                }
+                checkNoCommitLost(catalog.getTable("db", "race"), committers, commits);
+            } finally {
+                fs.close();
+            }
+        }
+    }
+
+    @Test
+    void writeCommitTimeTravelAndIncrementalReadOnS3a() throws Exception {
+        String warehouse = s3.uri("flow");
+        Configuration conf = conf(h2());
+        FileStoreTable table = Catalog.open(warehouse, conf).createTable("db", "orders", Schema.newBuilder()
+                .column("id", "BIGINT").column("v", "STRING").primaryKey("id").option("bucket", "2").build(), false);
+        assertThat(table.fileIO().scheme()).isEqualTo("s3a");
+        assertThat(table.publisher().describe()).contains(JdbcCommitLock.class.getName());
+
+        Map<Long, Map<Long, List<Object>>> expectedAt = new HashMap<>();
+        Map<Long, List<Object>> model = new TreeMap<>();
+        int rowsWritten = 0;
+        try (TableWrite w = table.newWrite("job"); TableCommit c = table.newCommit("job")) {
+            for (int commit = 1; commit <= 5; commit++) {
+                for (long k = 0; k < 20; k++) {
+                    long key = (k * 7 + commit * 3) % 30;
+                    if ((k + commit) % 5 == 0) {
+                        w.write(GenericRow.delete(key, null));
+                        model.remove(key);
+                    } else {
+                        String v = "c" + commit + "k" + key;
+                        w.write(GenericRow.insert(key, v));
+                        model.put(key, List.of(v));
+                    }
+                    rowsWritten++;
+                }
+                assertThat(c.commit(commit, w.prepareCommit())).containsExactly((long) commit);
+                expectedAt.put((long) commit, new TreeMap<>(model));
+                assertThat(table.fileIO().readUtf8(table.paths().latestHint())).isEqualTo(Integer.toString(commit));
+            }
+        }
+        FileStoreTable reader = Catalog.open(warehouse, conf).getTable("db", "orders");
+        assertThat(reader.snapshotManager().latestId()).hasValue(5);
+        assertThat(Rows.byKey(Rows.readAll(reader.newReadBuilder()))).isEqualTo(expectedAt.get(5L));
+        for (long id = 1; id <= 5; id++) {
+            assertThat(Rows.byKey(Rows.readAll(reader.newReadBuilder().withSnapshot(id))))
+                    .as("time travel to snapshot %s", id).isEqualTo(expectedAt.get(id));
+        }
+        int changes = 0;
+        try (CloseableIterator<GenericRow> it = new IncrementalRead(reader).read(0, 5)) {
+            while (it.hasNext()) {
+                it.next();
+                changes++;
+            }
+        }
+        assertThat(changes).as("rows of the deltas (pre-merged per commit)").isEqualTo(rowsWritten);
+        int second = 0;
+        try (CloseableIterator<GenericRow> it = new IncrementalRead(reader).read(1, 2)) {
+            while (it.hasNext()) {
+                it.next();
+                second++;
+            }
+        }
+        assertThat(second).isEqualTo(20);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgres"})
+    void racingCommittersOnS3aLoseNoCommit(String db) throws Exception {
+        String warehouse = s3.uri("race-" + db);
+        Configuration conf = conf(db.equals("h2") ? h2() : postgresUrl());
+        Catalog.open(warehouse, conf).createTable("db", "race", raceSchema(), false);
+        int committers = 3;
+        int commits = 3;
+        CyclicBarrier start = new CyclicBarrier(committers);
+        ExecutorService pool = Executors.newFixedThreadPool(committers);
+        List<Future<List<Long>>> results = new ArrayList<>();
+        for (int t = 0; t < committers; t++) {
+            final int p = t;
+            results.add(pool.submit(() -> {
+                FileStoreTable table = Catalog.open(warehouse, conf).getTable("db", "race");
+                String user = "committer-" + p;
+                List<Long> ids = new ArrayList<>();
+                start.await();
+                try (TableWrite w = table.newWrite(user); TableCommit c = table.newCommit(user)) {
+                    for (int n = 1; n <= commits; n++) {
+                        w.write(GenericRow.insert(p, (long) n, user + "#" + n));
+                        ids.addAll(c.commit(n, w.prepareCommit()));
+                    }
+                }
+                return ids;
+            }));
+        }
+        pool.shutdown();
+        for (Future<List<Long>> f : results) {
+            assertThat(f.get(150, TimeUnit.SECONDS)).hasSize(commits);
+        }
+        checkNoCommitLost(Catalog.open(warehouse, conf).getTable("db", "race"), committers, commits);
+    }
+
+    /** Two committer JVMs and this one, all on the PostgreSQL lock. */
+    @Test
+    void committersInThreeProcessesShareThePostgresLock() throws Exception {
+        String warehouse = s3.uri("processes");
+        String lockUrl = postgresUrl();
+        Catalog.open(warehouse, conf(lockUrl)).createTable("db", "race", raceSchema(), false);
+        int commits = 3;
+        List<String> settings = new ArrayList<>();
+        s3.hadoopConf().forEach((k, v) -> settings.add(k + "=" + v));
+        settings.add("strata.commit.lock.jdbc.url=" + lockUrl);
+        List<Process> children = new ArrayList<>();
+        List<File> logs = new ArrayList<>();
+        for (int p = 1; p <= 2; p++) {
+            File log = new File(dir, "committer-" + p + ".log");
+            List<String> args = new ArrayList<>(List.of(warehouse, "race", "committer-" + p, String.valueOf(p),
+                    String.valueOf(commits)));
+            args.addAll(settings);
+            children.add(CommitterProcess.start(log, args));
+            logs.add(log);
+        }
+        FileStoreTable table = Catalog.open(warehouse, conf(lockUrl)).getTable("db", "race");
+        try (TableWrite w = table.newWrite("committer-0"); TableCommit c = table.newCommit("committer-0")) {
+            for (int n = 1; n <= commits; n++) {
+                w.write(GenericRow.insert(0, (long) n, "committer-0#" + n));
+                assertThat(c.commit(n, w.prepareCommit())).hasSize(1);
+            }
+        }
+        for (int i = 0; i < children.size(); i++) {
+            CommitterProcess.await(children.get(i), logs.get(i), 150);
+        }
+        checkNoCommitLost(Catalog.open(warehouse, conf(lockUrl)).getTable("db", "race"), 3, commits);
+    }
+
+    /** Snapshot ids dense, one per (user, identifier), every committed row present, no temporaries. */
+    private static void checkNoCommitLost(FileStoreTable table, int committers, int commits) throws Exception {
+        int total = committers * commits;
+        SnapshotManager sm = table.snapshotManager();
+        List<Long> expectedIds = new ArrayList<>();
+        for (long i = 1; i <= total; i++) {
+            expectedIds.add(i);
+        }
+        assertThat(sm.listIds()).containsExactlyElementsOf(expectedIds);
+        assertThat(sm.latestId()).hasValue(total);
+        Set<String> commitsSeen = new HashSet<>();
+        for (long id = 1; id <= total; id++) {
+            Snapshot s = sm.snapshot(id);
+            assertThat(commitsSeen.add(s.commitUser() + "#" + s.commitIdentifier()))
+                    .as("(user, identifier) of snapshot %s seen before", id).isTrue();
+            assertThat(s.totalRecordCount()).as("rows in snapshot %s", id).isEqualTo(id);
+        }
+        Set<String> rows = new HashSet<>();
+        for (GenericRow r : Rows.readAll(table.newReadBuilder())) {
+            rows.add(r.get(0) + "/" + r.get(1) + "/" + r.get(2));
+        }
+        Set<String> expectedRows = new HashSet<>();
+        for (int p = 0; p < committers; p++) {
+            for (int n = 1; n <= commits; n++) {
+                expectedRows.add(p + "/" + n + "/committer-" + p + "#" + n);
+            }
+        }
+        assertThat(rows).isEqualTo(expectedRows);
+        FileSystem fs = ((HadoopFileIO) table.fileIO()).fileSystem();
+        RemoteIterator<LocatedFileStatus> it = fs.listFiles(table.paths().root(), true);
+        while (it.hasNext()) {
+            assertThat(it.next().getPath().getName()).as("hidden/temporary file").doesNotStartWith(".");
+        }
+    }
+}
