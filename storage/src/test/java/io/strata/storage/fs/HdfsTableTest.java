@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.schema.Schema;
-import io.strata.storage.snapshot.Snapshot;
-import io.strata.storage.snapshot.SnapshotManager;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
@@ -15,10 +13,8 @@ import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CyclicBarrier;
@@ -29,9 +25,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -199,40 +193,11 @@ class HdfsTableTest {
             assertThat(ids).hasSize(commits);
             published.addAll(ids);
         }
-        int total = committers * commits;
-        FileStoreTable table = catalog().getTable("db", "race");
-        SnapshotManager sm = table.snapshotManager();
         List<Long> expectedIds = new ArrayList<>();
-        for (long i = 1; i <= total; i++) {
+        for (long i = 1; i <= committers * commits; i++) {
             expectedIds.add(i);
         }
-        assertThat(sm.listIds()).containsExactlyElementsOf(expectedIds);
         assertThat(published).containsExactlyInAnyOrderElementsOf(expectedIds);
-        Set<String> commitsSeen = new HashSet<>();
-        for (long id = 1; id <= total; id++) {
-            Snapshot s = sm.snapshot(id);
-            assertThat(commitsSeen.add(s.commitUser() + "#" + s.commitIdentifier()))
-                    .as("(user, identifier) of snapshot %s seen before", id).isTrue();
-            assertThat(s.totalRecordCount()).isEqualTo(id);
-        }
-        assertThat(commitsSeen).hasSize(total);
-        Set<String> rows = new HashSet<>();
-        for (GenericRow r : Rows.readAll(table.newReadBuilder())) {
-            rows.add(r.get(0) + "/" + r.get(1) + "/" + r.get(2));
-        }
-        Set<String> expectedRows = new HashSet<>();
-        for (int p = 0; p < committers; p++) {
-            for (int n = 1; n <= commits; n++) {
-                expectedRows.add(p + "/" + n + "/committer-" + p + "#" + n);
-            }
-        }
-        assertThat(rows).isEqualTo(expectedRows);
-
-        // losers of the rename race removed their temporary files
-        FileSystem fs = ((HadoopFileIO) table.fileIO()).fileSystem();
-        RemoteIterator<LocatedFileStatus> it = fs.listFiles(table.paths().root(), true);
-        while (it.hasNext()) {
-            assertThat(it.next().getPath().getName()).as("hidden/temporary file").doesNotStartWith(".");
-        }
+        RacedCommits.assertNoCommitLost(catalog().getTable("db", "race"), committers, commits);
     }
 }

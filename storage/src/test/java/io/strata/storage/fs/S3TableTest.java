@@ -7,8 +7,6 @@ import io.strata.storage.commit.TableCommit;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.read.IncrementalRead;
 import io.strata.storage.schema.Schema;
-import io.strata.storage.snapshot.Snapshot;
-import io.strata.storage.snapshot.SnapshotManager;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
@@ -22,10 +20,8 @@ import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CyclicBarrier;
@@ -35,9 +31,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RemoteIterator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -175,7 +169,7 @@ class S3TableTest {
                 for (Future<Integer> f : results) {
                     assertThat(f.get(150, TimeUnit.SECONDS)).isEqualTo(commits);
                 }
-                checkNoCommitLost(catalog.getTable("db", "race"), committers, commits);
+                RacedCommits.assertNoCommitLost(catalog.getTable("db", "race"), committers, commits);
             } finally {
                 fs.close();
             }
@@ -269,7 +263,7 @@ class S3TableTest {
         for (Future<List<Long>> f : results) {
             assertThat(f.get(150, TimeUnit.SECONDS)).hasSize(commits);
         }
-        checkNoCommitLost(Catalog.open(warehouse, conf).getTable("db", "race"), committers, commits);
+        RacedCommits.assertNoCommitLost(Catalog.open(warehouse, conf).getTable("db", "race"), committers, commits);
     }
 
     /** Two committer JVMs and this one, all on the PostgreSQL lock. */
@@ -302,41 +296,6 @@ class S3TableTest {
         for (int i = 0; i < children.size(); i++) {
             CommitterProcess.await(children.get(i), logs.get(i), 150);
         }
-        checkNoCommitLost(Catalog.open(warehouse, conf(lockUrl)).getTable("db", "race"), 3, commits);
-    }
-
-    /** Snapshot ids dense, one per (user, identifier), every committed row present, no temporaries. */
-    private static void checkNoCommitLost(FileStoreTable table, int committers, int commits) throws Exception {
-        int total = committers * commits;
-        SnapshotManager sm = table.snapshotManager();
-        List<Long> expectedIds = new ArrayList<>();
-        for (long i = 1; i <= total; i++) {
-            expectedIds.add(i);
-        }
-        assertThat(sm.listIds()).containsExactlyElementsOf(expectedIds);
-        assertThat(sm.latestId()).hasValue(total);
-        Set<String> commitsSeen = new HashSet<>();
-        for (long id = 1; id <= total; id++) {
-            Snapshot s = sm.snapshot(id);
-            assertThat(commitsSeen.add(s.commitUser() + "#" + s.commitIdentifier()))
-                    .as("(user, identifier) of snapshot %s seen before", id).isTrue();
-            assertThat(s.totalRecordCount()).as("rows in snapshot %s", id).isEqualTo(id);
-        }
-        Set<String> rows = new HashSet<>();
-        for (GenericRow r : Rows.readAll(table.newReadBuilder())) {
-            rows.add(r.get(0) + "/" + r.get(1) + "/" + r.get(2));
-        }
-        Set<String> expectedRows = new HashSet<>();
-        for (int p = 0; p < committers; p++) {
-            for (int n = 1; n <= commits; n++) {
-                expectedRows.add(p + "/" + n + "/committer-" + p + "#" + n);
-            }
-        }
-        assertThat(rows).isEqualTo(expectedRows);
-        FileSystem fs = ((HadoopFileIO) table.fileIO()).fileSystem();
-        RemoteIterator<LocatedFileStatus> it = fs.listFiles(table.paths().root(), true);
-        while (it.hasNext()) {
-            assertThat(it.next().getPath().getName()).as("hidden/temporary file").doesNotStartWith(".");
-        }
+        RacedCommits.assertNoCommitLost(Catalog.open(warehouse, conf(lockUrl)).getTable("db", "race"), 3, commits);
     }
 }

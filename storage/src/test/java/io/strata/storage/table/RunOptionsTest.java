@@ -73,6 +73,7 @@ class RunOptionsTest {
         OTHER_VALUES.put("num-levels", "9");
         OTHER_VALUES.put("changelog-producer", "input");
         OTHER_VALUES.put("commit.lock.class", NoLock.class.getName());
+        OTHER_VALUES.put("commit.lock.jdbc.url", "jdbc:h2:mem:another-lock-database");
         OTHER_VALUES.put("fields.v.aggregate-function", "max");
         OTHER_VALUES.put("fields.v.ignore-retract", "false");
     }

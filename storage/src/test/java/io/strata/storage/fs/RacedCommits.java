@@ -1,0 +1,61 @@
+package io.strata.storage.fs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.strata.storage.data.GenericRow;
+import io.strata.storage.snapshot.Snapshot;
+import io.strata.storage.snapshot.SnapshotManager;
+import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.testutil.Rows;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.RemoteIterator;
+
+/** What a race of committers on a Hadoop file system must leave: every commit, once. */
+final class RacedCommits {
+    private RacedCommits() {
+    }
+
+    /**
+     * After {@code committers} writers ("committer-p", each writing row (p, n, "committer-p#n") and
+     * committing it as identifier n, n = 1..commits) raced: snapshot ids dense, one per (user,
+     * identifier), every committed row present, and no hidden or temporary file left.
+     */
+    static void assertNoCommitLost(FileStoreTable table, int committers, int commits) throws Exception {
+        int total = committers * commits;
+        SnapshotManager sm = table.snapshotManager();
+        List<Long> expectedIds = new ArrayList<>();
+        for (long i = 1; i <= total; i++) {
+            expectedIds.add(i);
+        }
+        assertThat(sm.listIds()).containsExactlyElementsOf(expectedIds);
+        assertThat(sm.latestId()).hasValue(total);
+        Set<String> commitsSeen = new HashSet<>();
+        for (long id = 1; id <= total; id++) {
+            Snapshot s = sm.snapshot(id);
+            assertThat(commitsSeen.add(s.commitUser() + "#" + s.commitIdentifier()))
+                    .as("(user, identifier) of snapshot %s seen before", id).isTrue();
+            assertThat(s.totalRecordCount()).as("rows in snapshot %s", id).isEqualTo(id);
+        }
+        Set<String> rows = new HashSet<>();
+        for (GenericRow r : Rows.readAll(table.newReadBuilder())) {
+            rows.add(r.get(0) + "/" + r.get(1) + "/" + r.get(2));
+        }
+        Set<String> expectedRows = new HashSet<>();
+        for (int p = 0; p < committers; p++) {
+            for (int n = 1; n <= commits; n++) {
+                expectedRows.add(p + "/" + n + "/committer-" + p + "#" + n);
+            }
+        }
+        assertThat(rows).isEqualTo(expectedRows);
+        FileSystem fs = ((HadoopFileIO) table.fileIO()).fileSystem();
+        RemoteIterator<LocatedFileStatus> it = fs.listFiles(table.paths().root(), true);
+        while (it.hasNext()) {
+            assertThat(it.next().getPath().getName()).as("hidden/temporary file").doesNotStartWith(".");
+        }
+    }
+}
