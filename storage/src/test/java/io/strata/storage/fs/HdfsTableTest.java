@@ -167,37 +167,7 @@ class HdfsTableTest {
                 .option("commit.max-retries", "100").option("commit.max-retry-wait", "200 ms").build(), false);
         int committers = 2;
         int commits = 5;
-        CyclicBarrier start = new CyclicBarrier(committers);
-        ExecutorService pool = Executors.newFixedThreadPool(committers);
-        List<Future<List<Long>>> results = new ArrayList<>();
-        for (int t = 0; t < committers; t++) {
-            final int p = t;
-            results.add(pool.submit(() -> {
-                FileStoreTable table = catalog().getTable("db", "race");
-                String user = "committer-" + p;
-                List<Long> ids = new ArrayList<>();
-                start.await();
-                try (TableWrite w = table.newWrite(user); TableCommit c = table.newCommit(user)) {
-                    for (int n = 1; n <= commits; n++) {
-                        w.write(GenericRow.insert(p, (long) n, user + "#" + n));
-                        ids.addAll(c.commit(n, w.prepareCommit()));
-                    }
-                }
-                return ids;
-            }));
-        }
-        pool.shutdown();
-        List<Long> published = new ArrayList<>();
-        for (Future<List<Long>> f : results) {
-            List<Long> ids = f.get(90, TimeUnit.SECONDS);
-            assertThat(ids).hasSize(commits);
-            published.addAll(ids);
-        }
-        List<Long> expectedIds = new ArrayList<>();
-        for (long i = 1; i <= committers * commits; i++) {
-            expectedIds.add(i);
-        }
-        assertThat(published).containsExactlyInAnyOrderElementsOf(expectedIds);
+        RacedCommits.race(() -> catalog().getTable("db", "race"), committers, commits, 90);
         RacedCommits.assertNoCommitLost(catalog().getTable("db", "race"), committers, commits);
     }
 }

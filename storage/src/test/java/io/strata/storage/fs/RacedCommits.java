@@ -2,15 +2,23 @@ package io.strata.storage.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.strata.storage.commit.TableCommit;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.SnapshotManager;
 import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.table.TableWrite;
 import io.strata.storage.testutil.Rows;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.RemoteIterator;
@@ -18,6 +26,47 @@ import org.apache.hadoop.fs.RemoteIterator;
 /** What a race of committers on a Hadoop file system must leave: every commit, once. */
 final class RacedCommits {
     private RacedCommits() {
+    }
+
+    /**
+     * Races {@code committers} writers in threads from one barrier: writer p ("committer-p", its
+     * own table handle from {@code table}) writes row (p, n, "committer-p#n") and commits it as
+     * identifier n, n = 1..commits. Asserts that each published exactly {@code commits} snapshots
+     * and that together they published ids 1..committers x commits.
+     */
+    static void race(Supplier<FileStoreTable> table, int committers, int commits, int timeoutSeconds)
+            throws Exception {
+        CyclicBarrier start = new CyclicBarrier(committers);
+        ExecutorService pool = Executors.newFixedThreadPool(committers);
+        List<Future<List<Long>>> results = new ArrayList<>();
+        for (int t = 0; t < committers; t++) {
+            final int p = t;
+            results.add(pool.submit(() -> {
+                FileStoreTable handle = table.get();
+                String user = "committer-" + p;
+                List<Long> ids = new ArrayList<>();
+                start.await();
+                try (TableWrite w = handle.newWrite(user); TableCommit c = handle.newCommit(user)) {
+                    for (int n = 1; n <= commits; n++) {
+                        w.write(GenericRow.insert(p, (long) n, user + "#" + n));
+                        ids.addAll(c.commit(n, w.prepareCommit()));
+                    }
+                }
+                return ids;
+            }));
+        }
+        pool.shutdown();
+        List<Long> published = new ArrayList<>();
+        for (Future<List<Long>> f : results) {
+            List<Long> ids = f.get(timeoutSeconds, TimeUnit.SECONDS);
+            assertThat(ids).as("snapshots one committer published").hasSize(commits);
+            published.addAll(ids);
+        }
+        List<Long> expectedIds = new ArrayList<>();
+        for (long i = 1; i <= (long) committers * commits; i++) {
+            expectedIds.add(i);
+        }
+        assertThat(published).containsExactlyInAnyOrderElementsOf(expectedIds);
     }
 
     /**

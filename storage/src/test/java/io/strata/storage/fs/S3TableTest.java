@@ -24,10 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -146,29 +142,7 @@ class S3TableTest {
                 assertThat(catalog.getTable("db", "race").publisher().describe()).contains("conditional create");
                 int committers = 3;
                 int commits = 3;
-                CyclicBarrier start = new CyclicBarrier(committers);
-                ExecutorService pool = Executors.newFixedThreadPool(committers);
-                List<Future<Integer>> results = new ArrayList<>();
-                for (int t = 0; t < committers; t++) {
-                    final int p = t;
-                    results.add(pool.submit(() -> {
-                        FileStoreTable table = catalog.getTable("db", "race");
-                        String user = "committer-" + p;
-                        int published = 0;
-                        start.await();
-                        try (TableWrite w = table.newWrite(user); TableCommit c = table.newCommit(user)) {
-                            for (int n = 1; n <= commits; n++) {
-                                w.write(GenericRow.insert(p, (long) n, user + "#" + n));
-                                published += c.commit(n, w.prepareCommit()).size();
-                            }
-                        }
-                        return published;
-                    }));
-                }
-                pool.shutdown();
-                for (Future<Integer> f : results) {
-                    assertThat(f.get(150, TimeUnit.SECONDS)).isEqualTo(commits);
-                }
+                RacedCommits.race(() -> catalog.getTable("db", "race"), committers, commits, 150);
                 RacedCommits.assertNoCommitLost(catalog.getTable("db", "race"), committers, commits);
             } finally {
                 fs.close();
@@ -240,29 +214,7 @@ class S3TableTest {
         Catalog.open(warehouse, conf).createTable("db", "race", raceSchema(), false);
         int committers = 3;
         int commits = 3;
-        CyclicBarrier start = new CyclicBarrier(committers);
-        ExecutorService pool = Executors.newFixedThreadPool(committers);
-        List<Future<List<Long>>> results = new ArrayList<>();
-        for (int t = 0; t < committers; t++) {
-            final int p = t;
-            results.add(pool.submit(() -> {
-                FileStoreTable table = Catalog.open(warehouse, conf).getTable("db", "race");
-                String user = "committer-" + p;
-                List<Long> ids = new ArrayList<>();
-                start.await();
-                try (TableWrite w = table.newWrite(user); TableCommit c = table.newCommit(user)) {
-                    for (int n = 1; n <= commits; n++) {
-                        w.write(GenericRow.insert(p, (long) n, user + "#" + n));
-                        ids.addAll(c.commit(n, w.prepareCommit()));
-                    }
-                }
-                return ids;
-            }));
-        }
-        pool.shutdown();
-        for (Future<List<Long>> f : results) {
-            assertThat(f.get(150, TimeUnit.SECONDS)).hasSize(commits);
-        }
+        RacedCommits.race(() -> Catalog.open(warehouse, conf).getTable("db", "race"), committers, commits, 150);
         RacedCommits.assertNoCommitLost(Catalog.open(warehouse, conf).getTable("db", "race"), committers, commits);
     }
 
