@@ -2,20 +2,14 @@ package io.strata.storage.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.strata.storage.commit.TableCommit;
-import io.strata.storage.data.GenericRow;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
-import io.strata.storage.table.TableWrite;
-import io.strata.storage.testutil.Rows;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -84,37 +78,9 @@ class HdfsTableTest {
         assertThat(table.fileIO().scheme()).isEqualTo("hdfs");
         assertThat(table.publisher().describe()).isEqualTo("rename without overwrite");
 
-        Map<Long, Map<Long, List<Object>>> expectedAt = new HashMap<>();
-        Map<Long, List<Object>> model = new TreeMap<>();
-        try (TableWrite w = table.newWrite("job"); TableCommit c = table.newCommit("job")) {
-            for (int commit = 1; commit <= 5; commit++) {
-                for (long k = 0; k < 20; k++) {
-                    long key = (k * 7 + commit * 3) % 30;
-                    if ((k + commit) % 5 == 0) {
-                        w.write(GenericRow.delete(key, null));
-                        model.remove(key);
-                    } else {
-                        String v = "c" + commit + "k" + key;
-                        w.write(GenericRow.insert(key, v));
-                        model.put(key, List.of(v));
-                    }
-                }
-                List<Long> ids = c.commit(commit, w.prepareCommit());
-                assertThat(ids).containsExactly((long) commit);
-                expectedAt.put((long) commit, new TreeMap<>(model));
-            }
-        }
-        assertThat(model).isNotEmpty();
-
+        Map<Long, Map<Long, List<Object>>> expectedAt = FiveCommits.write(table, commit -> { });
         // a fresh catalog (another client) sees the same table
-        FileStoreTable reader = catalog().getTable("db", "orders");
-        assertThat(reader.snapshotManager().latestId()).hasValue(5);
-        assertThat(Rows.byKey(Rows.readAll(reader.newReadBuilder()))).isEqualTo(expectedAt.get(5L));
-        for (long id = 1; id <= 5; id++) {
-            assertThat(Rows.byKey(Rows.readAll(reader.newReadBuilder().withSnapshot(id))))
-                    .as("time travel to snapshot %s", id).isEqualTo(expectedAt.get(id));
-        }
-        assertThat(expectedAt.get(2L)).isNotEqualTo(expectedAt.get(5L));
+        FiveCommits.assertTimeTravel(catalog().getTable("db", "orders"), expectedAt);
     }
 
     @Test

@@ -12,17 +12,16 @@ import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
 import io.strata.storage.testutil.CommitterProcess;
 import io.strata.storage.testutil.ConditionalPutProxy;
-import io.strata.storage.testutil.Rows;
 import io.strata.storage.testutil.S3ProxyServer;
 import io.strata.storage.util.CloseableIterator;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
@@ -159,35 +158,10 @@ class S3TableTest {
         assertThat(table.fileIO().scheme()).isEqualTo("s3a");
         assertThat(table.publisher().describe()).contains(JdbcCommitLock.class.getName());
 
-        Map<Long, Map<Long, List<Object>>> expectedAt = new HashMap<>();
-        Map<Long, List<Object>> model = new TreeMap<>();
-        int rowsWritten = 0;
-        try (TableWrite w = table.newWrite("job"); TableCommit c = table.newCommit("job")) {
-            for (int commit = 1; commit <= 5; commit++) {
-                for (long k = 0; k < 20; k++) {
-                    long key = (k * 7 + commit * 3) % 30;
-                    if ((k + commit) % 5 == 0) {
-                        w.write(GenericRow.delete(key, null));
-                        model.remove(key);
-                    } else {
-                        String v = "c" + commit + "k" + key;
-                        w.write(GenericRow.insert(key, v));
-                        model.put(key, List.of(v));
-                    }
-                    rowsWritten++;
-                }
-                assertThat(c.commit(commit, w.prepareCommit())).containsExactly((long) commit);
-                expectedAt.put((long) commit, new TreeMap<>(model));
-                assertThat(table.fileIO().readUtf8(table.paths().latestHint())).isEqualTo(Integer.toString(commit));
-            }
-        }
+        Map<Long, Map<Long, List<Object>>> expectedAt = FiveCommits.write(table, commit -> assertThat(
+                readHint(table)).as("LATEST after commit %s", commit).isEqualTo(Long.toString(commit)));
         FileStoreTable reader = Catalog.open(warehouse, conf).getTable("db", "orders");
-        assertThat(reader.snapshotManager().latestId()).hasValue(5);
-        assertThat(Rows.byKey(Rows.readAll(reader.newReadBuilder()))).isEqualTo(expectedAt.get(5L));
-        for (long id = 1; id <= 5; id++) {
-            assertThat(Rows.byKey(Rows.readAll(reader.newReadBuilder().withSnapshot(id))))
-                    .as("time travel to snapshot %s", id).isEqualTo(expectedAt.get(id));
-        }
+        FiveCommits.assertTimeTravel(reader, expectedAt);
         int changes = 0;
         try (CloseableIterator<GenericRow> it = new IncrementalRead(reader).read(0, 5)) {
             while (it.hasNext()) {
@@ -195,7 +169,8 @@ class S3TableTest {
                 changes++;
             }
         }
-        assertThat(changes).as("rows of the deltas (pre-merged per commit)").isEqualTo(rowsWritten);
+        assertThat(changes).as("rows of the deltas (pre-merged per commit)")
+                .isEqualTo(FiveCommits.COMMITS * FiveCommits.ROWS_PER_COMMIT);
         int second = 0;
         try (CloseableIterator<GenericRow> it = new IncrementalRead(reader).read(1, 2)) {
             while (it.hasNext()) {
@@ -203,7 +178,15 @@ class S3TableTest {
                 second++;
             }
         }
-        assertThat(second).isEqualTo(20);
+        assertThat(second).isEqualTo(FiveCommits.ROWS_PER_COMMIT);
+    }
+
+    private static String readHint(FileStoreTable table) {
+        try {
+            return table.fileIO().readUtf8(table.paths().latestHint());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @ParameterizedTest
