@@ -5,7 +5,7 @@ import io.strata.cli.workload.StandardWorkload;
 import io.strata.cli.workload.TableChecksum;
 import io.strata.cli.workload.WorkloadCheck;
 import io.strata.compaction.CompactionJob;
-import io.strata.compaction.JobSpec;
+import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.EmbeddedJobRunner;
 import io.strata.compaction.commit.CompactionEvent;
 import io.strata.storage.table.Catalog;

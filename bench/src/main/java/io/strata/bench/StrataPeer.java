@@ -70,7 +70,7 @@ final class StrataPeer {
     CompactionResult fullCompaction() {
         FileSummary input = files();
         long start = System.nanoTime();
-        new TableCompactor(table).compact(CompactStrategy.FULL, "bench-compactor", ++compactions);
+        table.newCompactor().compact(CompactStrategy.FULL, "bench-compactor", ++compactions);
         long nanos = System.nanoTime() - start;
         return new CompactionResult(input, files(), nanos);
     }
@@ -90,7 +90,7 @@ final class StrataPeer {
     CompactionResult fullCompaction(int threads) throws Exception {
         FileSummary input = files();
         long start = System.nanoTime();
-        TableCompactor compactor = new TableCompactor(table);
+        TableCompactor compactor = table.newCompactor();
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
         try {
             List<java.util.concurrent.Future<io.strata.storage.compact.CompactResult>> futures = new java.util.ArrayList<>();

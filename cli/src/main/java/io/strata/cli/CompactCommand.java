@@ -2,8 +2,8 @@ package io.strata.cli;
 
 import io.strata.storage.compact.CompactPlan;
 import io.strata.compaction.CompactionJob;
-import io.strata.compaction.JobSpec;
-import io.strata.compaction.JobTables;
+import io.strata.compaction.job.JobSpec;
+import io.strata.compaction.job.JobTables;
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.compact.TableCompactor;
 import io.strata.storage.data.PartitionPath;
@@ -73,7 +73,7 @@ final class CompactCommand implements Callable<Integer> {
         // the job's own handle: the plan follows the job's --table-option, and a refused one fails here
         JobTables tables = new JobTables(job, 0);
         FileStoreTable table = tables.table(target.tableName());
-        TableCompactor compactor = new TableCompactor(table);
+        TableCompactor compactor = table.newCompactor();
         PrintWriter out = spec.commandLine().getOut();
         List<CompactPlan> plans = compactor.plan(tables.strategyFor(table),
                 job.partitions().toEntryFilter(table.name(), table.schema()), false);

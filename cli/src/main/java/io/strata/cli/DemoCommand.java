@@ -94,7 +94,7 @@ final class DemoCommand implements Callable<Integer> {
         BucketsCommand.print(out, BucketsTable.rows(table, null), false);
         long[] kinds = new long[4];
         long latest = table.snapshotManager().latestId().orElse(0);
-        try (CloseableIterator<GenericRow> it = new IncrementalRead(table).read(0, latest)) {
+        try (CloseableIterator<GenericRow> it = table.newIncrementalRead().read(0, latest)) {
             while (it.hasNext()) {
                 kinds[it.next().kind().toByteValue()]++;
             }

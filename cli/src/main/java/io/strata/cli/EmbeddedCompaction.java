@@ -1,7 +1,7 @@
 package io.strata.cli;
 
 import io.strata.compaction.EmbeddedJobRunner;
-import io.strata.compaction.JobSpec;
+import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.commit.CompactionEvent;
 import java.io.File;
 import java.io.PrintWriter;

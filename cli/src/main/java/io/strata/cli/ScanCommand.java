@@ -140,7 +140,7 @@ final class ScanCommand implements Callable<Integer> {
         TextTable text = new TextTable(header);
         long shown = 0;
         long[] counts = new long[4];
-        try (CloseableIterator<GenericRow> it = new IncrementalRead(table).read(fromSnapshot, to)) {
+        try (CloseableIterator<GenericRow> it = table.newIncrementalRead().read(fromSnapshot, to)) {
             while (it.hasNext()) {
                 GenericRow r = it.next();
                 counts[r.kind().toByteValue()]++;

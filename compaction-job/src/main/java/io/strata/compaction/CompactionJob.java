@@ -1,5 +1,7 @@
 package io.strata.compaction;
 
+import io.strata.compaction.job.PartitionFilterSpec;
+import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.commit.CompactionEvent;
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.fs.ProcessResources;

@@ -1,5 +1,7 @@
 package io.strata.compaction;
 
+import io.strata.compaction.job.JobTables;
+import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.commit.CommitOperator;
 import io.strata.compaction.commit.CompactionEvent;
 import io.strata.compaction.rewrite.CompactionCommittable;

@@ -1,5 +1,6 @@
 package io.strata.compaction;
 
+import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.commit.CompactionEvent;
 import java.util.function.Consumer;
 import java.util.function.Supplier;

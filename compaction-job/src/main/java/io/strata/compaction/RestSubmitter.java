@@ -1,5 +1,6 @@
 package io.strata.compaction;
 
+import io.strata.compaction.job.JobSpec;
 import java.io.File;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.client.program.rest.RestClusterClient;

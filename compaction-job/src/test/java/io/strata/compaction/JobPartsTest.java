@@ -1,5 +1,8 @@
 package io.strata.compaction;
 
+import io.strata.compaction.job.PartitionFilterSpec;
+import io.strata.compaction.job.JobTables;
+import io.strata.compaction.job.JobSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

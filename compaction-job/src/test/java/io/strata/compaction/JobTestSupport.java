@@ -1,5 +1,6 @@
 package io.strata.compaction;
 
+import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.commit.CompactionEvent;
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.data.GenericRow;
@@ -62,7 +63,7 @@ public final class JobTestSupport {
     }
 
     static Map<List<Object>, Levels> levels(FileStoreTable t) {
-        return new TableCompactor(t).levels(t.snapshotManager().latest().orElseThrow(), EntryFilter.ALL);
+        return t.newCompactor().levels(t.snapshotManager().latest().orElseThrow(), EntryFilter.ALL);
     }
 
     public static JobSpec spec(String warehouse, String strategy, String mode, int parallelism, String... extra) {

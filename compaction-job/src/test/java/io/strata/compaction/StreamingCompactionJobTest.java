@@ -1,5 +1,7 @@
 package io.strata.compaction;
 
+import io.strata.compaction.job.JobTables;
+import io.strata.compaction.job.JobSpec;
 import static io.strata.compaction.JobTestSupport.contents;
 import static io.strata.compaction.JobTestSupport.create;
 import static io.strata.compaction.JobTestSupport.levels;

@@ -1,8 +1,8 @@
 package io.strata.compaction.commit;
 
-import io.strata.compaction.JobSpec;
-import io.strata.compaction.JobTables;
-import io.strata.compaction.ProcessRelease;
+import io.strata.compaction.job.JobSpec;
+import io.strata.compaction.job.JobTables;
+import io.strata.compaction.job.ProcessRelease;
 import io.strata.compaction.rewrite.CompactionCommittable;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -1,6 +1,6 @@
 package io.strata.compaction.commit;
 
-import io.strata.compaction.JobTables;
+import io.strata.compaction.job.JobTables;
 import io.strata.storage.fs.FileIO;
 import io.strata.storage.manifest.FileKind;
 import io.strata.storage.manifest.ManifestEntry;

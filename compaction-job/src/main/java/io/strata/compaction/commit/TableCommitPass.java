@@ -1,6 +1,6 @@
 package io.strata.compaction.commit;
 
-import io.strata.compaction.FileNames;
+import io.strata.compaction.job.FileNames;
 import io.strata.compaction.rewrite.BucketRewrite;
 import io.strata.compaction.rewrite.CompactionCommittable;
 import io.strata.storage.commit.CommitConflictException;

@@ -1,6 +1,6 @@
 package io.strata.compaction.rewrite;
 
-import io.strata.compaction.FileNames;
+import io.strata.compaction.job.FileNames;
 import io.strata.storage.compact.CompactPlan;
 import io.strata.storage.compact.CompactResult;
 import io.strata.storage.compact.CompactStrategy;
@@ -42,7 +42,7 @@ public final class BucketRewrite {
     public static Optional<CompactionCommittable> run(FileStoreTable table, Object[] partition, int bucket,
                                                       long snapshotId, List<DataFileMeta> shippedFiles,
                                                       CompactStrategy strategy) {
-        TableCompactor compactor = new TableCompactor(table);
+        TableCompactor compactor = table.newCompactor();
         Optional<Snapshot> latest = table.snapshotManager().latest();
         if (latest.isEmpty()) {
             return Optional.empty();

@@ -1,8 +1,8 @@
 package io.strata.compaction.rewrite;
 
-import io.strata.compaction.JobSpec;
-import io.strata.compaction.JobTables;
-import io.strata.compaction.ProcessRelease;
+import io.strata.compaction.job.JobSpec;
+import io.strata.compaction.job.JobTables;
+import io.strata.compaction.job.ProcessRelease;
 import io.strata.compaction.source.CompactionWork;
 import io.strata.storage.table.FileStoreTable;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package io.strata.compaction.source;
 
-import io.strata.compaction.JobSpec;
-import io.strata.compaction.JobTables;
+import io.strata.compaction.job.JobSpec;
+import io.strata.compaction.job.JobTables;
 import io.strata.storage.fs.ProcessResources;
 import java.util.ArrayDeque;
 import java.util.Deque;

@@ -1,6 +1,6 @@
 package io.strata.compaction.source;
 
-import io.strata.compaction.JobSpec;
+import io.strata.compaction.job.JobSpec;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.api.connector.source.SourceReader;

@@ -1,8 +1,8 @@
 package io.strata.compaction.source;
 
-import io.strata.compaction.FileNames;
-import io.strata.compaction.JobSpec;
-import io.strata.compaction.JobTables;
+import io.strata.compaction.job.FileNames;
+import io.strata.compaction.job.JobSpec;
+import io.strata.compaction.job.JobTables;
 import io.strata.storage.compact.CompactPlan;
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.compact.TableCompactor;
@@ -89,7 +89,7 @@ final class WorkPlanner {
             if (Long.valueOf(latest.get().id()).equals(lastPlanned.put(name, latest.get().id()))) {
                 continue;
             }
-            TableCompactor compactor = new TableCompactor(table);
+            TableCompactor compactor = table.newCompactor();
             CompactStrategy strategy = tables.strategyFor(table);
             EntryFilter filter = spec.partitions().toEntryFilter(table.name(), table.schema());
             int trigger = table.schema().tableOptions().get(CompactionOptions.COMPACTION_TRIGGER);

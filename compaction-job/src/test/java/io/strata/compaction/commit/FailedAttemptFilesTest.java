@@ -2,7 +2,7 @@ package io.strata.compaction.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.strata.compaction.JobTables;
+import io.strata.compaction.job.JobTables;
 import io.strata.compaction.rewrite.BucketRewrite;
 import io.strata.compaction.rewrite.CompactionCommittable;
 import io.strata.storage.commit.TableCommit;

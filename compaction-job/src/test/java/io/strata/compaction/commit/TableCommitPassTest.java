@@ -62,7 +62,7 @@ class TableCommitPassTest {
         CompactionCommittable stale = BucketRewrite.run(t, new Object[0], 0, 0, CompactStrategy.FULL).orElseThrow();
         CommitMessage staleMessage = stale.commitMessage();
         // another compactor lands a compaction of the same bucket first, and the writer goes on
-        new TableCompactor(t).compact(CompactStrategy.FULL, "other-compactor", 1);
+        t.newCompactor().compact(CompactStrategy.FULL, "other-compactor", 1);
         append(t, 2, 100);
         List<DataFileMeta> liveBefore = t.manifests().scanner()
                 .scan(t.snapshotManager().latest().orElseThrow().baseManifestList(),
@@ -74,7 +74,7 @@ class TableCommitPassTest {
         assertThat(o.replanned).as("the bucket has new level-0 files to compact").isEqualTo(1);
         assertThat(o.snapshots).hasSize(1);
         assertThat(TableModel.toContents(TestTables.scan(t))).isEqualTo(model.contents());
-        assertThat(new TableCompactor(t).levels(t.snapshotManager().latest().orElseThrow(),
+        assertThat(t.newCompactor().levels(t.snapshotManager().latest().orElseThrow(),
                 io.strata.storage.manifest.EntryFilter.ALL).values()).allMatch(l -> l.numberOfSortedRuns() == 1);
         for (DataFileMeta f : staleMessage.compactAfter()) {
             assertThat(exists(t, f)).as("output of the overtaken result %s is removed", f.fileName()).isFalse();

@@ -43,7 +43,7 @@ class BucketRewriteTest {
     }
 
     private static Levels bucket0(FileStoreTable t) {
-        return new TableCompactor(t).levels(t.snapshotManager().latest().orElseThrow(), EntryFilter.ALL)
+        return t.newCompactor().levels(t.snapshotManager().latest().orElseThrow(), EntryFilter.ALL)
                 .values().iterator().next();
     }
 
@@ -128,7 +128,7 @@ class BucketRewriteTest {
     @Test
     void aCompactionLandingAfterPlanningMakesTheShippedPlanStale() {
         Planned p = new Planned(4);
-        new TableCompactor(p.t).compact(CompactStrategy.FULL, "other-compactor", 1);
+        p.t.newCompactor().compact(CompactStrategy.FULL, "other-compactor", 1);
 
         Optional<CompactionCommittable> c = fullFrom(p.t, p.snapshot, p.files);
         assertThat(c).as("its inputs are gone from the latest snapshot").isEmpty();

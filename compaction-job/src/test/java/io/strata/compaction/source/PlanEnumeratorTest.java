@@ -2,7 +2,7 @@ package io.strata.compaction.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.strata.compaction.JobSpec;
+import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.JobTestSupport;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.testutil.TableModel;

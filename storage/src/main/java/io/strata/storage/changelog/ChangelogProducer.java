@@ -1,7 +1,6 @@
 package io.strata.storage.changelog;
 
 import io.strata.storage.options.FileOptions;
-import io.strata.storage.compact.CompactPlan;
 import io.strata.storage.data.KeyValue;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.format.DataFilePathFactory;
@@ -17,7 +16,8 @@ import io.strata.storage.options.ChangelogOptions;
 import io.strata.storage.options.ChangelogOptions.Producer;
 import io.strata.storage.options.WriteOptions;
 import io.strata.storage.schema.TableSchema;
-import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.mergetree.BucketReader;
+import io.strata.storage.store.TableContext;
 import io.strata.storage.util.CloseableIterator;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -41,7 +41,8 @@ import java.util.List;
  * cache.
  */
 public final class ChangelogProducer {
-    private final FileStoreTable table;
+    private final TableContext table;
+    private final BucketReader reader;
     private final TableSchema schema;
     private final Producer producer;
     private final boolean rowDeduplicate;
@@ -56,9 +57,10 @@ public final class ChangelogProducer {
      *                    kept by the caller across compactions of the bucket; null to stream the
      *                    higher levels instead
      */
-    public ChangelogProducer(FileStoreTable table, LookupCache lookupCache) {
+    public ChangelogProducer(TableContext table, LookupCache lookupCache) {
         this.lookupCache = lookupCache;
         this.table = table;
+        this.reader = new BucketReader(table);
         this.schema = table.schema();
         this.producer = schema.tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER);
         this.rowDeduplicate = schema.tableOptions().get(ChangelogOptions.ROW_DEDUPLICATE);
@@ -67,27 +69,29 @@ public final class ChangelogProducer {
         this.targetFileSize = schema.tableOptions().get(WriteOptions.TARGET_FILE_SIZE);
     }
 
-    /** Whether {@code plan} must produce changelog under this table's producer. */
-    public boolean applies(CompactPlan plan) {
-        Levels levels = plan.levels();
+    /**
+     * Whether a compaction of the bucket {@code levels}, reading {@code inputFiles} into
+     * {@code outputLevel}, must produce changelog under this table's producer.
+     */
+    public boolean applies(Levels levels, List<DataFileMeta> inputFiles, int outputLevel) {
         switch (producer) {
             case LOOKUP:
-                return !levels.level0().isEmpty() && plan.outputLevel() > 0
-                        && plan.inputFiles().containsAll(levels.level0());
+                return !levels.level0().isEmpty() && outputLevel > 0 && inputFiles.containsAll(levels.level0());
             case FULL_COMPACTION:
-                return plan.outputLevel() == levels.maxLevel()
-                        && plan.inputFiles().size() == levels.allFiles().size();
+                return outputLevel == levels.maxLevel() && inputFiles.size() == levels.allFiles().size();
             default:
                 return false;
         }
     }
 
-    /** Writes the changelog files of {@code plan}; the caller commits them with the compaction. */
-    public List<DataFileMeta> produce(CompactPlan plan, DataFilePathFactory paths) throws IOException {
+    /**
+     * Writes the changelog files of a compaction of the bucket {@code levels} that
+     * {@link #applies}; the caller commits them with the compaction.
+     */
+    public List<DataFileMeta> produce(Levels levels, DataFilePathFactory paths) throws IOException {
         if (producer == Producer.LOOKUP && lookupCache != null) {
-            return produceByLookup(plan, paths);
+            return produceByLookup(levels, paths);
         }
-        Levels levels = plan.levels();
         int maxLevel = levels.maxLevel();
         // One pass over every file of the bucket, each run tagged with its level. Level-0 runs are
         // pre-merged among themselves when there are too many to keep open (they share tag 0).
@@ -95,13 +99,13 @@ public final class ChangelogProducer {
         List<Integer> tags = new ArrayList<>();
         try {
             if (!levels.level0().isEmpty()) {
-                runs.add(table.mergeFiles(paths, levels.level0(), MergingIterator.Mode.PARTIAL));
+                runs.add(reader.mergeFiles(paths, levels.level0(), MergingIterator.Mode.PARTIAL));
                 tags.add(0);
             }
             for (int level = 1; level <= maxLevel; level++) {
                 List<DataFileMeta> files = levels.runOfLevel(level).files();
                 if (!files.isEmpty()) {
-                    runs.add(table.readRun(paths, files));
+                    runs.add(reader.readRun(paths, files));
                     tags.add(level);
                 }
             }
@@ -131,8 +135,7 @@ public final class ChangelogProducer {
      * Lookup producer with the local lookup cache: streams only the level-0 versions, and for
      * each of their keys probes, per higher level, the one file whose key range holds the key.
      */
-    private List<DataFileMeta> produceByLookup(CompactPlan plan, DataFilePathFactory paths) throws IOException {
-        Levels levels = plan.levels();
+    private List<DataFileMeta> produceByLookup(Levels levels, DataFilePathFactory paths) throws IOException {
         List<List<DataFileMeta>> higher = new ArrayList<>();
         java.util.Set<String> live = new java.util.HashSet<>();
         for (int level = 1; level <= levels.maxLevel(); level++) {
@@ -145,9 +148,9 @@ public final class ChangelogProducer {
         lookupCache.retainOnly(live);
         // rows as the compaction reads them (STRING values may be raw UTF-8): the lookup files are
         // built and probed in that form, and the level-0 versions must compare equal to them
-        RecordComparator rewriteOrder = table.rewriteComparator();
+        RecordComparator rewriteOrder = reader.rewriteComparator();
         java.util.Comparator<Object[]> keyTuples = io.strata.storage.data.ValueComparators.forTuple(
-                schema.typesOf(schema.primaryKeyIndexes()), table.rewritesRawStrings());
+                schema.typesOf(schema.primaryKeyIndexes()), reader.rewritesRawStrings());
         int[] keyIdx = schema.primaryKeyIndexes();
         MergeFunction before = engines.functionFactory().get();
         MergeFunction after = engines.functionFactory().get();
@@ -156,7 +159,7 @@ public final class ChangelogProducer {
                 table.formatConfig(), 0, FileSource.COMPACT, targetFileSize, rewriteOrder.keys()).committedLater();
         List<KeyValue> ready = new ArrayList<>(2);
         try (TaggedKeyGroups level0 = new TaggedKeyGroups(
-                List.of(table.mergeFilesForRewrite(paths, levels.level0(), MergingIterator.Mode.PARTIAL)), new int[] {0},
+                List.of(reader.mergeFilesForRewrite(paths, levels.level0(), MergingIterator.Mode.PARTIAL)), new int[] {0},
                 rewriteOrder)) {
             while (level0.hasNext()) {
                 List<TaggedKeyGroups.Version> group = level0.next();
@@ -167,7 +170,7 @@ public final class ChangelogProducer {
                 for (List<DataFileMeta> run : higher) {
                     DataFileMeta f = fileHolding(run, keyTuple, keyTuples);
                     if (f != null) {
-                        versions.addAll(lookupCache.get(f, key, file -> table.readRunForRewrite(paths, List.of(file))));
+                        versions.addAll(lookupCache.get(f, key, file -> reader.readRunForRewrite(paths, List.of(file))));
                     }
                 }
                 versions.sort(order);

@@ -8,7 +8,8 @@ import io.strata.storage.merge.MergeFunction;
 import io.strata.storage.mergetree.Levels;
 import io.strata.storage.mergetree.MergingIterator;
 import io.strata.storage.mergetree.TaggedKeyGroups;
-import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.mergetree.BucketReader;
+import io.strata.storage.store.TableContext;
 import io.strata.storage.util.CloseableIterator;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -26,10 +27,11 @@ import java.util.Set;
  * <p>Only valid when the compaction rewrites every file of the bucket (every section rewritten):
  * then the sections, being key-disjoint, together visit every key once, as the separate pass does.
  * Streams like the rewrite: open runs are the section's levels plus at most
- * {@code sort-spill-threshold} level-0 runs (pre-merged, as in {@link FileStoreTable#mergeFiles}).
+ * {@code sort-spill-threshold} level-0 runs (pre-merged, as in {@link BucketReader#mergeFiles}).
  */
 public final class FullChangelogMerge {
-    private final FileStoreTable table;
+    private final TableContext table;
+    private final BucketReader reader;
     private final DataFilePathFactory paths;
     private final int maxLevel;
     private final boolean dropDelete;
@@ -38,9 +40,10 @@ public final class FullChangelogMerge {
     private final MergeFunction before;
     private final MergeFunction after;
 
-    public FullChangelogMerge(FileStoreTable table, DataFilePathFactory paths, Levels levels, boolean dropDelete,
+    public FullChangelogMerge(TableContext table, DataFilePathFactory paths, Levels levels, boolean dropDelete,
                               boolean rowDeduplicate) {
         this.table = table;
+        this.reader = new BucketReader(table);
         this.paths = paths;
         this.levels = levels;
         this.maxLevel = levels.maxLevel();
@@ -68,7 +71,7 @@ public final class FullChangelogMerge {
         List<Integer> tags = new ArrayList<>();
         try {
             if (!level0.isEmpty()) {
-                runs.add(table.mergeFilesForRewrite(paths, level0, MergingIterator.Mode.PARTIAL));
+                runs.add(reader.mergeFilesForRewrite(paths, level0, MergingIterator.Mode.PARTIAL));
                 tags.add(0);
             }
             for (int level = 1; level <= maxLevel; level++) {
@@ -79,7 +82,7 @@ public final class FullChangelogMerge {
                     }
                 }
                 if (!files.isEmpty()) {
-                    runs.add(table.readRunForRewrite(paths, files));
+                    runs.add(reader.readRunForRewrite(paths, files));
                     tags.add(level);
                 }
             }
@@ -90,7 +93,7 @@ public final class FullChangelogMerge {
         long written = 0;
         List<KeyValue> ready = new ArrayList<>(2);
         try (TaggedKeyGroups groups = new TaggedKeyGroups(runs, tags.stream().mapToInt(Integer::intValue).toArray(),
-                table.rewriteComparator())) {
+                reader.rewriteComparator())) {
             while (groups.hasNext()) {
                 List<TaggedKeyGroups.Version> versions = groups.next();
                 boolean anyBefore = false;

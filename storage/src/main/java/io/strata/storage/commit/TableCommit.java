@@ -12,6 +12,8 @@ import io.strata.storage.manifest.ManifestStore;
 import io.strata.storage.manifest.PartitionBucketFilter;
 import io.strata.storage.options.CommitOptions;
 import io.strata.storage.schema.TableSchema;
+import io.strata.storage.store.TableContext;
+import java.time.Clock;
 import io.strata.storage.snapshot.CommitKind;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.SnapshotManager;
@@ -54,6 +56,7 @@ public final class TableCommit implements AutoCloseable {
     private final SnapshotManager snapshots;
     private final ManifestStore manifests;
     private final AtomicPublisher publisher;
+    private final Clock clock;
     private final ConflictDetection conflicts;
     private final int maxRetries;
     private final long minWait;
@@ -63,16 +66,17 @@ public final class TableCommit implements AutoCloseable {
     private long checkedUpTo = -1;
     private long lastCommittedIdentifier = Long.MIN_VALUE;
 
-    public TableCommit(String tableName, TableSchema schema, String commitUser, FileIO io, TablePaths paths,
-                       SnapshotManager snapshots, ManifestStore manifests, AtomicPublisher publisher) {
-        this.tableName = tableName;
-        this.schema = schema;
+    /** A committer of {@code table}'s snapshots under {@code commitUser}; times come from the table's clock. */
+    public TableCommit(TableContext table, String commitUser) {
+        this.tableName = table.name();
+        this.schema = table.schema();
         this.commitUser = commitUser;
-        this.io = io;
-        this.paths = paths;
-        this.snapshots = snapshots;
-        this.manifests = manifests;
-        this.publisher = publisher;
+        this.io = table.fileIO();
+        this.paths = table.paths();
+        this.snapshots = table.snapshotManager();
+        this.manifests = table.manifests();
+        this.publisher = table.publisher();
+        this.clock = table.clock();
         this.conflicts = new ConflictDetection(tableName, schema, manifests);
         this.maxRetries = schema.tableOptions().get(CommitOptions.MAX_RETRIES);
         this.minWait = schema.tableOptions().get(CommitOptions.MIN_RETRY_WAIT);
@@ -328,7 +332,7 @@ public final class TableCommit implements AutoCloseable {
             lists.add(baseList);
             long total = (latest == null ? 0 : latest.totalRecordCount()) + recordDelta;
             Snapshot s = new Snapshot(newId, schema.id(), baseList, prepared.deltaList, prepared.changelogList,
-                    commitUser, identifier, kind, System.currentTimeMillis(), total, recordDelta,
+                    commitUser, identifier, kind, clock.millis(), total, recordDelta,
                     prepared.changelogRows, latest == null ? null : latest.watermark());
             if (publishOrCheck(s)) {
                 return Optional.of(newId); // commitEntries logs it, with its phases

@@ -16,7 +16,8 @@ import io.strata.storage.mergetree.MergingIterator;
 import io.strata.storage.mergetree.RecordComparator;
 import io.strata.storage.options.WriteOptions;
 import io.strata.storage.schema.TableSchema;
-import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.mergetree.BucketReader;
+import io.strata.storage.store.TableContext;
 import io.strata.storage.util.CloseableIterator;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -32,22 +33,24 @@ import java.util.List;
  * touched.
  */
 public final class CompactRewriter implements AutoCloseable {
-    private final FileStoreTable table;
+    private final TableContext table;
+    private final BucketReader reader;
     private final TableSchema schema;
     private final RecordComparator comparator;
     private final MergeEngines engines;
     private final long targetFileSize;
     private LookupCache lookupCache;
 
-    public CompactRewriter(FileStoreTable table) {
+    public CompactRewriter(TableContext table) {
         this.table = table;
+        this.reader = new BucketReader(table);
         this.schema = table.schema();
         this.engines = table.mergeEngines();
         if (engines == null) {
             throw new IllegalArgumentException("table " + table.name() + " has no primary key: append tables are not "
                     + "compacted by the merge-tree compaction");
         }
-        this.comparator = table.rewriteComparator();
+        this.comparator = reader.rewriteComparator();
         this.targetFileSize = schema.tableOptions().get(WriteOptions.TARGET_FILE_SIZE);
     }
 
@@ -107,7 +110,7 @@ public final class CompactRewriter implements AutoCloseable {
         long rowsWritten = 0;
         // Merge in LSM order, not the packed runs of the section: batches of the bounded merge must
         // be adjacent in age (see BoundedMerge).
-        try (CloseableIterator<KeyValue> merged = table.mergeFilesForRewrite(paths, section.files(),
+        try (CloseableIterator<KeyValue> merged = reader.mergeFilesForRewrite(paths, section.files(),
                 plan.dropDelete() ? MergingIterator.Mode.TOP_LEVEL : MergingIterator.Mode.PARTIAL)) {
             while (merged.hasNext()) {
                 out.write(merged.next());
@@ -124,7 +127,7 @@ public final class CompactRewriter implements AutoCloseable {
      */
     private FullChangelogMerge changelogInMerge(CompactPlan plan, DataFilePathFactory paths) {
         if (schema.tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER) != ChangelogOptions.Producer.FULL_COMPACTION
-                || !new ChangelogProducer(table, null).applies(plan)
+                || !new ChangelogProducer(table, null).applies(plan.levels(), plan.inputFiles(), plan.outputLevel())
                 || !plan.sections().stream().allMatch(CompactPlan.Section::rewrite)) {
             return null;
         }
@@ -137,7 +140,8 @@ public final class CompactRewriter implements AutoCloseable {
             return List.of();
         }
         ChangelogProducer producer = new ChangelogProducer(table, lookupCache());
-        return producer.applies(plan) ? producer.produce(plan, paths) : List.of();
+        return producer.applies(plan.levels(), plan.inputFiles(), plan.outputLevel())
+                ? producer.produce(plan.levels(), paths) : List.of();
     }
 
     /** Deletes the local lookup files. */

@@ -11,7 +11,7 @@ import io.strata.storage.options.CompactionOptions;
 import io.strata.storage.options.TableOptions;
 import io.strata.storage.options.WriteOptions;
 import io.strata.storage.snapshot.Snapshot;
-import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.store.TableContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -29,12 +29,12 @@ import java.util.Optional;
  * concurrent compaction of the same files makes the commit fail cleanly.
  */
 public final class TableCompactor {
-    private final FileStoreTable table;
+    private final TableContext table;
     private final CompactPlanner planner;
     private final Comparator<Object[]> keyComparator;
     private final int numLevels;
 
-    public TableCompactor(FileStoreTable table) {
+    public TableCompactor(TableContext table) {
         if (!table.schema().hasPrimaryKey()) {
             throw new IllegalArgumentException("table " + table.name() + " has no primary key: nothing to compact");
         }
@@ -134,7 +134,7 @@ public final class TableCompactor {
         for (CompactResult r : results) {
             messages.add(r.toCommitMessage(table.schema().numBuckets()));
         }
-        try (TableCommit commit = table.newCommit(commitUser)) {
+        try (TableCommit commit = new TableCommit(table, commitUser)) {
             commit.commit(identifier, messages);
         }
     }

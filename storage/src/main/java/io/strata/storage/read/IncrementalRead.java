@@ -11,7 +11,7 @@ import io.strata.storage.options.ChangelogOptions;
 import io.strata.storage.options.ChangelogOptions.Producer;
 import io.strata.storage.snapshot.CommitKind;
 import io.strata.storage.snapshot.Snapshot;
-import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.store.TableContext;
 import io.strata.storage.util.CloseableIterator;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,9 +27,9 @@ import java.util.List;
  * Files are opened one at a time.
  */
 public final class IncrementalRead {
-    private final FileStoreTable table;
+    private final TableContext table;
 
-    public IncrementalRead(FileStoreTable table) {
+    public IncrementalRead(TableContext table) {
         this.table = table;
     }
 

@@ -4,7 +4,7 @@ import io.strata.storage.data.GenericRow;
 import io.strata.storage.mergetree.ConcatIterator;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.SnapshotNotFoundException;
-import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.store.TableContext;
 import io.strata.storage.util.CloseableIterator;
 import java.util.List;
 import java.util.Optional;
@@ -15,13 +15,13 @@ import java.util.Optional;
  * {@link #read(Split)} merges one; {@link #readAll()} reads everything.
  */
 public final class ReadBuilder {
-    private final FileStoreTable table;
+    private final TableContext table;
     private Long snapshotId;
     private Long timestampMillis;
     private Predicate filter;
     private int[] projection;
 
-    public ReadBuilder(FileStoreTable table) {
+    public ReadBuilder(TableContext table) {
         this.table = table;
     }
 

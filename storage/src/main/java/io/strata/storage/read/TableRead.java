@@ -13,7 +13,7 @@ import io.strata.storage.mergetree.RecordComparator;
 import io.strata.storage.mergetree.SortedRuns;
 import io.strata.storage.options.MergeOptions.MergeEngine;
 import io.strata.storage.schema.TableSchema;
-import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.store.TableContext;
 import io.strata.storage.util.CloseableIterator;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -26,14 +26,14 @@ import java.util.NoSuchElementException;
  * the projection last. Memory: one open file per sorted run and one key's versions.
  */
 final class TableRead {
-    private final FileStoreTable table;
+    private final TableContext table;
     private final TableSchema schema;
     private final Predicate filter;
     private final int[] projection;
     private final BitSet decode;
     private final java.util.Comparator<Object[]> keyTupleComparator;
 
-    TableRead(FileStoreTable table, Predicate filter, int[] projection) {
+    TableRead(TableContext table, Predicate filter, int[] projection) {
         this.table = table;
         this.schema = table.schema();
         this.filter = filter;

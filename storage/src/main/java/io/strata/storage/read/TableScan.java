@@ -5,7 +5,7 @@ import io.strata.storage.manifest.EntryFilter;
 import io.strata.storage.manifest.ManifestEntry;
 import io.strata.storage.schema.TableSchema;
 import io.strata.storage.snapshot.Snapshot;
-import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.store.TableContext;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -23,12 +23,12 @@ import java.util.Set;
  * no version of a matching key can be in it. Append tables prune on any column.
  */
 final class TableScan {
-    private final FileStoreTable table;
+    private final TableContext table;
     private final TableSchema schema;
     private final Predicate partitionFilter;
     private final Predicate fileFilter;
 
-    TableScan(FileStoreTable table, Predicate filter) {
+    TableScan(TableContext table, Predicate filter) {
         this.table = table;
         this.schema = table.schema();
         List<Predicate> partitionParts = new ArrayList<>();

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.time.Clock;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
@@ -27,11 +28,25 @@ public final class Catalog {
     private final String warehouse;
     private final FileIO io;
     private final Path root;
+    private final Clock clock;
 
-    private Catalog(String warehouse, FileIO io) {
+    private Catalog(String warehouse, FileIO io, Clock clock) {
         this.warehouse = warehouse;
         this.io = io;
+        this.clock = clock;
         this.root = new Path(FileIO.qualify(warehouse));
+    }
+
+    private Catalog(String warehouse, FileIO io) {
+        this(warehouse, io, Clock.systemUTC());
+    }
+
+    /**
+     * This catalog with another time source for the tables it opens: schema and snapshot times,
+     * and (next) the retention of expiration, are read from {@code clock}. For tests.
+     */
+    public Catalog withClock(Clock clock) {
+        return new Catalog(warehouse, io, clock);
     }
 
     public static Catalog open(String warehouse) {
@@ -98,7 +113,7 @@ public final class Catalog {
             }
             throw new IllegalArgumentException("table " + name + " already exists at " + paths.root());
         }
-        TableSchema first = SchemaValidation.firstSchema(name, schema, System.currentTimeMillis());
+        TableSchema first = SchemaValidation.firstSchema(name, schema, clock.millis());
         if (first.hasPrimaryKey()) {
             MergeEngines.of(name, first);
         }
@@ -121,7 +136,7 @@ public final class Catalog {
         }
         TablePaths paths = new TablePaths(tablePath(database, table));
         SchemaManager sm = new SchemaManager(io, paths, name);
-        return new FileStoreTable(name, io, paths, sm, sm.latest());
+        return new FileStoreTable(name, io, paths, sm, sm.latest(), clock);
     }
 
     public FileStoreTable getTable(String identifier) {

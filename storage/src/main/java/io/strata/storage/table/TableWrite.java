@@ -216,7 +216,7 @@ public final class TableWrite implements AutoCloseable {
         restore();
         TableOptions o = schema.tableOptions();
         if (compactionPool == null) {
-            TableCompactor compactor = new TableCompactor(table);
+            TableCompactor compactor = table.newCompactor();
             planner = compactor.planner();
             compactionPool = Executors.newSingleThreadExecutor(r -> {
                 Thread t = new Thread(r, "strata-compaction-" + table.name());
@@ -236,7 +236,7 @@ public final class TableWrite implements AutoCloseable {
             Integer interval = o.get(CompactionOptions.LOOKUP_COMPACT_MAX_INTERVAL);
             gentle = interval != null ? interval : 2 * o.get(CompactionOptions.COMPACTION_TRIGGER);
         }
-        return new CompactManager(pb.partition, pb.bucket, levels, planner, strategy, new CompactRewriter(table),
+        return new CompactManager(pb.partition, pb.bucket, levels, planner, strategy, new CompactRewriter(table.context()),
                 compactionPool, stopTrigger,
                 strategy == CompactStrategy.LOOKUP && o.get(ChangelogOptions.LOOKUP_WAIT), gentle);
     }

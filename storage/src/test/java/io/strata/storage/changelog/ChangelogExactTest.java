@@ -52,13 +52,13 @@ class ChangelogExactTest {
             w.write(r);
         }
         c.commit(id, w.prepareCommit());
-        new TableCompactor(t).compact(strategy, "compactor", id);
+        t.newCompactor().compact(strategy, "compactor", id);
         return changelog(t, before);
     }
 
     private static List<String> changelog(FileStoreTable t, long fromExclusive) {
         List<String> out = new ArrayList<>();
-        try (CloseableIterator<GenericRow> it = new IncrementalRead(t).read(fromExclusive,
+        try (CloseableIterator<GenericRow> it = t.newIncrementalRead().read(fromExclusive,
                 t.snapshotManager().latestId().orElse(0))) {
             it.forEachRemaining(r -> out.add(r.toString()));
         }

@@ -82,8 +82,8 @@ class ChangelogModelTest {
         Random rnd = new Random(seed);
         ChangesModel model = new ChangesModel(new TableModel(mode), rowDedup,
                 new BucketHasher(t.schema().indexesOf(t.schema().bucketKeys()), t.schema().numBuckets()));
-        TableCompactor compactor = new TableCompactor(t);
-        ChangelogProducer producerOf = new ChangelogProducer(t, null);
+        TableCompactor compactor = t.newCompactor();
+        ChangelogProducer producerOf = new ChangelogProducer(t.context(), null);
         CompactStrategy changelogStrategy = producer.equals("lookup") ? CompactStrategy.LOOKUP : CompactStrategy.FULL;
         long compactions = 0;
         int points = 0;
@@ -107,7 +107,7 @@ class ChangelogModelTest {
                 List<CompactResult> results = compactor.compact(strategy, "compactor", ++compactions);
                 Map<List<Object>, List<String>> expected = new TreeMap<>(TableModel::compareKeys);
                 for (CompactResult r : results) {
-                    if (producerOf.applies(r.plan())) {
+                    if (producerOf.applies(r.plan().levels(), r.plan().inputFiles(), r.plan().outputLevel())) {
                         expected.putAll(model.point(r.plan().partition()[0], r.plan().bucket()));
                         points++;
                     }
@@ -124,7 +124,7 @@ class ChangelogModelTest {
     /** The changelog of snapshots after {@code fromExclusive}, per key (p, id), in read order. */
     private static Map<List<Object>, List<String>> emitted(FileStoreTable t, long fromExclusive) {
         Map<List<Object>, List<String>> out = new TreeMap<>(TableModel::compareKeys);
-        try (CloseableIterator<GenericRow> it = new IncrementalRead(t).read(fromExclusive,
+        try (CloseableIterator<GenericRow> it = t.newIncrementalRead().read(fromExclusive,
                 t.snapshotManager().latestId().orElse(0))) {
             while (it.hasNext()) {
                 GenericRow r = it.next();

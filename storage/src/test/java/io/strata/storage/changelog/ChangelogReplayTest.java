@@ -64,7 +64,7 @@ class ChangelogReplayTest {
         FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t" + (tables++),
                 TestTables.modelSchema(true, 2, options), false);
         Random rnd = new Random(seed);
-        TableCompactor compactor = new TableCompactor(t);
+        TableCompactor compactor = t.newCompactor();
         long compactions = 0;
         int checks = 0;
         try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
@@ -129,7 +129,7 @@ class ChangelogReplayTest {
         if (mode.equals("gentle")) {
             assertThat(maxLevel0).as("gentle lets level-0 files wait, at most max-interval triggers").isBetween(1, 3);
         }
-        new TableCompactor(t).compact(CompactStrategy.LOOKUP, "compactor", 1);
+        t.newCompactor().compact(CompactStrategy.LOOKUP, "compactor", 1);
         assertThat(replay(t)).isEqualTo(TableModel.toContents(TestTables.scan(t)));
     }
 
@@ -209,7 +209,7 @@ class ChangelogReplayTest {
             }
         }
         List<GenericRow> changelog = new ArrayList<>();
-        try (CloseableIterator<GenericRow> it = new IncrementalRead(t).read(0, 5)) {
+        try (CloseableIterator<GenericRow> it = t.newIncrementalRead().read(0, 5)) {
             it.forEachRemaining(changelog::add);
         }
         assertThat(changelog).containsExactlyInAnyOrderElementsOf(written);

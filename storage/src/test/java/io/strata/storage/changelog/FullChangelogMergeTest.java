@@ -66,7 +66,7 @@ class FullChangelogMergeTest {
         FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t" + (tables++),
                 TestTables.modelSchema(true, 2, options), false);
         Random rnd = new Random(seed);
-        TableCompactor compactor = new TableCompactor(t);
+        TableCompactor compactor = t.newCompactor();
         int compared = 0;
         long compactions = 0;
         try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
@@ -82,10 +82,10 @@ class FullChangelogMergeTest {
                     DataFilePathFactory paths = new DataFilePathFactory(t.paths(),
                             PartitionPath.of(t.schema().partitionKeys(), plan.partition()), plan.bucket());
                     CompactResult inMerge;
-                    try (CompactRewriter rewriter = new CompactRewriter(t)) {
+                    try (CompactRewriter rewriter = new CompactRewriter(t.context())) {
                         inMerge = rewriter.rewrite(plan);
                     }
-                    List<DataFileMeta> separate = new ChangelogProducer(t, null).produce(plan, paths);
+                    List<DataFileMeta> separate = new ChangelogProducer(t.context(), null).produce(plan.levels(), paths);
                     assertThat(rows(t, paths, inMerge.changelog())).as("changelog of %s", plan)
                             .isEqualTo(rows(t, paths, separate));
                     if (plan.sections().stream().allMatch(CompactPlan.Section::rewrite)) {

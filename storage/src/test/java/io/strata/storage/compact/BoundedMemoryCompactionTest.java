@@ -75,7 +75,7 @@ class BoundedMemoryCompactionTest {
             System.out.println("runs before: " + before.get(0).sortedRuns);
             long liveBefore = count(t);
             FileStoreTable writable = t.copyWithOptions(java.util.Map.of("write-only", "false", "sort-spill-threshold", System.getProperty("spill.threshold", "10")));
-            new TableCompactor(writable).compact(CompactStrategy.FULL, "compactor", 1);
+            writable.newCompactor().compact(CompactStrategy.FULL, "compactor", 1);
             List<BucketsTable.BucketRow> after = BucketsTable.rows(t, null);
             System.out.println("runs after: " + after.get(0).sortedRuns);
             long liveAfter = count(t);

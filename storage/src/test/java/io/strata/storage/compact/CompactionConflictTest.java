@@ -44,8 +44,8 @@ class CompactionConflictTest {
     void twoCompactionsOfTheSameBucketRacingExactlyOneCommits() {
         FileStoreTable t = tableWithRuns("race", 6);
         List<GenericRow> before = TestTables.scan(t);
-        TableCompactor a = new TableCompactor(t);
-        TableCompactor b = new TableCompactor(t);
+        TableCompactor a = t.newCompactor();
+        TableCompactor b = t.newCompactor();
         // both plan and rewrite from the same snapshot
         CompactResult ra = a.rewrite(a.plan(CompactStrategy.FULL, EntryFilter.ALL, false).get(0));
         CompactResult rb = b.rewrite(b.plan(CompactStrategy.FULL, EntryFilter.ALL, false).get(0));
@@ -74,7 +74,7 @@ class CompactionConflictTest {
         List<GenericRow> before = TestTables.scan(t);
         Map<String, String> snapshotDir = DirListing.of(Path.of(t.paths().snapshotDir().toUri().getPath()));
         long latest = t.snapshotManager().latestId().getAsLong();
-        TableCompactor c = new TableCompactor(t);
+        TableCompactor c = t.newCompactor();
         CompactResult written = c.rewrite(c.plan(CompactStrategy.FULL, EntryFilter.ALL, false).get(0));
         assertThat(written.after()).isNotEmpty();
         // the process dies here: the rewritten files exist, no commit happened
@@ -82,14 +82,14 @@ class CompactionConflictTest {
         assertThat(DirListing.of(Path.of(t.paths().snapshotDir().toUri().getPath()))).isEqualTo(snapshotDir);
         assertThat(TestTables.scan(t)).containsExactlyInAnyOrderElementsOf(before);
         // and a later compaction still works
-        assertThat(new TableCompactor(t).compact(CompactStrategy.FULL, "compactor", 1)).hasSize(1);
+        assertThat(t.newCompactor().compact(CompactStrategy.FULL, "compactor", 1)).hasSize(1);
         assertThat(TestTables.scan(t)).containsExactlyInAnyOrderElementsOf(before);
     }
 
     @Test
     void appendsDuringACompactionDoNotConflict() {
         FileStoreTable t = tableWithRuns("live", 4);
-        TableCompactor c = new TableCompactor(t);
+        TableCompactor c = t.newCompactor();
         CompactResult r = c.rewrite(c.plan(CompactStrategy.FULL, EntryFilter.ALL, false).get(0));
         try (TableWrite w = t.newWrite("w2"); TableCommit commit = t.newCommit("w2")) {
             w.write(GenericRow.insert(0, 999, 1L, 1, "new", null, null, 1L));

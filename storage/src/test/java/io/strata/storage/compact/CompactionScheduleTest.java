@@ -39,7 +39,7 @@ class CompactionScheduleTest {
         FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t" + (tables++),
                 TestTables.modelSchema(false, 2, options), false);
         Random rnd = new Random(seed);
-        TableCompactor compactor = new TableCompactor(t);
+        TableCompactor compactor = t.newCompactor();
         long compactions = 0;
         try (TableWrite w = t.newWrite("u"); TableCommit c = t.newCommit("u")) {
             long id = 0;
@@ -103,13 +103,13 @@ class CompactionScheduleTest {
             c.commit(1, w.prepareCommit());
             w.write(new GenericRow(RowKind.DELETE, 0, 1, null, null, null, null, null, 20L));
             c.commit(2, w.prepareCommit());
-            new TableCompactor(t).compact(CompactStrategy.FULL, "compactor", 1);
+            t.newCompactor().compact(CompactStrategy.FULL, "compactor", 1);
             assertThat(TestTables.scan(t)).isEmpty();
             w.write(new GenericRow(RowKind.INSERT, 0, 1, 2L, 2, "late", null, null, 15L));
             c.commit(3, w.prepareCommit());
         }
         assertThat(TestTables.scan(t)).as("ts 15 is older than the delete at ts 20").isEmpty();
-        new TableCompactor(t).compact(CompactStrategy.FULL, "compactor", 2);
+        t.newCompactor().compact(CompactStrategy.FULL, "compactor", 2);
         assertThat(TestTables.scan(t)).isEmpty();
     }
 }

@@ -48,7 +48,7 @@ class RawStringCompactionTest {
         FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t" + sequenceField, b.build(), false);
         Random rnd = new Random(sequenceField ? 5 : 4);
         Map<String, String[]> model = new HashMap<>(); // key -> {v, s}; v null: deleted (s still orders later rows)
-        TableCompactor compactor = new TableCompactor(t);
+        TableCompactor compactor = t.newCompactor();
         long compactions = 0;
         try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
             for (int commit = 1; commit <= 12; commit++) {
@@ -101,7 +101,7 @@ class RawStringCompactionTest {
     private static Map<String, List<Object>> replay(FileStoreTable t) {
         Map<String, List<Object>> state = new TreeMap<>();
         long latest = t.snapshotManager().latestId().orElse(0);
-        try (CloseableIterator<GenericRow> it = new IncrementalRead(t).read(0, latest)) {
+        try (CloseableIterator<GenericRow> it = t.newIncrementalRead().read(0, latest)) {
             while (it.hasNext()) {
                 GenericRow r = it.next();
                 List<Object> row = java.util.Arrays.asList(r.fields());

@@ -56,7 +56,7 @@ class RowGroupReleaseTest {
         }
         assertThat(pool.lent()).as("buffers lent after closing a scan early").isEqualTo(lentBefore);
 
-        new TableCompactor(t).compact(CompactStrategy.FULL, "compactor", 1);
+        t.newCompactor().compact(CompactStrategy.FULL, "compactor", 1);
         assertThat(pool.lent()).as("buffers lent after a full compaction").isEqualTo(lentBefore);
         assertThat(contents(TestTables.scan(t))).isEqualTo(model);
     }

@@ -163,7 +163,7 @@ class S3TableTest {
         FileStoreTable reader = Catalog.open(warehouse, conf).getTable("db", "orders");
         FiveCommits.assertTimeTravel(reader, expectedAt);
         int changes = 0;
-        try (CloseableIterator<GenericRow> it = new IncrementalRead(reader).read(0, 5)) {
+        try (CloseableIterator<GenericRow> it = reader.newIncrementalRead().read(0, 5)) {
             while (it.hasNext()) {
                 it.next();
                 changes++;
@@ -172,7 +172,7 @@ class S3TableTest {
         assertThat(changes).as("rows of the deltas (pre-merged per commit)")
                 .isEqualTo(FiveCommits.COMMITS * FiveCommits.ROWS_PER_COMMIT);
         int second = 0;
-        try (CloseableIterator<GenericRow> it = new IncrementalRead(reader).read(1, 2)) {
+        try (CloseableIterator<GenericRow> it = reader.newIncrementalRead().read(1, 2)) {
             while (it.hasNext()) {
                 it.next();
                 second++;

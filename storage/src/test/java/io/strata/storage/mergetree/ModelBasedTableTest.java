@@ -123,7 +123,7 @@ class ModelBasedTableTest {
                     .isEqualTo(model.contents());
             if (!inline && rnd.nextInt(3) == 0) {
                 CompactStrategy strategy = CompactStrategy.values()[rnd.nextInt(CompactStrategy.values().length)];
-                List<CompactResult> results = new TableCompactor(table).compact(strategy, "compactor-" + seed,
+                List<CompactResult> results = table.newCompactor().compact(strategy, "compactor-" + seed,
                         ++compactions);
                 if (!results.isEmpty()) {
                     long id = table.snapshotManager().latestId().getAsLong();
@@ -156,7 +156,7 @@ class ModelBasedTableTest {
         }
         write.close();
         LsmInvariants.check(table);
-        new TableCompactor(table).compact(CompactStrategy.FULL, "compactor-" + seed, ++compactions);
+        table.newCompactor().compact(CompactStrategy.FULL, "compactor-" + seed, ++compactions);
         assertThat(TableModel.toContents(TestTables.scan(table))).as("after the final full compaction")
                 .isEqualTo(model.contents());
         LsmInvariants.check(table);

@@ -24,7 +24,7 @@ public final class ChangelogReplay {
     public static Map<List<Object>, List<Object>> replay(FileStoreTable t) {
         Map<List<Object>, List<Object>> state = new TreeMap<>(TableModel::compareKeys);
         long latest = t.snapshotManager().latestId().orElse(0);
-        try (CloseableIterator<GenericRow> it = new IncrementalRead(t).read(0, latest)) {
+        try (CloseableIterator<GenericRow> it = t.newIncrementalRead().read(0, latest)) {
             while (it.hasNext()) {
                 GenericRow r = it.next();
                 List<Object> key = List.of(r.get(0), r.get(1));

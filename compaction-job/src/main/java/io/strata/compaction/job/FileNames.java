@@ -1,4 +1,4 @@
-package io.strata.compaction;
+package io.strata.compaction.job;
 
 import io.strata.storage.format.DataFileMeta;
 import java.util.HashSet;

@@ -1,4 +1,4 @@
-package io.strata.compaction;
+package io.strata.compaction.job;
 
 import io.strata.storage.compact.CompactStrategy;
 import java.io.Serializable;

@@ -1,0 +1,83 @@
+package io.strata.storage.store;
+
+import io.strata.storage.format.DataFilePathFactory;
+import io.strata.storage.format.FileFormatConfig;
+import io.strata.storage.fs.AtomicPublisher;
+import io.strata.storage.fs.FileIO;
+import io.strata.storage.fs.Publishers;
+import io.strata.storage.fs.TablePaths;
+import io.strata.storage.manifest.ManifestStore;
+import io.strata.storage.merge.MergeEngines;
+import io.strata.storage.options.WriteOptions;
+import io.strata.storage.schema.TableSchema;
+import io.strata.storage.snapshot.SnapshotManager;
+import io.strata.storage.data.PartitionPath;
+import java.io.File;
+import java.time.Clock;
+
+/**
+ * What the layers below the table facade need of one table at one schema: where its files are
+ * (file IO, paths), how they are laid out (schema, format), its metadata stores (manifests,
+ * snapshots), its merge engine, its local scratch directory and its clock. Immutable and cheap;
+ * holds no open files. The merge tree, changelog, compaction and read packages take this instead
+ * of the {@code table} facade, so that the facade stays on top of them.
+ */
+public final class TableContext {
+    private final String name;
+    private final FileIO io;
+    private final TablePaths paths;
+    private final TableSchema schema;
+    private final FileFormatConfig format;
+    private final ManifestStore manifests;
+    private final SnapshotManager snapshots;
+    private final MergeEngines mergeEngines;
+    private final Clock clock;
+
+    public TableContext(String name, FileIO io, TablePaths paths, TableSchema schema, Clock clock) {
+        this.name = name;
+        this.io = io;
+        this.paths = paths;
+        this.schema = schema;
+        this.clock = clock;
+        this.snapshots = new SnapshotManager(io, paths, name);
+        this.format = new FileFormatConfig(io.conf(), schema.tableOptions());
+        this.manifests = new ManifestStore(io, paths, format, schema.tableOptions(),
+                schema.typesOf(schema.partitionIndexes()));
+        this.mergeEngines = schema.hasPrimaryKey() ? MergeEngines.of(name, schema) : null;
+    }
+
+    public String name() { return name; }
+    public FileIO fileIO() { return io; }
+    public TablePaths paths() { return paths; }
+    public TableSchema schema() { return schema; }
+    public FileFormatConfig formatConfig() { return format; }
+    public ManifestStore manifests() { return manifests; }
+    public SnapshotManager snapshotManager() { return snapshots; }
+
+    /** The time source of commits and maintenance: the system clock unless a test injects one. */
+    public Clock clock() { return clock; }
+
+    /** The merge engine; null for append tables. */
+    public MergeEngines mergeEngines() { return mergeEngines; }
+
+    /** How this table publishes metadata files atomically (the table's commit lock options). */
+    public AtomicPublisher publisher() {
+        return Publishers.forTable(io, paths.root().toString(), schema.tableOptions());
+    }
+
+    /** Where the files of one bucket are written. */
+    public DataFilePathFactory bucketPaths(Object[] partition, int bucket) {
+        return new DataFilePathFactory(paths, PartitionPath.of(schema.partitionKeys(), partition), bucket);
+    }
+
+    /** Local scratch directory for spilled buffers, bounded merges and lookup files. */
+    public File spillDir() {
+        String dir = schema.tableOptions().get(WriteOptions.SPILL_DIR);
+        return new File(dir != null ? dir : System.getProperty("java.io.tmpdir"), "strata-spill");
+    }
+
+    /** This context at another schema (run options on top, or a new schema id). */
+    public TableContext withSchema(TableSchema other) {
+        return new TableContext(name, io, paths, other, clock);
+    }
+}
