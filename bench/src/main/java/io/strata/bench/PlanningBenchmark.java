@@ -41,7 +41,7 @@ public final class PlanningBenchmark {
         Path dir = Files.createTempDirectory("strata-planning-");
         try {
             FileStoreTable table = Catalog.open(dir.toString()).createTable("bench", "many", Schema.newBuilder()
-                    .column("id", "BIGINT").column("v", "STRING").primaryKey("id").option("bucket", "16").build(), false);
+                    .column("id", "BIGINT").column("v", "STRING").primaryKey("id").option("bucket", "16").build());
             long start = System.nanoTime();
             try (TableCommit commit = table.newCommit("planning")) {
                 int made = 0;

@@ -35,7 +35,7 @@ final class StrataPeer {
 
     static StrataPeer createTable(Path warehouse, String name, Map<String, String> options) {
         Catalog catalog = Catalog.open(warehouse.toString());
-        return new StrataPeer(catalog.createTable("bench", name, WorkloadIngest.schema(4, options), false));
+        return new StrataPeer(catalog.createTable("bench", name, WorkloadIngest.schema(4, options)));
     }
 
     /** The existing table {@code bench.NAME} of {@code warehouse}. */
@@ -95,7 +95,7 @@ final class StrataPeer {
         try {
             List<java.util.concurrent.Future<io.strata.storage.compact.CompactResult>> futures = new java.util.ArrayList<>();
             for (io.strata.storage.compact.CompactPlan plan : compactor.plan(CompactStrategy.FULL,
-                    io.strata.storage.manifest.EntryFilter.ALL, false)) {
+                    io.strata.storage.manifest.EntryFilter.ALL)) {
                 futures.add(pool.submit(() -> REWRITE_CPU ? reportedRewrite(compactor, plan, start)
                         : compactor.rewrite(plan)));
             }

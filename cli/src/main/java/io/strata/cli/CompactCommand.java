@@ -76,7 +76,7 @@ final class CompactCommand implements Callable<Integer> {
         TableCompactor compactor = table.newCompactor();
         PrintWriter out = spec.commandLine().getOut();
         List<CompactPlan> plans = compactor.plan(tables.strategyFor(table),
-                job.partitions().toEntryFilter(table.name(), table.schema()), false);
+                job.partitions().toEntryFilter(table.name(), table.schema()));
         if (plans.isEmpty() && job.mode() == JobSpec.Mode.BATCH) {
             out.println("nothing to compact in " + table.name() + " (strategy " + strategy + ")");
             return 0;

@@ -30,7 +30,7 @@ final class CreateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Schema schema = SchemaFiles.read(schemaFile).withOptions(options);
-        FileStoreTable t = target.catalog().createTable(target.database(), target.tableName(), schema, false);
+        FileStoreTable t = target.catalog().createTable(target.database(), target.tableName(), schema);
         spec.commandLine().getOut().println("created table " + t.name() + " at " + t.paths().root()
                 + " (schema " + t.schema().id() + ", " + t.schema().fields().size() + " columns, "
                 + t.schema().numBuckets() + " buckets)");

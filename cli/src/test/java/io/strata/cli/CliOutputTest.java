@@ -53,7 +53,7 @@ class CliOutputTest {
                 .column("dt", "DATE NOT NULL").column("id", "BIGINT NOT NULL").column("b", "BOOLEAN")
                 .column("i", "INT").column("f", "FLOAT").column("d", "DOUBLE").column("dec", "DECIMAL(30, 10)")
                 .column("s", "STRING").column("bytes", "BYTES").column("ts3", "TIMESTAMP(3)")
-                .column("ts6", "TIMESTAMP(6)").primaryKey("dt", "id").partitionKeys("dt").build(), false);
+                .column("ts6", "TIMESTAMP(6)").primaryKey("dt", "id").partitionKeys("dt").build());
         int day = (int) DAY.toEpochDay();
         LocalDateTime old = LocalDateTime.parse("1969-12-31T23:59:59.999999");
         try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {

@@ -94,7 +94,7 @@ class BatchCompactionJobTest {
             tables.add(t);
             models.add(m);
         }
-        Catalog.open(wh()).createTable("db", "log", Schema.newBuilder().column("x", "BIGINT").build(), false);
+        Catalog.open(wh()).createTable("db", "log", Schema.newBuilder().column("x", "BIGINT").build());
 
         runToEnd(spec(wh(), "full", "batch", 2, "--including-tables", "t_.*"));
         for (int i = 0; i < 2; i++) {

@@ -31,7 +31,7 @@ class JobPartsTest {
     private TableSchema schema() {
         return Catalog.open(dir.toString()).createTable("db", "p", Schema.newBuilder()
                 .column("dt", "DATE NOT NULL").column("region", "STRING NOT NULL").column("id", "BIGINT NOT NULL")
-                .primaryKey("dt", "region", "id").partitionKeys("dt", "region").option("bucket", "2").build(), false)
+                .primaryKey("dt", "region", "id").partitionKeys("dt", "region").option("bucket", "2").build())
                 .schema();
     }
 

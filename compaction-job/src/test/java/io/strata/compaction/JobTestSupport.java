@@ -40,7 +40,7 @@ public final class JobTestSupport {
         Map<String, String> o = new HashMap<>(options);
         o.put("write-only", "true");
         o.putIfAbsent("num-sorted-run.compaction-trigger", "3");
-        return Catalog.open(warehouse).createTable("db", name, TestTables.modelSchema(partitioned, buckets, o), false);
+        return Catalog.open(warehouse).createTable("db", name, TestTables.modelSchema(partitioned, buckets, o));
     }
 
     /** Writes {@code commits} commits of {@code rows} random rows each, applying them to the model. */

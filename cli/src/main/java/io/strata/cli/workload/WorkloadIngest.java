@@ -36,7 +36,7 @@ public final class WorkloadIngest {
         if (catalog.tableExists(database, table)) {
             return catalog.getTable(database, table).copyWithOptions(options);
         }
-        return catalog.createTable(database, table, schema(buckets, options), false);
+        return catalog.createTable(database, table, schema(buckets, options));
     }
 
     /**
@@ -55,7 +55,7 @@ public final class WorkloadIngest {
                     write.write(row);
                     observer.accept(row);
                 });
-                commit.commit(c + 1, write.prepareCommit(c == workload.commits() - 1));
+                commit.commit(c + 1, c == workload.commits() - 1 ? write.prepareLastCommit() : write.prepareCommit());
                 rows += workload.rowsPerCommit();
                 afterCommit.accept(c);
             }

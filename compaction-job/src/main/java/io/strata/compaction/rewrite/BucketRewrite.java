@@ -65,7 +65,7 @@ public final class BucketRewrite {
         if (levels == null) {
             return Optional.empty();
         }
-        Optional<CompactPlan> plan = compactor.planner().plan(partition, bucket, levels, strategy, false);
+        Optional<CompactPlan> plan = compactor.planner().plan(partition, bucket, levels, strategy);
         if (plan.isEmpty()) {
             return Optional.empty();
         }

@@ -112,7 +112,7 @@ final class WorkPlanner {
                     }
                     round.released.put(key, planned);
                 }
-                Optional<CompactPlan> plan = compactor.planner().plan(partition, bucket, levels, strategy, false);
+                Optional<CompactPlan> plan = compactor.planner().plan(partition, bucket, levels, strategy);
                 if (plan.isPresent()) {
                     CompactionWork work = new CompactionWork(name, partition, bucket, latest.get().id(), strategy)
                             .withFiles(levels.allFiles());

@@ -30,7 +30,7 @@ class FailedAttemptFilesTest {
     @Test
     void removesUncommittedFilesOfEarlierAttemptsOnly() throws Exception {
         FileStoreTable base = Catalog.open(dir.toString()).createTable("db", "t", TestTables.modelSchema(false, 1,
-                Map.of("write-only", "true")), false);
+                Map.of("write-only", "true")));
         TableModel model = new TableModel(TableModel.Mode.DEDUPLICATE);
         Random rnd = new Random(41);
         try (TableWrite w = base.newWrite("w"); TableCommit c = base.newCommit("w")) {

@@ -33,7 +33,7 @@ class TableCommitPassTest {
 
     private FileStoreTable table(int commits) {
         FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t", TestTables.modelSchema(false, 1,
-                Map.of("num-sorted-run.compaction-trigger", "3", "write-only", "true")), false);
+                Map.of("num-sorted-run.compaction-trigger", "3", "write-only", "true")));
         append(t, commits, 1);
         return t.copyWithOptions(Map.of("write-only", "false"));
     }
@@ -87,7 +87,7 @@ class TableCommitPassTest {
     @Test
     void aResultOnlyIngestionFollowedIsCommittedAsItIsBesideAnOvertakenOneThatIsReplanned() {
         FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "two", TestTables.modelSchema(false, 2,
-                Map.of("num-sorted-run.compaction-trigger", "3", "write-only", "true")), false)
+                Map.of("num-sorted-run.compaction-trigger", "3", "write-only", "true")))
                 .copyWithOptions(Map.of("write-only", "false"));
         append(t, 4, 1);
         CompactionCommittable fresh = BucketRewrite.run(t, new Object[0], 0, 0, CompactStrategy.FULL).orElseThrow();

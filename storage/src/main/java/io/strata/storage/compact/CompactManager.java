@@ -79,7 +79,7 @@ public final class CompactManager implements io.strata.storage.mergetree.MergeTr
         if (running != null) {
             return;
         }
-        Optional<CompactPlan> plan = planner.plan(partition, bucket, levels, effectiveStrategy(), false);
+        Optional<CompactPlan> plan = planner.plan(partition, bucket, levels, effectiveStrategy());
         if (plan.isPresent() && plan.get().inputFiles().containsAll(levels.level0())) {
             triggersWithoutLevel0 = 0;
         }

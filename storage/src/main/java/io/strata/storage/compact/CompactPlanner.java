@@ -16,8 +16,7 @@ import java.util.Optional;
  *   <li>one run: its files move to the output level without rewriting (a metadata-only
  *       upgrade), except files smaller than {@code compaction.small-file-ratio} x target size,
  *       which are rewritten together, and files that must be rewritten anyway: files with
- *       delete rows when deletes are dropped, and every file when {@code forceRewrite}
- *       (changelog producers need to see the rows);</li>
+ *       delete rows when deletes are dropped;</li>
  *   <li>a run already on the output level with nothing to merge stays as it is.</li>
  * </ul>
  */
@@ -33,8 +32,7 @@ public final class CompactPlanner {
         this.smallFileSize = (long) (targetFileSize * smallFileRatio);
     }
 
-    public Optional<CompactPlan> plan(Object[] partition, int bucket, Levels levels, CompactStrategy strategy,
-                                      boolean forceRewrite) {
+    public Optional<CompactPlan> plan(Object[] partition, int bucket, Levels levels, CompactStrategy strategy) {
         Optional<CompactUnit> picked = strategy.pick(levels, universal);
         if (picked.isEmpty()) {
             return Optional.empty();
@@ -46,7 +44,7 @@ public final class CompactPlanner {
             if (section.size() > 1) {
                 sections.add(new CompactPlan.Section(section, true));
             } else {
-                splitSingleRun(section.get(0), unit.outputLevel(), dropDelete, forceRewrite, sections);
+                splitSingleRun(section.get(0), unit.outputLevel(), dropDelete, sections);
             }
         }
         if (sections.stream().noneMatch(s -> s.rewrite() || s.files().stream()
@@ -56,11 +54,11 @@ public final class CompactPlanner {
         return Optional.of(new CompactPlan(partition, bucket, unit, dropDelete, sections, levels));
     }
 
-    private void splitSingleRun(SortedRun run, int outputLevel, boolean dropDelete, boolean forceRewrite,
+    private void splitSingleRun(SortedRun run, int outputLevel, boolean dropDelete,
                                 List<CompactPlan.Section> out) {
         List<DataFileMeta> pendingRewrite = new ArrayList<>();
         for (DataFileMeta f : run.files()) {
-            boolean mustRewrite = forceRewrite || f.fileSize() < smallFileSize
+            boolean mustRewrite = f.fileSize() < smallFileSize
                     || (dropDelete && f.deleteRowCount() > 0);
             if (mustRewrite) {
                 pendingRewrite.add(f);

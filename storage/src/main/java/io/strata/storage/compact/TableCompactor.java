@@ -82,7 +82,7 @@ public final class TableCompactor {
     }
 
     /** Plans every bucket of the latest snapshot that {@code filter} accepts. */
-    public List<CompactPlan> plan(CompactStrategy strategy, EntryFilter filter, boolean forceRewrite) {
+    public List<CompactPlan> plan(CompactStrategy strategy, EntryFilter filter) {
         Optional<Snapshot> latest = table.snapshotManager().latest();
         List<CompactPlan> plans = new ArrayList<>();
         if (latest.isEmpty()) {
@@ -92,7 +92,7 @@ public final class TableCompactor {
             List<Object> k = e.getKey();
             Object[] partition = k.subList(0, k.size() - 1).toArray();
             int bucket = (Integer) k.get(k.size() - 1);
-            planner.plan(partition, bucket, e.getValue(), strategy, forceRewrite).ifPresent(plans::add);
+            planner.plan(partition, bucket, e.getValue(), strategy).ifPresent(plans::add);
         }
         return plans;
     }
@@ -115,7 +115,7 @@ public final class TableCompactor {
      */
     public List<CompactResult> compact(CompactStrategy strategy, String commitUser, long identifier) {
         List<CompactResult> results = new ArrayList<>();
-        for (CompactPlan plan : plan(strategy, EntryFilter.ALL, false)) {
+        for (CompactPlan plan : plan(strategy, EntryFilter.ALL)) {
             results.add(rewrite(plan));
         }
         commit(results, commitUser, identifier);

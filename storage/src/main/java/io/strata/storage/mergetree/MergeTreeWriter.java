@@ -176,14 +176,18 @@ public final class MergeTreeWriter {
 
     /** Flushes and hands out the new files and finished compactions since the last call. */
     public Increment prepareCommit() throws IOException {
-        return prepareCommit(false);
+        return prepare(false);
     }
 
     /**
-     * Like {@link #prepareCommit()}; with {@code waitCompaction} it first waits for the inline
-     * compaction ({@link CompactHook#sync()}), so nothing compacting is left behind (end of input).
+     * Like {@link #prepareCommit()}, after waiting for the inline compaction
+     * ({@link CompactHook#sync()}), so nothing compacting is left behind (end of input).
      */
-    public Increment prepareCommit(boolean waitCompaction) throws IOException {
+    public Increment prepareLastCommit() throws IOException {
+        return prepare(true);
+    }
+
+    private Increment prepare(boolean waitCompaction) throws IOException {
         flush();
         writeChangelog();
         if (waitCompaction && compaction != null) {

@@ -30,7 +30,7 @@ public final class ChangelogOptions {
                     + "of the level-0 files it flushed, so it carries the changelog of its own rows. false: lookup "
                     + "compactions run in the background like other inline compactions (the writer waits only at "
                     + "num-sorted-run.stop-trigger) and their changelog is committed with a later commit; "
-                    + "TableWrite.prepareCommit(true) at the end of the input waits for them.");
+                    + "TableWrite.prepareLastCommit() at the end of the input waits for them.");
 
     public static final ConfigOption<Boolean> ROW_DEDUPLICATE = ConfigOption.key("changelog-producer.row-deduplicate")
             .booleanType().defaultValue(false).perRun()

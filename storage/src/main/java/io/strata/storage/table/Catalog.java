@@ -101,10 +101,24 @@ public final class Catalog {
     }
 
     /**
-     * Creates a table from {@code schema}. With {@code ignoreIfExists} an existing table is
-     * returned unchanged; otherwise it is an error. Validation errors name the table.
+     * Creates a table from {@code schema}.
+     *
+     * @throws IllegalArgumentException naming the table when it exists already or is created
+     *         concurrently, or when the schema or an option is invalid
      */
-    public FileStoreTable createTable(String database, String table, Schema schema, boolean ignoreIfExists) {
+    public FileStoreTable createTable(String database, String table, Schema schema) {
+        return create(database, table, schema, false);
+    }
+
+    /**
+     * Like {@link #createTable}, but a table that already exists (or is created concurrently) is
+     * returned as it is: its schema and options are not compared with {@code schema}.
+     */
+    public FileStoreTable createTableIfNotExists(String database, String table, Schema schema) {
+        return create(database, table, schema, true);
+    }
+
+    private FileStoreTable create(String database, String table, Schema schema, boolean ignoreIfExists) {
         String name = database + "." + table;
         TablePaths paths = new TablePaths(tablePath(database, table));
         if (tableExists(database, table)) {

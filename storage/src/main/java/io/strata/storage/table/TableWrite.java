@@ -266,21 +266,25 @@ public final class TableWrite implements AutoCloseable {
      * committables, one per touched bucket, in the order buckets were first written.
      */
     public List<CommitMessage> prepareCommit() {
-        return prepareCommit(false);
+        return prepare(false);
     }
 
     /**
-     * Like {@link #prepareCommit()}; with {@code waitCompaction} every bucket first waits for its
-     * inline compaction and runs one more if its triggers still ask for one, so the committables
-     * carry everything compacted (and, with the lookup producer, the changelog of every row
-     * written). Use it for the last commit of a bounded input, like Paimon's batch writes.
+     * Like {@link #prepareCommit()}, but every bucket first waits for its inline compaction and
+     * runs one more if its triggers still ask for one, so the committables carry everything
+     * compacted (and, with the lookup producer, the changelog of every row written). Use it for
+     * the last commit of a bounded input, like Paimon's batch writes.
      */
-    public List<CommitMessage> prepareCommit(boolean waitCompaction) {
+    public List<CommitMessage> prepareLastCommit() {
+        return prepare(true);
+    }
+
+    private List<CommitMessage> prepare(boolean waitCompaction) {
         List<PartitionBucket> keys = new ArrayList<>(writers.keySet());
         List<Future<MergeTreeWriter.Increment>> flushes = new ArrayList<>();
         for (PartitionBucket pb : keys) {
             MergeTreeWriter w = writers.get(pb);
-            flushes.add(flushPool().submit(() -> w.prepareCommit(waitCompaction)));
+            flushes.add(flushPool().submit(() -> waitCompaction ? w.prepareLastCommit() : w.prepareCommit()));
         }
         List<CommitMessage> out = new ArrayList<>();
         Throwable failure = null;

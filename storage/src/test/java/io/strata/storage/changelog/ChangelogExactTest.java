@@ -41,7 +41,7 @@ class ChangelogExactTest {
         for (int i = 0; i < options.length; i += 2) {
             b.option(options[i], options[i + 1]);
         }
-        return Catalog.open(dir.toString()).createTable("db", "t" + (tables++), b.build(), false);
+        return Catalog.open(dir.toString()).createTable("db", "t" + (tables++), b.build());
     }
 
     /** Commits {@code rows} as one commit, then compacts with {@code strategy}; returns that round's changelog. */

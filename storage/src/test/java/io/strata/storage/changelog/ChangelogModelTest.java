@@ -78,7 +78,7 @@ class ChangelogModelTest {
         options.put("sort-spill-threshold", "3");
         options.put("target-file-size", "16 kb");
         FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t" + (tables++),
-                TestTables.modelSchema(true, 2, options), false);
+                TestTables.modelSchema(true, 2, options));
         Random rnd = new Random(seed);
         ChangesModel model = new ChangesModel(new TableModel(mode), rowDedup,
                 new BucketHasher(t.schema().indexesOf(t.schema().bucketKeys()), t.schema().numBuckets()));

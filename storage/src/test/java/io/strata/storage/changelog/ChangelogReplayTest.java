@@ -62,7 +62,7 @@ class ChangelogReplayTest {
         options.put("sort-spill-threshold", "3");
         options.put("target-file-size", "16 kb");
         FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t" + (tables++),
-                TestTables.modelSchema(true, 2, options), false);
+                TestTables.modelSchema(true, 2, options));
         Random rnd = new Random(seed);
         TableCompactor compactor = t.newCompactor();
         long compactions = 0;
@@ -107,7 +107,7 @@ class ChangelogReplayTest {
         options.put("lookup-compact.max-interval", "3");
         options.put("num-sorted-run.compaction-trigger", "4");
         FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "inline_" + mode,
-                TestTables.modelSchema(false, 2, options), false);
+                TestTables.modelSchema(false, 2, options));
         Random rnd = new Random(11);
         int maxLevel0 = 0;
         try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
@@ -136,7 +136,7 @@ class ChangelogReplayTest {
     /**
      * {@code changelog-producer.lookup-wait=false}: a commit does not wait for the lookup
      * compaction of its level-0 file, so the changelog lags the data; it has caught up exactly
-     * when no level-0 file is left, and {@code prepareCommit(true)} at the end of the input gets
+     * when no level-0 file is left, and {@code prepareLastCommit()} at the end of the input gets
      * it there. The data is right at every commit either way.
      */
     @ParameterizedTest(name = "{0} seed={1}")
@@ -148,7 +148,7 @@ class ChangelogReplayTest {
         options.put("num-sorted-run.compaction-trigger", "3");
         options.put("target-file-size", "16 kb");
         FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "nowait" + (tables++),
-                TestTables.modelSchema(true, 2, options), false);
+                TestTables.modelSchema(true, 2, options));
         Random rnd = new Random(seed);
         TableModel model = new TableModel(mode);
         int commitsWithLevel0 = 0;
@@ -161,7 +161,7 @@ class ChangelogReplayTest {
                     model.apply(r);
                 }
                 boolean last = commit == 12;
-                c.commit(commit, w.prepareCommit(last));
+                c.commit(commit, last ? w.prepareLastCommit() : w.prepareCommit());
                 assertThat(TableModel.toContents(TestTables.scan(t))).as("seed %d commit %d", seed, commit)
                         .isEqualTo(model.contents());
                 boolean level0Left = BucketsTable.rows(t, null).stream().anyMatch(b -> b.level0Files > 0);
@@ -193,8 +193,7 @@ class ChangelogReplayTest {
     void inputProducerStoresTheWritersRows() {
         Map<String, String> options = new HashMap<>(TableModel.options(Mode.DEDUPLICATE));
         options.put("changelog-producer", "input");
-        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "in", TestTables.modelSchema(false, 2, options),
-                false);
+        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "in", TestTables.modelSchema(false, 2, options));
         Random rnd = new Random(4);
         List<GenericRow> written = new ArrayList<>();
         try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {

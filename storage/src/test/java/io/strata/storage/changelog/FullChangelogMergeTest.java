@@ -64,7 +64,7 @@ class FullChangelogMergeTest {
         options.put("sort-spill-threshold", "3");
         options.put("target-file-size", "16 kb");
         FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t" + (tables++),
-                TestTables.modelSchema(true, 2, options), false);
+                TestTables.modelSchema(true, 2, options));
         Random rnd = new Random(seed);
         TableCompactor compactor = t.newCompactor();
         int compared = 0;
@@ -78,7 +78,7 @@ class FullChangelogMergeTest {
                 if (rnd.nextInt(3) != 0) {
                     continue;
                 }
-                for (CompactPlan plan : compactor.plan(CompactStrategy.FULL, EntryFilter.ALL, false)) {
+                for (CompactPlan plan : compactor.plan(CompactStrategy.FULL, EntryFilter.ALL)) {
                     DataFilePathFactory paths = new DataFilePathFactory(t.paths(),
                             PartitionPath.of(t.schema().partitionKeys(), plan.partition()), plan.bucket());
                     CompactResult inMerge;

@@ -79,7 +79,7 @@ class ConcurrentCommitTest {
         catalog().createTable("db", "t", Schema.newBuilder().column("p", "INT").column("id", "BIGINT")
                 .column("v", "STRING").primaryKey("p", "id").partitionKeys("p").option("bucket", "2")
                 .option("commit.max-retries", "200").option("commit.max-retry-wait", "100 ms")
-                .option("write-only", "true").build(), false);
+                .option("write-only", "true").build());
 
         CyclicBarrier start = new CyclicBarrier(THREADS);
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
@@ -180,7 +180,7 @@ class ConcurrentCommitTest {
     void replayedCommitPublishesNothing() throws IOException {
         // an append table: a replay that slipped through would show up as duplicated rows
         FileStoreTable table = catalog().createTable("db", "log", Schema.newBuilder()
-                .column("id", "BIGINT").column("v", "STRING").build(), false);
+                .column("id", "BIGINT").column("v", "STRING").build());
         SnapshotManager sm = table.snapshotManager();
 
         List<CommitMessage> first;
@@ -230,7 +230,7 @@ class ConcurrentCommitTest {
 
     @Test
     void secondCompactionOfTheSameFileConflictsAndLeavesNoTrace() throws Exception {
-        FileStoreTable table = catalog().createTable("db", "pk", pkSchema(), false);
+        FileStoreTable table = catalog().createTable("db", "pk", pkSchema());
         DataFileMeta live = appendOneFile(table, 0);
         Map<Long, List<Object>> content = Rows.byKey(Rows.readAll(table.newReadBuilder()));
 
@@ -267,7 +267,7 @@ class ConcurrentCommitTest {
     @Test
     void racingCompactionsOfTheSameFileExactlyOneWins() throws Exception {
         FileStoreTable table = catalog().createTable("db", "race", pkSchema(
-                "commit.max-retries", "100", "commit.max-retry-wait", "50 ms"), false);
+                "commit.max-retries", "100", "commit.max-retry-wait", "50 ms"));
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             for (int round = 0; round < 4; round++) {

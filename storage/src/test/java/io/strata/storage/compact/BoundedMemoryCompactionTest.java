@@ -56,7 +56,7 @@ class BoundedMemoryCompactionTest {
         public static void main(String[] args) {
             FileStoreTable t = Catalog.open(args[0]).createTable("db", "wide", Schema.newBuilder()
                     .column("id", "BIGINT").column("ts", "BIGINT").column("payload", "STRING").primaryKey("id")
-                    .option("write-only", "true").option("write-buffer-size", "32 mb").build(), false);
+                    .option("write-only", "true").option("write-buffer-size", "32 mb").build());
             Random rnd = new Random(1);
             char[] chars = new char[250];
             try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {

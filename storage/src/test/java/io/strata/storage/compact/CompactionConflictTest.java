@@ -28,7 +28,7 @@ class CompactionConflictTest {
 
     private FileStoreTable tableWithRuns(String name, int commits) {
         FileStoreTable t = Catalog.open(dir.toString()).createTable("db", name, TestTables.modelSchema(false, 1,
-                Map.of("num-sorted-run.compaction-trigger", "3")), false);
+                Map.of("num-sorted-run.compaction-trigger", "3")));
         try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
             for (int i = 0; i < commits; i++) {
                 for (int k = 0; k < 50; k++) {
@@ -47,8 +47,8 @@ class CompactionConflictTest {
         TableCompactor a = t.newCompactor();
         TableCompactor b = t.newCompactor();
         // both plan and rewrite from the same snapshot
-        CompactResult ra = a.rewrite(a.plan(CompactStrategy.FULL, EntryFilter.ALL, false).get(0));
-        CompactResult rb = b.rewrite(b.plan(CompactStrategy.FULL, EntryFilter.ALL, false).get(0));
+        CompactResult ra = a.rewrite(a.plan(CompactStrategy.FULL, EntryFilter.ALL).get(0));
+        CompactResult rb = b.rewrite(b.plan(CompactStrategy.FULL, EntryFilter.ALL).get(0));
         long snapshots = t.snapshotManager().latestId().getAsLong();
         try (TableCommit ca = t.newCommit("compactor-a")) {
             ca.commit(1, List.of(ra.toCommitMessage(1)));
@@ -75,7 +75,7 @@ class CompactionConflictTest {
         Map<String, String> snapshotDir = DirListing.of(Path.of(t.paths().snapshotDir().toUri().getPath()));
         long latest = t.snapshotManager().latestId().getAsLong();
         TableCompactor c = t.newCompactor();
-        CompactResult written = c.rewrite(c.plan(CompactStrategy.FULL, EntryFilter.ALL, false).get(0));
+        CompactResult written = c.rewrite(c.plan(CompactStrategy.FULL, EntryFilter.ALL).get(0));
         assertThat(written.after()).isNotEmpty();
         // the process dies here: the rewritten files exist, no commit happened
         assertThat(t.snapshotManager().latestId().getAsLong()).isEqualTo(latest);
@@ -90,7 +90,7 @@ class CompactionConflictTest {
     void appendsDuringACompactionDoNotConflict() {
         FileStoreTable t = tableWithRuns("live", 4);
         TableCompactor c = t.newCompactor();
-        CompactResult r = c.rewrite(c.plan(CompactStrategy.FULL, EntryFilter.ALL, false).get(0));
+        CompactResult r = c.rewrite(c.plan(CompactStrategy.FULL, EntryFilter.ALL).get(0));
         try (TableWrite w = t.newWrite("w2"); TableCommit commit = t.newCommit("w2")) {
             w.write(GenericRow.insert(0, 999, 1L, 1, "new", null, null, 1L));
             commit.commit(1, w.prepareCommit());

@@ -37,7 +37,7 @@ class CompactionScheduleTest {
         options.put("target-file-size", "8 kb");
         options.put("sort-spill-threshold", "3");
         FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t" + (tables++),
-                TestTables.modelSchema(false, 2, options), false);
+                TestTables.modelSchema(false, 2, options));
         Random rnd = new Random(seed);
         TableCompactor compactor = t.newCompactor();
         long compactions = 0;
@@ -97,7 +97,7 @@ class CompactionScheduleTest {
     @Test
     void droppedDeleteDoesNotLetALateOlderRowResurrectTheKey() {
         FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "seq",
-                TestTables.modelSchema(false, 1, TableModel.options(Mode.DEDUPLICATE_SEQUENCE_FIELD)), false);
+                TestTables.modelSchema(false, 1, TableModel.options(Mode.DEDUPLICATE_SEQUENCE_FIELD)));
         try (TableWrite w = t.newWrite("u"); TableCommit c = t.newCommit("u")) {
             w.write(new GenericRow(RowKind.INSERT, 0, 1, 1L, 1, "v10", null, null, 10L));
             c.commit(1, w.prepareCommit());

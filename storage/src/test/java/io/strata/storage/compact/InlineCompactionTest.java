@@ -32,8 +32,7 @@ class InlineCompactionTest {
         Map<String, String> options = new HashMap<>(TableModel.options(mode));
         options.put("num-sorted-run.compaction-trigger", "3");
         options.put("num-sorted-run.stop-trigger", "5");
-        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t", TestTables.modelSchema(false, 2, options),
-                false);
+        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t", TestTables.modelSchema(false, 2, options));
         TableModel model = new TableModel(mode);
         Random rnd = new Random(9);
         try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {

@@ -45,7 +45,7 @@ class RawStringCompactionTest {
         if (sequenceField) {
             b.option("sequence.field", "s");
         }
-        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t" + sequenceField, b.build(), false);
+        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t" + sequenceField, b.build());
         Random rnd = new Random(sequenceField ? 5 : 4);
         Map<String, String[]> model = new HashMap<>(); // key -> {v, s}; v null: deleted (s still orders later rows)
         TableCompactor compactor = t.newCompactor();

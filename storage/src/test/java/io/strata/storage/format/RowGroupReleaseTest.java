@@ -96,7 +96,7 @@ class RowGroupReleaseTest {
         return Catalog.open(dir.toString()).createTable("db", "t", Schema.newBuilder()
                 .column("k", "BIGINT NOT NULL").column("v", "STRING").column("n", "BIGINT").primaryKey("k")
                 .option("bucket", "1").option("write-only", "true").option("file.compression", compression)
-                .option("file.block-size", "16 kb").option("file.page-size", "4 kb").build(), false);
+                .option("file.block-size", "16 kb").option("file.page-size", "4 kb").build());
     }
 
     private static TreeMap<Long, String> write(FileStoreTable t, BufferPool pool, int lentBefore) {

@@ -52,7 +52,7 @@ class CommitLockTest {
         FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "locked", Schema.newBuilder()
                 .column("p", "INT").column("id", "BIGINT").primaryKey("p", "id").partitionKeys("p")
                 .option("bucket", "1").option("write-only", "true").option("commit.lock.class", JvmLock.class.getName())
-                .option("commit.max-retries", "100").build(), false);
+                .option("commit.max-retries", "100").build());
         assertThat(t.publisher().describe()).contains(JvmLock.class.getName());
         int before = JvmLock.USES.get();
         ExecutorService pool = Executors.newFixedThreadPool(3);

@@ -74,7 +74,7 @@ class HdfsTableTest {
     @Test
     void writeCommitAndTimeTravelOnHdfs() {
         FileStoreTable table = catalog().createTable("db", "orders", Schema.newBuilder().column("id", "BIGINT")
-                .column("v", "STRING").primaryKey("id").option("bucket", "2").build(), false);
+                .column("v", "STRING").primaryKey("id").option("bucket", "2").build());
         assertThat(table.fileIO().scheme()).isEqualTo("hdfs");
         assertThat(table.publisher().describe()).isEqualTo("rename without overwrite");
 
@@ -85,8 +85,7 @@ class HdfsTableTest {
 
     @Test
     void renamePublisherNeverOverwrites() throws Exception {
-        FileStoreTable table = catalog().createTable("db", "pub", Schema.newBuilder().column("id", "BIGINT").build(),
-                false);
+        FileStoreTable table = catalog().createTable("db", "pub", Schema.newBuilder().column("id", "BIGINT").build());
         AtomicPublisher publisher = table.publisher();
         FileSystem fs = ((HadoopFileIO) table.fileIO()).fileSystem();
         Path dir = new Path(table.paths().root(), "race");
@@ -130,7 +129,7 @@ class HdfsTableTest {
     void racingCommittersOnHdfsLoseNoCommit() throws Exception {
         catalog().createTable("db", "race", Schema.newBuilder().column("p", "INT").column("id", "BIGINT")
                 .column("v", "STRING").primaryKey("p", "id").partitionKeys("p")
-                .option("commit.max-retries", "100").option("commit.max-retry-wait", "200 ms").build(), false);
+                .option("commit.max-retries", "100").option("commit.max-retry-wait", "200 ms").build());
         int committers = 2;
         int commits = 5;
         RacedCommits.race(() -> catalog().getTable("db", "race"), committers, commits, 90);

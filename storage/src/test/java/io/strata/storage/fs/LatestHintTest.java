@@ -81,7 +81,7 @@ class LatestHintTest {
         RenameRefusingFileSystem fs = (RenameRefusingFileSystem) ((HadoopFileIO) io).fileSystem();
         FileStoreTable t = Catalog.open(warehouse, io).createTable("db", "t", Schema.newBuilder()
                 .column("k", "BIGINT NOT NULL").primaryKey("k").option("bucket", "1").option("write-only", "true")
-                .option("commit.lock.class", CommitLockTest.JvmLock.class.getName()).build(), false);
+                .option("commit.lock.class", CommitLockTest.JvmLock.class.getName()).build());
         int commits = 46;
         try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
             for (long n = 1; n <= commits; n++) {

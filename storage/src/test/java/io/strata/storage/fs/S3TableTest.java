@@ -102,7 +102,7 @@ class S3TableTest {
         io.delete(key, false);
 
         assertThatThrownBy(() -> Catalog.open(warehouse, s3.configuration()).createTable("db", "t",
-                raceSchema(), false))
+                raceSchema()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("warehouse " + warehouse)
                 .hasMessageContaining("does not honour")
@@ -136,7 +136,7 @@ class S3TableTest {
                 io.delete(key, false);
 
                 Catalog catalog = Catalog.open(warehouse, io);
-                catalog.createTable("db", "race", raceSchema(), false);
+                catalog.createTable("db", "race", raceSchema());
                 assertThat(proxy.refused()).as("the probe's second create was refused by the store").isEqualTo(2);
                 assertThat(catalog.getTable("db", "race").publisher().describe()).contains("conditional create");
                 int committers = 3;
@@ -154,7 +154,7 @@ class S3TableTest {
         String warehouse = s3.uri("flow");
         Configuration conf = conf(h2());
         FileStoreTable table = Catalog.open(warehouse, conf).createTable("db", "orders", Schema.newBuilder()
-                .column("id", "BIGINT").column("v", "STRING").primaryKey("id").option("bucket", "2").build(), false);
+                .column("id", "BIGINT").column("v", "STRING").primaryKey("id").option("bucket", "2").build());
         assertThat(table.fileIO().scheme()).isEqualTo("s3a");
         assertThat(table.publisher().describe()).contains(JdbcCommitLock.class.getName());
 
@@ -194,7 +194,7 @@ class S3TableTest {
     void racingCommittersOnS3aLoseNoCommit(String db) throws Exception {
         String warehouse = s3.uri("race-" + db);
         Configuration conf = conf(db.equals("h2") ? h2() : postgresUrl());
-        Catalog.open(warehouse, conf).createTable("db", "race", raceSchema(), false);
+        Catalog.open(warehouse, conf).createTable("db", "race", raceSchema());
         int committers = 3;
         int commits = 3;
         RacedCommits.race(() -> Catalog.open(warehouse, conf).getTable("db", "race"), committers, commits, 150);
@@ -206,7 +206,7 @@ class S3TableTest {
     void committersInThreeProcessesShareThePostgresLock() throws Exception {
         String warehouse = s3.uri("processes");
         String lockUrl = postgresUrl();
-        Catalog.open(warehouse, conf(lockUrl)).createTable("db", "race", raceSchema(), false);
+        Catalog.open(warehouse, conf(lockUrl)).createTable("db", "race", raceSchema());
         int commits = 3;
         List<String> settings = new ArrayList<>();
         s3.hadoopConf().forEach((k, v) -> settings.add(k + "=" + v));

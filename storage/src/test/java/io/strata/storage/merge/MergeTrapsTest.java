@@ -32,7 +32,7 @@ class MergeTrapsTest {
 
     private FileStoreTable table(Mode mode) {
         return Catalog.open(dir.toString()).createTable("db", "t" + (tableCounter++),
-                TestTables.modelSchema(false, 1, TableModel.options(mode)), false);
+                TestTables.modelSchema(false, 1, TableModel.options(mode)));
     }
 
     /** Writes {@code rows}, committing after the rows whose index is in {@code commitAfter} and at the end. */
@@ -125,7 +125,7 @@ class MergeTrapsTest {
     @Test
     void partialUpdateRejectsDeletesWithAClearError() {
         FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "pu",
-                TestTables.modelSchema(false, 1, Map.of("merge-engine", "partial-update")), false);
+                TestTables.modelSchema(false, 1, Map.of("merge-engine", "partial-update")));
         try (TableWrite w = t.newWrite("u")) {
             assertThatThrownBy(() -> w.write(row(RowKind.DELETE, 1, null, null, null, null)))
                     .hasMessageContaining("db.pu").hasMessageContaining("ignore-delete");
@@ -136,7 +136,7 @@ class MergeTrapsTest {
     void aggregationRejectsRetractionOfFunctionsThatCannot() {
         FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "agg",
                 TestTables.modelSchema(false, 1, Map.of("merge-engine", "aggregation",
-                        "fields.b.aggregate-function", "max")), false);
+                        "fields.b.aggregate-function", "max")));
         try (TableWrite w = t.newWrite("u")) {
             assertThatThrownBy(() -> w.write(row(RowKind.UPDATE_BEFORE, 1, 1L, 1, null, null)))
                     .hasMessageContaining("db.agg").hasMessageContaining("cannot retract")
@@ -147,7 +147,7 @@ class MergeTrapsTest {
     @Test
     void sequenceFieldIsRejectedOutsideDeduplicate() {
         assertThatThrownBy(() -> Catalog.open(dir.toString()).createTable("db", "seq",
-                TestTables.modelSchema(false, 1, Map.of("merge-engine", "partial-update", "sequence.field", "ts")), false))
+                TestTables.modelSchema(false, 1, Map.of("merge-engine", "partial-update", "sequence.field", "ts"))))
                 .hasMessageContaining("sequence.field").hasMessageContaining("db.seq");
     }
 }

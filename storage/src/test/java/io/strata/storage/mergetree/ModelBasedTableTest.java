@@ -88,7 +88,7 @@ class ModelBasedTableTest {
         boolean inline = rnd.nextInt(3) == 0;
         options.put("write-only", String.valueOf(!inline));
         FileStoreTable table = Catalog.open(dir.resolve("wh").toString())
-                .createTable("db", "t", TestTables.modelSchema(partitioned, buckets, options), false);
+                .createTable("db", "t", TestTables.modelSchema(partitioned, buckets, options));
 
         TableModel model = new TableModel(mode);
         Map<Long, Map<List<Object>, List<Object>>> modelAt = new HashMap<>();

@@ -14,6 +14,9 @@ import io.strata.storage.table.TableWrite;
 import io.strata.storage.testutil.TestTables;
 import java.nio.file.Path;
 import java.util.List;
+import io.strata.storage.testutil.ManualClock;
+import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,7 +27,7 @@ class ScanPlanningTest {
     private FileStoreTable partitioned() {
         FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "p", Schema.newBuilder()
                 .column("dt", "INT NOT NULL").column("id", "BIGINT").column("v", "STRING")
-                .primaryKey("dt", "id").partitionKeys("dt").option("bucket", "1").build(), false);
+                .primaryKey("dt", "id").partitionKeys("dt").option("bucket", "1").build());
         try (TableWrite w = t.newWrite("u"); TableCommit c = t.newCommit("u")) {
             long ident = 0;
             for (int dt = 1; dt <= 3; dt++) {
@@ -85,30 +88,35 @@ class ScanPlanningTest {
     }
 
     @Test
-    void timeTravelByTimestamp() throws Exception {
-        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "tt", Schema.newBuilder()
-                .column("id", "BIGINT").column("v", "INT").primaryKey("id").build(), false);
+    void timeTravelByTimestamp() {
+        ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+        FileStoreTable t = Catalog.open(dir.toString()).withClock(clock).createTable("db", "tt", Schema.newBuilder()
+                .column("id", "BIGINT").column("v", "INT").primaryKey("id").build());
         long[] times = new long[4];
         try (TableWrite w = t.newWrite("u"); TableCommit c = t.newCommit("u")) {
             for (int i = 1; i <= 3; i++) {
+                clock.advance(Duration.ofSeconds(10));
                 w.write(GenericRow.insert(1L, i));
                 c.commit(i, w.prepareCommit());
                 times[i] = t.snapshotManager().snapshot(i).timeMillis();
-                Thread.sleep(5);
+                assertThat(times[i]).as("snapshot %s's time is the table clock's", i).isEqualTo(clock.millis());
             }
         }
         for (int i = 1; i <= 3; i++) {
             assertThat(TestTables.scan(t.newReadBuilder().withTimestamp(times[i])))
                     .containsExactly(GenericRow.insert(1L, i));
+            assertThat(TestTables.scan(t.newReadBuilder().withTimestamp(times[i] + 9_999)))
+                    .as("the last snapshot at or before a time between commits")
+                    .containsExactly(GenericRow.insert(1L, i));
         }
-        assertThatThrownBy(() -> t.newReadBuilder().withTimestamp(times[1] - 1000).plan())
+        assertThatThrownBy(() -> t.newReadBuilder().withTimestamp(times[1] - 1).plan())
                 .isInstanceOf(SnapshotNotFoundException.class).hasMessageContaining("db.tt");
     }
 
     @Test
     void appendTableKeepsEveryRowAndPrunesOnAnyColumn() {
         FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "log", Schema.newBuilder()
-                .column("ts", "BIGINT").column("msg", "STRING").build(), false);
+                .column("ts", "BIGINT").column("msg", "STRING").build());
         try (TableWrite w = t.newWrite("u"); TableCommit c = t.newCommit("u")) {
             for (int batch = 0; batch < 3; batch++) {
                 for (long i = 0; i < 10; i++) {

@@ -23,7 +23,7 @@ class SchemaEvolutionTest {
     void addNullableColumn() throws Exception {
         Catalog catalog = Catalog.open(warehouse.toString());
         FileStoreTable v0 = catalog.createTable("db", "t", Schema.newBuilder().column("id", "BIGINT")
-                .column("name", "STRING").primaryKey("id").option("bucket", "2").build(), false);
+                .column("name", "STRING").primaryKey("id").option("bucket", "2").build());
         try (TableWrite w = v0.newWrite("u"); TableCommit c = v0.newCommit("u")) {
             w.write(GenericRow.insert(1L, "one"));
             w.write(GenericRow.insert(2L, "two"));
@@ -85,7 +85,7 @@ class SchemaEvolutionTest {
     void invalidAdditionsAreRejectedWithoutWritingASchema() {
         Catalog catalog = Catalog.open(warehouse.toString());
         FileStoreTable t = catalog.createTable("db", "t", Schema.newBuilder().column("id", "BIGINT")
-                .column("name", "STRING").primaryKey("id").build(), false);
+                .column("name", "STRING").primaryKey("id").build());
         Path tableDir = warehouse.resolve("db.db").resolve("t");
         Map<String, String> before = DirListing.of(tableDir);
         assertThatThrownBy(() -> t.addColumn("score", DataType.parse("INT NOT NULL")))
@@ -103,7 +103,7 @@ class SchemaEvolutionTest {
     @Test
     void twoAdditionsInARow() {
         Catalog catalog = Catalog.open(warehouse.toString());
-        FileStoreTable t = catalog.createTable("db", "log", Schema.newBuilder().column("id", "BIGINT").build(), false);
+        FileStoreTable t = catalog.createTable("db", "log", Schema.newBuilder().column("id", "BIGINT").build());
         try (TableWrite w = t.newWrite("u"); TableCommit c = t.newCommit("u")) {
             w.write(GenericRow.insert(1L));
             c.commit(1, w.prepareCommit());

@@ -57,7 +57,7 @@ class BadInputTest {
     void setUp() {
         catalog = Catalog.open(warehouse.toString());
         table = catalog.createTable("db", "t", Schema.newBuilder().column("id", "BIGINT").column("v", "STRING")
-                .primaryKey("id").build(), false);
+                .primaryKey("id").build());
         tableDir = warehouse.resolve("db.db").resolve("t");
         try (TableWrite w = table.newWrite("u"); TableCommit c = table.newCommit("u")) {
             for (long k = 1; k <= 5; k++) {
@@ -223,7 +223,7 @@ class BadInputTest {
     void unknownOptionAtCreateNamesTableKeyAndKnownOptions() {
         Map<String, String> before = DirListing.of(warehouse);
         assertThatThrownBy(() -> catalog.createTable("db", "bad", Schema.newBuilder().column("id", "BIGINT")
-                .primaryKey("id").option("buckets", "4").build(), false))
+                .primaryKey("id").option("buckets", "4").build()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("db.bad")
                 .hasMessageContaining("'buckets'")
@@ -243,7 +243,7 @@ class BadInputTest {
                 {"write-buffer-spillable", "yes"}, {"bucket", "0"}};
         for (String[] c : cases) {
             assertThatThrownBy(() -> catalog.createTable("db", "bad", Schema.newBuilder().column("id", "BIGINT")
-                    .primaryKey("id").option(c[0], c[1]).build(), false))
+                    .primaryKey("id").option(c[0], c[1]).build()))
                     .as("%s=%s", c[0], c[1])
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("db.bad")

@@ -53,7 +53,7 @@ class RunOptionsTest {
         assertThat(TestTables.scan(t)).hasSize(2);
 
         FileStoreTable unlocked = Catalog.open(dir.toString()).createTable("db", "u", Schema.newBuilder()
-                .column("k", "BIGINT NOT NULL").primaryKey("k").build(), false);
+                .column("k", "BIGINT NOT NULL").primaryKey("k").build());
         assertThatThrownBy(() -> unlocked.copyWithOptions(Map.of("commit.lock.class", NoLock.class.getName())))
                 .hasMessageContaining("table db.u").hasMessageContaining("commit.lock.class=(none)");
     }
@@ -83,7 +83,7 @@ class RunOptionsTest {
                 .column("k", "BIGINT NOT NULL").column("v", "BIGINT").column("s", "BIGINT").primaryKey("k")
                 .option("bucket", "2").option("merge-engine", "aggregation").option("aggregation.remove-record-on-delete",
                         "true").option("fields.v.aggregate-function", "sum").option("fields.v.ignore-retract", "true")
-                .build(), false);
+                .build());
     }
 
     @Test

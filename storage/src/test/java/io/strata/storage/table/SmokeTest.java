@@ -18,7 +18,7 @@ class SmokeTest {
     void writeCommitRead() {
         Catalog catalog = Catalog.open(dir.toString());
         FileStoreTable t = catalog.createTable("db", "t", Schema.newBuilder()
-                .column("id", "BIGINT").column("v", "STRING").primaryKey("id").option("bucket", "2").build(), false);
+                .column("id", "BIGINT").column("v", "STRING").primaryKey("id").option("bucket", "2").build());
         try (TableWrite w = t.newWrite("u"); var c = t.newCommit("u")) {
             w.write(GenericRow.insert(1L, "a"));
             w.write(GenericRow.insert(2L, "b"));

@@ -47,7 +47,7 @@ public final class TestTables {
         FileStoreTable t = Catalog.open(warehouse).createTable("db", "t", Schema.newBuilder()
                 .column("k", "BIGINT NOT NULL").column("v", "STRING").primaryKey("k").option("bucket", "2")
                 .option("write-only", "true").option("commit.lock.class", "io.strata.storage.fs.CommitLockTest$JvmLock")
-                .build(), false);
+                .build());
         try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
             w.write(new GenericRow(RowKind.INSERT, 1L, "one"));
             c.commit(1, w.prepareCommit());

@@ -1,0 +1,41 @@
+package io.strata.storage.testutil;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** A clock that moves only when a test advances it. Thread-safe. */
+public final class ManualClock extends Clock {
+    private final AtomicLong millis;
+
+    public ManualClock(Instant start) {
+        this.millis = new AtomicLong(start.toEpochMilli());
+    }
+
+    public void advance(Duration d) {
+        millis.addAndGet(d.toMillis());
+    }
+
+    @Override
+    public long millis() {
+        return millis.get();
+    }
+
+    @Override
+    public Instant instant() {
+        return Instant.ofEpochMilli(millis.get());
+    }
+
+    @Override
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+        throw new UnsupportedOperationException("a ManualClock is always UTC");
+    }
+}
