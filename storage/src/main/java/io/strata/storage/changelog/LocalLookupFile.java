@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -42,10 +43,14 @@ final class LocalLookupFile implements AutoCloseable {
 
     private LocalLookupFile(File file) throws IOException {
         this.file = file;
-        file.deleteOnExit();
         this.raf = new RandomAccessFile(file, "r");
         FileChannel ch = raf.getChannel();
-        this.map = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
+        try {
+            this.map = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
+        } catch (IOException | RuntimeException e) {
+            raf.close();
+            throw e;
+        }
         this.slots = map.getInt(0);
         this.slotsOffset = map.getLong(12);
     }
@@ -54,8 +59,26 @@ final class LocalLookupFile implements AutoCloseable {
         return file.length();
     }
 
-    /** Builds the index of {@code records} (sorted by key, versions of a key adjacent) into {@code file}. */
+    /**
+     * Builds the index of {@code records} (sorted by key, versions of a key adjacent) into {@code
+     * file}, which {@link #close} deletes; when building fails the file is deleted before this
+     * throws. {@code records} is closed either way.
+     */
     static LocalLookupFile build(File file, CloseableIterator<KeyValue> records, int[] keyIndexes) throws IOException {
+        try {
+            return writeAndOpen(file, records, keyIndexes);
+        } catch (IOException | RuntimeException | Error e) {
+            try {
+                Files.deleteIfExists(file.toPath());
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    private static LocalLookupFile writeAndOpen(File file, CloseableIterator<KeyValue> records, int[] keyIndexes)
+            throws IOException {
         List<long[]> entries = new ArrayList<>(); // {hash, offset}: 16 bytes per key while building, then dropped
         long slotsOffset;
         int slotCount;
@@ -190,10 +213,14 @@ final class LocalLookupFile implements AutoCloseable {
         return out;
     }
 
+    /** Closes and deletes the file (the mapping goes with the buffer, when it is collected). */
     @Override
     public void close() throws IOException {
-        raf.close();
-        file.delete();
+        try {
+            raf.close();
+        } finally {
+            Files.deleteIfExists(file.toPath());
+        }
     }
 
     /**

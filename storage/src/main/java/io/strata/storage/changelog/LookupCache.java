@@ -3,6 +3,7 @@ package io.strata.storage.changelog;
 import io.strata.storage.data.KeyValue;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.util.CloseableIterator;
+import io.strata.storage.util.LocalScratch;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,8 +28,7 @@ public final class LookupCache implements AutoCloseable {
 
     public LookupCache(File parent, long maxDiskBytes, int[] keyIndexes) {
         try {
-            Files.createDirectories(parent.toPath());
-            this.dir = Files.createTempDirectory(parent.toPath(), "strata-lookup-").toFile();
+            this.dir = Files.createTempDirectory(LocalScratch.processDir(parent).toPath(), "strata-lookup-").toFile();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the local lookup directory under " + parent, e);
         }
@@ -79,9 +79,29 @@ public final class LookupCache implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes and deletes every lookup file, then the cache's directory; a file that fails to close
+     * does not keep the others: the first failure is thrown after all were tried.
+     */
     @Override
     public void close() throws IOException {
-        retainOnly(java.util.Set.of());
+        IOException failure = null;
+        for (LocalLookupFile f : files.values()) {
+            try {
+                f.close();
+            } catch (IOException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        files.clear();
+        diskBytes = 0;
         dir.delete();
+        if (failure != null) {
+            throw failure;
+        }
     }
 }

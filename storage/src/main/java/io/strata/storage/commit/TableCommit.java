@@ -79,8 +79,8 @@ public final class TableCommit implements AutoCloseable {
         this.clock = table.clock();
         this.conflicts = new ConflictDetection(tableName, schema, manifests);
         this.maxRetries = schema.tableOptions().get(CommitOptions.MAX_RETRIES);
-        this.minWait = schema.tableOptions().get(CommitOptions.MIN_RETRY_WAIT);
-        this.maxWait = schema.tableOptions().get(CommitOptions.MAX_RETRY_WAIT);
+        this.minWait = schema.tableOptions().get(CommitOptions.MIN_RETRY_WAIT).toMillis();
+        this.maxWait = schema.tableOptions().get(CommitOptions.MAX_RETRY_WAIT).toMillis();
     }
 
     public String commitUser() {

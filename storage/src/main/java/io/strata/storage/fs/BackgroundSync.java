@@ -46,6 +46,20 @@ final class BackgroundSync {
     /** Early forces started so far (tests: that long files get them). */
     private static final AtomicLong EARLY_FORCES = new AtomicLong();
 
+    /**
+     * Tests: told the path of every file about to be forced after its close or at commit (not of
+     * early forces, which settle nothing), on the thread that forces it; may block or throw, as the
+     * force would.
+     */
+    interface ForceListener {
+        void beforeForce(Path file) throws IOException;
+    }
+
+    static final ForceListener NO_LISTENER = file -> { };
+
+    /** Tests set it and put back {@link #NO_LISTENER}. */
+    static volatile ForceListener forceListener = NO_LISTENER;
+
     /** How long an idle syncer thread waits for the next force before it stops. */
     static final long IDLE_MILLIS = 2_000;
 
@@ -116,6 +130,7 @@ final class BackgroundSync {
                         throw new IOException("an earlier force of the file while it was written failed (a later "
                                 + "one cannot prove its data is on disk): " + ioCause(earlyFailure), ioCause(earlyFailure));
                     }
+                    forceListener.beforeForce(path);
                     out.force(false);
                 } finally {
                     out.close();
@@ -207,6 +222,7 @@ final class BackgroundSync {
             }
         }
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+            forceListener.beforeForce(path);
             ch.force(false);
         } catch (NoSuchFileException gone) {
             // deleted since: nothing to make durable

@@ -5,7 +5,6 @@ import io.strata.storage.options.ConfigOption;
 import io.strata.storage.options.TableOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
@@ -80,8 +79,8 @@ public final class Publishers {
         try {
             return Optional.of(new JdbcCommitLock(url, value(options, conf, CommitOptions.LOCK_JDBC_USER),
                     value(options, conf, CommitOptions.LOCK_JDBC_PASSWORD),
-                    Duration.ofMillis(value(options, conf, CommitOptions.LOCK_LEASE)),
-                    Duration.ofMillis(value(options, conf, CommitOptions.LOCK_ACQUIRE_TIMEOUT))));
+                    value(options, conf, CommitOptions.LOCK_LEASE),
+                    value(options, conf, CommitOptions.LOCK_ACQUIRE_TIMEOUT)));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("table " + tableLocation + ": " + e.getMessage(), e);
         }

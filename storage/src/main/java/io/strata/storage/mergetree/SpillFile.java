@@ -4,6 +4,7 @@ import io.strata.storage.data.KeyValue;
 import io.strata.storage.data.RowKind;
 import io.strata.storage.data.ValueCodec;
 import io.strata.storage.util.CloseableIterator;
+import io.strata.storage.util.LocalScratch;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -17,13 +18,19 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A sorted run of a write buffer spilled to local disk: per record the sequence number, the row
- * kind and the row ({@link ValueCodec}). Local scratch only, deleted once merged; never part of
- * a table.
+ * kind and the row ({@link ValueCodec}). Local scratch only, never part of a table: its owner
+ * calls {@link #delete} once the run is merged or dropped, and on every failure path. The file
+ * lives in this process's scratch directory ({@link LocalScratch}), so a crash leaves nothing that
+ * a later process does not remove.
  */
 final class SpillFile {
+    private static final Logger LOG = LoggerFactory.getLogger(SpillFile.class);
+
     private final File file;
     private final long records;
 
@@ -33,8 +40,7 @@ final class SpillFile {
     }
 
     static SpillFile write(File dir, Iterator<KeyValue> sorted) throws IOException {
-        Files.createDirectories(dir.toPath());
-        File f = File.createTempFile("strata-spill-", ".bin", dir);
+        File f = File.createTempFile("strata-spill-", ".bin", LocalScratch.processDir(dir));
         long n = 0;
         try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(f), 1 << 16))) {
             while (sorted.hasNext()) {
@@ -94,9 +100,16 @@ final class SpillFile {
         };
     }
 
+    /**
+     * Deletes the file. Not registered for deletion at exit when that fails (the JDK would keep
+     * the path until the JVM ends, for every such file): a file left behind is logged and goes with
+     * this process's scratch directory.
+     */
     void delete() {
-        if (!file.delete() && file.exists()) {
-            file.deleteOnExit();
+        try {
+            Files.deleteIfExists(file.toPath());
+        } catch (IOException e) {
+            LOG.warn("cannot delete spill file {}: {}", file, e.toString());
         }
     }
 }

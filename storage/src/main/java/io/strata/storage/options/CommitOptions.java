@@ -1,5 +1,7 @@
 package io.strata.storage.options;
 
+import java.time.Duration;
+
 /** The two-phase commit. */
 public final class CommitOptions {
     private CommitOptions() {
@@ -10,12 +12,12 @@ public final class CommitOptions {
             .withDescription("How often a commit that lost the race for the next snapshot id re-reads the latest "
                     + "snapshot, re-checks conflicts and tries again before failing.");
 
-    public static final ConfigOption<Long> MIN_RETRY_WAIT = ConfigOption.key("commit.min-retry-wait").durationType()
-            .defaultValue(10L).perRun()
+    public static final ConfigOption<Duration> MIN_RETRY_WAIT = ConfigOption.key("commit.min-retry-wait").durationType()
+            .defaultValue(Duration.ofMillis(10)).perRun()
             .withDescription("First back-off after a lost race; doubled per retry with jitter.");
 
-    public static final ConfigOption<Long> MAX_RETRY_WAIT = ConfigOption.key("commit.max-retry-wait").durationType()
-            .defaultValue(10_000L).perRun()
+    public static final ConfigOption<Duration> MAX_RETRY_WAIT = ConfigOption.key("commit.max-retry-wait").durationType()
+            .defaultValue(Duration.ofSeconds(10)).perRun()
             .withDescription("Longest back-off between commit retries.");
 
     public static final ConfigOption<String> LOCK_CLASS = ConfigOption.key("commit.lock.class").stringType()
@@ -45,13 +47,13 @@ public final class CommitOptions {
             .withDescription("Database password of commit.lock.jdbc.url. Table options are stored in the schema file: "
                     + "give it as strata.commit.lock.jdbc.password in the Hadoop configuration instead.");
 
-    public static final ConfigOption<Long> LOCK_LEASE = ConfigOption.key("commit.lock.lease").durationType()
-            .defaultValue(60_000L).perRun()
+    public static final ConfigOption<Duration> LOCK_LEASE = ConfigOption.key("commit.lock.lease").durationType()
+            .defaultValue(Duration.ofMinutes(1)).perRun()
             .withDescription("How long a JDBC commit lock stays valid without renewal; its holder renews it every third "
                     + "of this. The lock of a holder that died is free after at most this long; a commit that held it "
                     + "longer without renewal fails. Keep it far above a pause a committer may suffer (GC).");
 
-    public static final ConfigOption<Long> LOCK_ACQUIRE_TIMEOUT = ConfigOption.key("commit.lock.acquire-timeout")
-            .durationType().defaultValue(300_000L).perRun()
+    public static final ConfigOption<Duration> LOCK_ACQUIRE_TIMEOUT = ConfigOption.key("commit.lock.acquire-timeout")
+            .durationType().defaultValue(Duration.ofMinutes(5)).perRun()
             .withDescription("How long a commit waits for the JDBC commit lock before failing, naming the holder.");
 }

@@ -11,9 +11,8 @@ public final class CompactionOptions {
                     + "each, every other level one).");
 
     public static final ConfigOption<Integer> STOP_TRIGGER = ConfigOption.key("num-sorted-run.stop-trigger").intType()
-            .noDefault().perRun()
-            .withDescription("Sorted runs at which a writer that compacts inline waits for compaction. Default: "
-                    + "num-sorted-run.compaction-trigger + 3.");
+            .derivedDefault("num-sorted-run.compaction-trigger + 3", o -> o.get(COMPACTION_TRIGGER) + 3).perRun()
+            .withDescription("Sorted runs at which a writer that compacts inline waits for compaction.");
 
     /**
      * Table-defining: the top level is where full compactions write and what the full-compaction
@@ -21,10 +20,9 @@ public final class CompactionOptions {
      * of rows already emitted again.
      */
     public static final ConfigOption<Integer> NUM_LEVELS = ConfigOption.key("num-levels").intType()
-            .derivedDefault(o -> o.get(COMPACTION_TRIGGER) + 1).definesTable()
-            .withDescription("Levels of a bucket's LSM tree (0 .. num-levels - 1). Default: "
-                    + "num-sorted-run.compaction-trigger + 1 of the table (a run that changes the trigger keeps the "
-                    + "table's levels).");
+            .derivedDefault("num-sorted-run.compaction-trigger + 1", o -> o.get(COMPACTION_TRIGGER) + 1).definesTable()
+            .withDescription("Levels of a bucket's LSM tree (0 .. num-levels - 1). The default is derived from the "
+                    + "table's trigger: a run that changes the trigger keeps the table's levels.");
 
     public static final ConfigOption<Integer> MAX_SIZE_AMPLIFICATION_PERCENT =
             ConfigOption.key("compaction.max-size-amplification-percent").intType().defaultValue(200).perRun()
@@ -52,9 +50,10 @@ public final class CompactionOptions {
                     + "for less write amplification.");
 
     public static final ConfigOption<Integer> LOOKUP_COMPACT_MAX_INTERVAL = ConfigOption.key("lookup-compact.max-interval")
-            .intType().noDefault().perRun()
+            .intType().derivedDefault("num-sorted-run.compaction-trigger * 2", o -> o.get(COMPACTION_TRIGGER) * 2)
+            .perRun()
             .withDescription("Gentle lookup: most compaction triggers (flushes) between two forced level-0 "
-                    + "compactions. Default: num-sorted-run.compaction-trigger x 2.");
+                    + "compactions.");
 
     public static final ConfigOption<Integer> SORT_SPILL_THRESHOLD = ConfigOption.key("sort-spill-threshold").intType()
             .defaultValue(10).perRun()

@@ -1,5 +1,6 @@
 package io.strata.storage.options;
 
+import java.time.Duration;
 import java.util.Locale;
 import java.util.function.Function;
 
@@ -29,6 +30,7 @@ public final class ConfigOption<T> {
     private final String key;
     private final T defaultValue;
     private final Function<TableOptions, T> derivedDefault;
+    private final String derivedDefaultText;
     private final Scope scope;
     private final String description;
     private final String typeName;
@@ -39,6 +41,7 @@ public final class ConfigOption<T> {
         this.key = typed.key;
         this.defaultValue = typed.defaultValue;
         this.derivedDefault = typed.derivedDefault;
+        this.derivedDefaultText = typed.derivedDefaultText;
         this.scope = scope;
         this.description = description;
         this.typeName = typed.typeName;
@@ -72,8 +75,9 @@ public final class ConfigOption<T> {
         }
     }
 
+    /** The default as the docs state it: the declared value, or how a derived default is computed. */
     public String defaultText() {
-        return format(defaultValue);
+        return derivedDefault != null ? derivedDefaultText : format(defaultValue);
     }
 
     static String enumText(Enum<?> e) {
@@ -124,9 +128,9 @@ public final class ConfigOption<T> {
             return new Typed<>(key, "memory size (e.g. 128 mb)", MemorySize::parse, MemorySize::format);
         }
 
-        /** A duration in milliseconds written as {@code 10 ms}, {@code 2 s}, {@code 1 min}. */
-        public Typed<Long> durationType() {
-            return new Typed<>(key, "duration (e.g. 10 s)", DurationParser::parseMillis, ms -> ms + " ms");
+        /** A non-negative duration written as {@code 500 ms}, {@code 30s}, {@code 5m}, {@code 1 h}, {@code 7d}. */
+        public Typed<Duration> durationType() {
+            return new Typed<>(key, "duration (e.g. 500 ms, 30 s, 5 min, 1 h, 7 d)", DurationParser::parse, DurationParser::format);
         }
 
         public <E extends Enum<E>> Typed<E> enumType(Class<E> cls) {
@@ -146,6 +150,7 @@ public final class ConfigOption<T> {
         private final Function<T, String> formatter;
         private T defaultValue;
         private Function<TableOptions, T> derivedDefault;
+        private String derivedDefaultText;
 
         Typed(String key, String typeName, Function<String, T> parser, Function<T, String> formatter) {
             this.key = key;
@@ -169,10 +174,14 @@ public final class ConfigOption<T> {
          * (for example num-levels from num-sorted-run.compaction-trigger). A table-defining option
          * with a derived default keeps the table's value in a run that changes what it derives
          * from ({@link TableOptions#withRunOptions}).
+         *
+         * @param text how the default is computed, in the option keys' terms, for the docs'
+         *        default column (e.g. {@code num-sorted-run.compaction-trigger + 1})
          */
-        public Typed<T> derivedDefault(Function<TableOptions, T> derived) {
+        public Typed<T> derivedDefault(String text, Function<TableOptions, T> derived) {
             this.defaultValue = null;
             this.derivedDefault = derived;
+            this.derivedDefaultText = text;
             return this;
         }
 

@@ -19,7 +19,10 @@ public final class WriteOptions {
 
     public static final ConfigOption<String> SPILL_DIR = ConfigOption.key("write-buffer-spill.dir").stringType()
             .noDefault().perRun()
-            .withDescription("Local directory for spilled write buffers. Default: java.io.tmpdir.");
+            .withDescription("Local directory for spilled write buffers, merge spills and lookup files, kept in a "
+                    + "directory per process (strata-spill/strata-<pid>-<start time>) and deleted when no longer "
+                    + "needed; the first use by a process removes what processes no longer running left there. "
+                    + "Default: java.io.tmpdir.");
 
     public static final ConfigOption<Long> TARGET_FILE_SIZE = ConfigOption.key("target-file-size").memoryType()
             .defaultValue(128L << 20).perRun()

@@ -224,8 +224,7 @@ public final class TableWrite implements AutoCloseable {
                 return t;
             });
         }
-        Integer stop = o.get(CompactionOptions.STOP_TRIGGER);
-        int stopTrigger = stop != null ? stop : o.get(CompactionOptions.COMPACTION_TRIGGER) + 3;
+        int stopTrigger = o.get(CompactionOptions.STOP_TRIGGER);
         Levels levels = Levels.of(restoredFiles.getOrDefault(pb, List.of()), TableCompactor.numLevels(o),
                 ValueComparators.forTuple(schema.typesOf(schema.primaryKeyIndexes())));
         CompactStrategy strategy = o.get(ChangelogOptions.CHANGELOG_PRODUCER) == ChangelogOptions.Producer.LOOKUP
@@ -233,8 +232,7 @@ public final class TableWrite implements AutoCloseable {
         int gentle = 0;
         if (strategy == CompactStrategy.LOOKUP
                 && o.get(CompactionOptions.LOOKUP_COMPACT) == CompactionOptions.LookupCompact.GENTLE) {
-            Integer interval = o.get(CompactionOptions.LOOKUP_COMPACT_MAX_INTERVAL);
-            gentle = interval != null ? interval : 2 * o.get(CompactionOptions.COMPACTION_TRIGGER);
+            gentle = o.get(CompactionOptions.LOOKUP_COMPACT_MAX_INTERVAL);
         }
         return new CompactManager(pb.partition, pb.bucket, levels, planner, strategy, new CompactRewriter(table.context()),
                 compactionPool, stopTrigger,

@@ -6,6 +6,7 @@ import io.strata.storage.data.KeyValue;
 import io.strata.storage.data.RowKind;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.format.FileSource;
+import io.strata.storage.testutil.DirListing;
 import io.strata.storage.util.CloseableIterator;
 import java.io.File;
 import java.nio.file.Path;
@@ -69,6 +70,6 @@ class LookupCacheTest {
         cache.retainOnly(Set.of());
         cache.get(meta("c"), key, x -> records(10, opens));
         cache.close();
-        assertThat(parent.listFiles()).as("local lookup files deleted").isEmpty();
+        assertThat(DirListing.of(parent.toPath())).as("local lookup files deleted").isEmpty();
     }
 }

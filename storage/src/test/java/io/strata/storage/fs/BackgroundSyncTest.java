@@ -31,23 +31,82 @@ class BackgroundSyncTest {
         return FileIO.forWarehouse(dir.toString(), Map.of());
     }
 
+    /** Records the forces after close and at commit of files under {@code dir}; may hold them until released. */
+    private static final class RecordingForces implements BackgroundSync.ForceListener, AutoCloseable {
+        private final Path dir;
+        final Map<Path, Integer> forced = new java.util.concurrent.ConcurrentHashMap<>();
+        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        volatile boolean hold;
+
+        RecordingForces(Path dir) {
+            this.dir = dir;
+            BackgroundSync.forceListener = this;
+        }
+
+        @Override
+        public void beforeForce(Path file) throws IOException {
+            if (!file.startsWith(dir)) {
+                return; // a force another test handed over
+            }
+            try {
+                if (hold && !release.await(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                    throw new IOException("test: forces held too long");
+                }
+            } catch (InterruptedException e) {
+                throw new java.io.InterruptedIOException();
+            }
+            forced.merge(file, 1, Integer::sum);
+        }
+
+        @Override
+        public void close() {
+            BackgroundSync.forceListener = BackgroundSync.NO_LISTENER;
+            release.countDown();
+        }
+    }
+
+    /**
+     * makeDurable returns only once every file it names has been forced: with the background
+     * forces held, it waits; once they run it returns, every file forced. A second call forces
+     * each again (a durable file is forgotten), so it is never skipped either.
+     */
     @Test
-    void aClosedDataFileIsReadableAtOnceAndDurableAfterMakeDurable() throws IOException {
+    void aClosedDataFileIsReadableAtOnceAndDurableAfterMakeDurable() throws Exception {
         FileIO io = io();
         byte[] content = new byte[3 << 20];
         new Random(7).nextBytes(content);
         List<org.apache.hadoop.fs.Path> written = new java.util.ArrayList<>();
-        for (int i = 0; i < 8; i++) {
-            org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(dir.toUri().toString(), "bucket-0/data-" + i);
-            try (PositionOutputStream out = io.dataOutputFile(p).create(0)) {
-                out.write(content);
-                assertThat(out.getPos()).isEqualTo(content.length);
+        try (RecordingForces forces = new RecordingForces(dir)) {
+            forces.hold = true;
+            for (int i = 0; i < 8; i++) {
+                org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(dir.toUri().toString(), "bucket-0/data-" + i);
+                try (PositionOutputStream out = io.dataOutputFile(p).create(0)) {
+                    out.write(content);
+                    assertThat(out.getPos()).isEqualTo(content.length);
+                }
+                assertThat(io.readFully(p)).as("file %d right after close", i).isEqualTo(content);
+                written.add(p);
             }
-            assertThat(io.readFully(p)).as("file %d right after close", i).isEqualTo(content);
-            written.add(p);
+            CompletableFuture<Void> durable = CompletableFuture.runAsync(() -> {
+                try {
+                    io.makeDurable(written);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            Thread.sleep(300);
+            assertThat(durable).as("makeDurable returned while the forces of its files were held").isNotDone();
+            assertThat(forces.forced).isEmpty();
+            forces.release.countDown();
+            durable.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            // a file whose background force ended before makeDurable came to it is forced again by makeDurable
+            assertThat(forces.forced).as("each file forced before makeDurable returned").hasSize(written.size());
+            Map<Path, Integer> once = Map.copyOf(forces.forced);
+
+            io.makeDurable(written); // again: forgotten once durable, forced once more, cheaply
+            assertThat(forces.forced).hasSize(written.size()).allSatisfy((file, n) ->
+                    assertThat(n).as(file.toString()).isEqualTo(once.get(file) + 1));
         }
-        io.makeDurable(written);
-        io.makeDurable(written); // again: forgotten once durable, forced once more, cheaply
         for (org.apache.hadoop.fs.Path p : written) {
             assertThat(io.length(p)).isEqualTo(content.length);
         }
@@ -114,8 +173,12 @@ class BackgroundSyncTest {
     void filesWrittenElsewhereAreForcedAndMissingOnesSkipped() throws IOException {
         FileIO io = io();
         Path other = Files.write(dir.resolve("written-by-another-process"), new byte[] {1, 2, 3});
-        io.makeDurable(List.of(new org.apache.hadoop.fs.Path(other.toUri()),
-                new org.apache.hadoop.fs.Path(dir.toUri().toString(), "never-written")));
+        try (RecordingForces forces = new RecordingForces(dir)) {
+            io.makeDurable(List.of(new org.apache.hadoop.fs.Path(other.toUri()),
+                    new org.apache.hadoop.fs.Path(dir.toUri().toString(), "never-written")));
+            assertThat(forces.forced).as("forced by makeDurable itself; the missing file skipped")
+                    .isEqualTo(Map.of(other, 1));
+        }
         assertThat(Files.readAllBytes(other)).containsExactly(1, 2, 3);
     }
 

@@ -8,6 +8,7 @@ import io.strata.storage.merge.MergeEngines;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.schema.SchemaValidation;
 import io.strata.storage.schema.TableSchema;
+import io.strata.storage.testutil.DirListing;
 import io.strata.storage.util.CloseableIterator;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -64,7 +65,7 @@ class BoundedMergeTest {
         assertThat(got).isEqualTo(expected);
         assertThat(maxOpen[0]).isLessThanOrEqualTo(Math.max(2, maxRuns));
         assertThat(open[0]).as("every run closed").isZero();
-        assertThat(dir.toFile().list()).as("spill files deleted").noneMatch(n -> n.startsWith("strata-spill-"));
+        assertThat(DirListing.of(dir)).as("spill files deleted").isEmpty();
     }
 
     private static CloseableIterator<KeyValue> counting(Iterator<KeyValue> it, int[] open, int[] maxOpen) {

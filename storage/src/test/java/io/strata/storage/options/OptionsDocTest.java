@@ -59,7 +59,7 @@ class OptionsDocTest {
         TableOptions o = TableOptions.validate("t", Map.of("write-buffer-size", "64 mb", "commit.min-retry-wait", "2 s",
                 "merge-engine", "partial-update"));
         assertThat(o.get(WriteOptions.WRITE_BUFFER_SIZE)).isEqualTo(64L << 20);
-        assertThat(o.get(CommitOptions.MIN_RETRY_WAIT)).isEqualTo(2000L);
+        assertThat(o.get(CommitOptions.MIN_RETRY_WAIT)).isEqualTo(java.time.Duration.ofSeconds(2));
         assertThat(o.get(MergeOptions.MERGE_ENGINE)).isEqualTo(MergeOptions.MergeEngine.PARTIAL_UPDATE);
         assertThat(o.get(BucketOptions.BUCKET)).isEqualTo(1);
         assertThatThrownBy(() -> TableOptions.validate("t", Map.of("merge-engine", "dedup")))
