@@ -89,7 +89,7 @@ final class CompactCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
-        EmbeddedCompaction.run(jobSpec(), plans.size(), out,
+        EmbeddedCompaction.run(job, plans.size(), out,
                 spec.commandLine().getErr());
         return 0;
     }

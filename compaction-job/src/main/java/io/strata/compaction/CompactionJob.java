@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.UUID;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import picocli.CommandLine;
@@ -111,11 +110,12 @@ public final class CompactionJob {
                 }
                 options.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
             }
-            return new JobSpec(warehouse, db, names, includingTables, PartitionFilterSpec.parse(partitions, where),
-                    CompactStrategy.parse(strategy), parseMode(mode), parallelism, duration("--discovery-interval",
-                    discoveryInterval), partialCommitEvery, options,
-                    commitUser != null ? commitUser : "strata-compaction-" + UUID.randomUUID(),
-                    duration("--checkpoint-interval", checkpointInterval));
+            return JobSpec.builder(warehouse, db).tables(names).includingTables(includingTables)
+                    .partitions(PartitionFilterSpec.parse(partitions, where)).strategy(CompactStrategy.parse(strategy))
+                    .mode(parseMode(mode)).parallelism(parallelism)
+                    .discoveryInterval(duration("--discovery-interval", discoveryInterval))
+                    .partialCommitEvery(partialCommitEvery).tableOptions(options).commitUser(commitUser)
+                    .checkpointInterval(duration("--checkpoint-interval", checkpointInterval)).build();
         }
 
         private static JobSpec.Mode parseMode(String m) {

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 
 /**
  * What one compaction job does, fixed when the job is built and shipped to every operator:
@@ -36,7 +37,73 @@ public final class JobSpec implements Serializable {
     private final String commitUser;
     private final long checkpointIntervalMillis;
 
-    public JobSpec(String warehouse, String database, List<String> tables, String includingTables,
+    /**
+     * A spec for tables of {@code database} in {@code warehouse}. Defaults: every table of the
+     * database, all partitions, the minor strategy, batch mode, parallelism 1, discovery and
+     * checkpoint intervals of 5 s, one commit at the end, no option overrides, and a fresh
+     * commit user ({@code strata-compaction-<uuid>}). {@link Builder#build()} validates.
+     */
+    public static Builder builder(String warehouse, String database) {
+        return new Builder(warehouse, database);
+    }
+
+    /** Builds a {@link JobSpec}; not thread-safe. */
+    public static final class Builder {
+        private final String warehouse;
+        private final String database;
+        private List<String> tables = List.of();
+        private String includingTables;
+        private PartitionFilterSpec partitions = PartitionFilterSpec.all();
+        private CompactStrategy strategy = CompactStrategy.MINOR;
+        private Mode mode = Mode.BATCH;
+        private int parallelism = 1;
+        private Duration discoveryInterval = Duration.ofSeconds(5);
+        private int partialCommitEvery;
+        private Map<String, String> tableOptions = Map.of();
+        private String commitUser;
+        private Duration checkpointInterval = Duration.ofSeconds(5);
+
+        private Builder(String warehouse, String database) {
+            this.warehouse = warehouse;
+            this.database = database;
+        }
+
+        /** Explicit table names of the database; exclusive with {@link #includingTables}. */
+        public Builder tables(List<String> names) { this.tables = List.copyOf(names); return this; }
+
+        /** A regular expression over the database's table names. */
+        public Builder includingTables(String regex) { this.includingTables = regex; return this; }
+
+        public Builder partitions(PartitionFilterSpec filter) { this.partitions = filter; return this; }
+        public Builder strategy(CompactStrategy s) { this.strategy = s; return this; }
+        public Builder mode(Mode m) { this.mode = m; return this; }
+        public Builder parallelism(int n) { this.parallelism = n; return this; }
+        public Builder discoveryInterval(Duration d) { this.discoveryInterval = d; return this; }
+
+        /** Batch mode: commit every {@code n} rewritten buckets (0: once at the end). */
+        public Builder partialCommitEvery(int n) { this.partialCommitEvery = n; return this; }
+
+        /** Per-run table options; table-defining ones must keep the table's value. */
+        public Builder tableOptions(Map<String, String> options) { this.tableOptions = Map.copyOf(options); return this; }
+
+        /** The commit user of the job's commits; a job restored from a savepoint must keep it. */
+        public Builder commitUser(String user) { this.commitUser = user; return this; }
+
+        public Builder checkpointInterval(Duration d) { this.checkpointInterval = d; return this; }
+
+        /** @throws IllegalArgumentException naming the flag of an invalid or contradictory setting */
+        public JobSpec build() {
+            return new JobSpec(this);
+        }
+    }
+
+    private JobSpec(Builder b) {
+        this(b.warehouse, b.database, b.tables, b.includingTables, b.partitions, b.strategy, b.mode, b.parallelism,
+                b.discoveryInterval, b.partialCommitEvery, b.tableOptions,
+                b.commitUser != null ? b.commitUser : "strata-compaction-" + UUID.randomUUID(), b.checkpointInterval);
+    }
+
+    private JobSpec(String warehouse, String database, List<String> tables, String includingTables,
                    PartitionFilterSpec partitions, CompactStrategy strategy, Mode mode, int parallelism,
                    Duration discoveryInterval, int partialCommitEvery, Map<String, String> tableOptions,
                    String commitUser, Duration checkpointInterval) {
