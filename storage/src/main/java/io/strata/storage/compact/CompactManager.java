@@ -1,6 +1,7 @@
 package io.strata.storage.compact;
 
 import io.strata.storage.format.DataFileMeta;
+import io.strata.storage.mergetree.BucketEdit;
 import io.strata.storage.mergetree.Levels;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -146,8 +147,8 @@ public final class CompactManager implements io.strata.storage.mergetree.MergeTr
 
     /** Compaction changes finished since the last call: files replaced and files replacing them. */
     @Override
-    public List<List<DataFileMeta>> drainChanges() {
-        List<List<DataFileMeta>> out = List.of(List.copyOf(before), List.copyOf(after), List.copyOf(changelog));
+    public BucketEdit drainChanges() {
+        BucketEdit out = new BucketEdit(before, after, changelog);
         before.clear();
         after.clear();
         changelog.clear();

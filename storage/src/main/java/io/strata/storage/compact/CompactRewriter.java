@@ -16,6 +16,7 @@ import io.strata.storage.mergetree.MergingIterator;
 import io.strata.storage.mergetree.RecordComparator;
 import io.strata.storage.options.WriteOptions;
 import io.strata.storage.schema.TableSchema;
+import io.strata.storage.mergetree.BucketEdit;
 import io.strata.storage.mergetree.BucketReader;
 import io.strata.storage.store.TableContext;
 import io.strata.storage.util.CloseableIterator;
@@ -98,7 +99,7 @@ public final class CompactRewriter implements AutoCloseable {
                 after.addAll(out.finish());
             }
             List<DataFileMeta> changelog = changelogInMerge != null ? changelogOut.finish() : changelog(plan, paths);
-            return new CompactResult(plan, before, after, rowsRead, rowsWritten, changelog);
+            return new CompactResult(plan, new BucketEdit(before, after, changelog), rowsRead, rowsWritten);
         } catch (IOException | RuntimeException e) {
             writers.forEach(RollingFileWriter::abort);
             throw e;

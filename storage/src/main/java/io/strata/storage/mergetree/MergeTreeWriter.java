@@ -44,8 +44,8 @@ public final class MergeTreeWriter {
     public interface CompactHook {
         void afterFlush(List<DataFileMeta> newFiles);
 
-        /** [files replaced, files replacing them, changelog files] since the last call. */
-        List<List<DataFileMeta>> drainChanges();
+        /** The compactions finished since the last call, as one edit; {@link BucketEdit#EMPTY} if none. */
+        BucketEdit drainChanges();
 
         /**
          * Waits for the running compaction, then starts and waits for one more if the triggers
@@ -151,26 +151,29 @@ public final class MergeTreeWriter {
         }
     }
 
-    /** What one prepareCommit hands out: appended files, and compaction changes (empty when write-only). */
+    /** What one prepareCommit hands out: appended files and their changelog, and compaction's edit. */
     public static final class Increment {
-        public final List<DataFileMeta> appended;
-        public final List<DataFileMeta> compactBefore;
-        public final List<DataFileMeta> compactAfter;
-        public final List<DataFileMeta> changelog;
-        public final List<DataFileMeta> compactChangelog;
+        private final List<DataFileMeta> appended;
+        private final List<DataFileMeta> changelog;
+        private final BucketEdit compaction;
 
-        Increment(List<DataFileMeta> appended, List<DataFileMeta> compactBefore, List<DataFileMeta> compactAfter,
-                  List<DataFileMeta> changelog, List<DataFileMeta> compactChangelog) {
-            this.appended = appended;
-            this.compactBefore = compactBefore;
-            this.compactAfter = compactAfter;
-            this.changelog = changelog;
-            this.compactChangelog = compactChangelog;
+        Increment(List<DataFileMeta> appended, List<DataFileMeta> changelog, BucketEdit compaction) {
+            this.appended = List.copyOf(appended);
+            this.changelog = List.copyOf(changelog);
+            this.compaction = compaction;
         }
 
+        /** New level-0 files flushed since the last call. */
+        public List<DataFileMeta> appendedFiles() { return appended; }
+
+        /** The input changelog of those rows ({@code changelog-producer=input}). */
+        public List<DataFileMeta> changelogFiles() { return changelog; }
+
+        /** Compactions finished since the last call; {@link BucketEdit#EMPTY} for a write-only writer. */
+        public BucketEdit compaction() { return compaction; }
+
         public boolean isEmpty() {
-            return appended.isEmpty() && compactBefore.isEmpty() && compactAfter.isEmpty() && changelog.isEmpty()
-                    && compactChangelog.isEmpty();
+            return appended.isEmpty() && changelog.isEmpty() && compaction.isEmpty();
         }
     }
 
@@ -198,10 +201,9 @@ public final class MergeTreeWriter {
         List<DataFileMeta> changelog = List.copyOf(pendingChangelog);
         pendingChangelog.clear();
         if (compaction == null) {
-            return new Increment(appended, List.of(), List.of(), changelog, List.of());
+            return new Increment(appended, changelog, BucketEdit.EMPTY);
         }
-        List<List<DataFileMeta>> changes = compaction.drainChanges();
-        return new Increment(appended, changes.get(0), changes.get(1), changelog, changes.get(2));
+        return new Increment(appended, changelog, compaction.drainChanges());
     }
 
     /** Discards the buffer and deletes files not yet handed out. Never throws. */

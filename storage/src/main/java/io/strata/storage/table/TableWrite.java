@@ -15,6 +15,7 @@ import io.strata.storage.compact.CompactPlanner;
 import io.strata.storage.compact.CompactRewriter;
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.compact.TableCompactor;
+import io.strata.storage.mergetree.BucketEdit;
 import io.strata.storage.mergetree.KeySorter;
 import io.strata.storage.mergetree.Levels;
 import io.strata.storage.options.ChangelogOptions;
@@ -291,8 +292,9 @@ public final class TableWrite implements AutoCloseable {
                 MergeTreeWriter.Increment inc = flushes.get(i).get();
                 if (!inc.isEmpty()) {
                     PartitionBucket pb = keys.get(i);
-                    out.add(new CommitMessage(pb.partition, pb.bucket, schema.numBuckets(), inc.appended,
-                            inc.compactBefore, inc.compactAfter, inc.changelog, inc.compactChangelog));
+                    BucketEdit edit = inc.compaction();
+                    out.add(new CommitMessage(pb.partition, pb.bucket, schema.numBuckets(), inc.appendedFiles(),
+                            edit.deletedFiles(), edit.addedFiles(), inc.changelogFiles(), edit.changelogFiles()));
                 }
             } catch (ExecutionException e) {
                 failure = failure == null ? e.getCause() : failure;
