@@ -233,7 +233,7 @@ final class ColumnChunkDecoder {
                 ByteBuffer levels = buf.slice();
                 levels.limit(length);
                 defs = levels(n);
-                decodeHybrid(levels, BytesUtils.getWidthFromMaxInt(maxDefinition), defs, n);
+                HybridDecoder.decode(levels, BytesUtils.getWidthFromMaxInt(maxDefinition), defs, n);
                 buf.position(buf.position() + length);
             }
             decodeFast(buf, n, defs, p.getValueEncoding());
@@ -262,7 +262,7 @@ final class ColumnChunkDecoder {
         if (maxDefinition > 0) {
             defs = levels(n);
             ByteBuffer levels = p.getDefinitionLevels().toByteBuffer().slice().order(ByteOrder.LITTLE_ENDIAN);
-            decodeHybrid(levels, BytesUtils.getWidthFromMaxInt(maxDefinition), defs, n);
+            HybridDecoder.decode(levels, BytesUtils.getWidthFromMaxInt(maxDefinition), defs, n);
         }
         if (supportsFast(p.getDataEncoding())) {
             decodeFast(p.getData().toByteBuffer().slice().order(ByteOrder.LITTLE_ENDIAN), n, defs, p.getDataEncoding());
@@ -308,7 +308,7 @@ final class ColumnChunkDecoder {
             if (ids.length < nonNull) {
                 ids = new int[nonNull];
             }
-            decodeHybrid(buf, bitWidth, ids, nonNull);
+            HybridDecoder.decode(buf, bitWidth, ids, nonNull);
             if (primitive) {
                 int[] dict = primitiveDictionary();
                 if (kind == Kind.LONG) {
@@ -350,64 +350,6 @@ final class ColumnChunkDecoder {
         // across young collections, and filled a long-lived array with references to new objects
         plainPage = buf;
         plainDefs = defs;
-    }
-
-    /**
-     * Parquet's RLE/bit-packed hybrid encoding: runs of (varint header; header &amp; 1 == 0: a
-     * repeated value in ceil(bitWidth/8) bytes, count header &gt;&gt;&gt; 1; else (header &gt;&gt;&gt; 1)
-     * groups of 8 values bit-packed LSB first). Decodes {@code n} values into {@code out}.
-     */
-    static void decodeHybrid(ByteBuffer buf, int bitWidth, int[] out, int n) {
-        if (bitWidth == 0) {
-            java.util.Arrays.fill(out, 0, n, 0);
-            return;
-        }
-        if (bitWidth > 32) {
-            throw new ParquetDecodingException("bit width " + bitWidth + " out of range");
-        }
-        int byteWidth = (bitWidth + 7) >>> 3;
-        long mask = (1L << bitWidth) - 1;
-        int i = 0;
-        while (i < n) {
-            int header = readUnsignedVarInt(buf);
-            if ((header & 1) == 0) {
-                int run = header >>> 1;
-                int v = 0;
-                for (int b = 0; b < byteWidth; b++) {
-                    v |= (buf.get() & 0xff) << (8 * b);
-                }
-                int end = Math.min(n, i + run);
-                java.util.Arrays.fill(out, i, end, v);
-                i = end;
-            } else {
-                int values = (header >>> 1) * 8;
-                long acc = 0;
-                int bits = 0;
-                for (int k = 0; k < values; k++) {
-                    while (bits < bitWidth) {
-                        acc |= (long) (buf.get() & 0xff) << bits;
-                        bits += 8;
-                    }
-                    if (i < n) {
-                        out[i++] = (int) (acc & mask);
-                    }
-                    acc >>>= bitWidth;
-                    bits -= bitWidth;
-                }
-            }
-        }
-    }
-
-    private static int readUnsignedVarInt(ByteBuffer buf) {
-        int value = 0;
-        int shift = 0;
-        int b;
-        do {
-            b = buf.get() & 0xff;
-            value |= (b & 0x7f) << shift;
-            shift += 7;
-        } while ((b & 0x80) != 0 && shift < 35);
-        return value;
     }
 
     private long[] longs(int n) {
