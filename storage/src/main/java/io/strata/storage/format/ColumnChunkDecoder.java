@@ -20,6 +20,7 @@ import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.column.values.ValuesReader;
 import org.apache.parquet.io.ParquetDecodingException;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
  * Decodes one column chunk of a flat (non-repeated) Parquet column into values as the row layout
@@ -31,6 +32,13 @@ import org.apache.parquet.io.ParquetDecodingException;
  * dictionary-encoded pages are the dictionary's own (shared, immutable) objects, so such pages
  * allocate nothing per value.
  *
+ * <p>Pages are v1 or v2 (levels and values in separate sections, the values section compressed or
+ * not). PLAIN and dictionary-encoded values, and definition levels, are decoded here; values of
+ * the other encodings {@link ReadableColumns#readable} accepts go through parquet-column's own
+ * readers, a page at a time; any other encoding fails the read naming the column and the encoding.
+ * Each page is decoded on its own: a DELTA_BYTE_ARRAY page whose first value shares a prefix with
+ * the previous page's last (written so only by a writer bug that Parquet 1.8 fixed) fails.
+ *
  * <p>The sequence-number and row-kind columns are read as primitives ({@link #nextLong()},
  * {@link #nextInt()}), never boxed. Memory: one page (decompressed), plus its decoded levels.
  * Zstandard pages are decompressed into pooled buffers ({@link PageDecompression}):
@@ -41,6 +49,32 @@ final class ColumnChunkDecoder {
     /** How values are represented in rows. */
     enum Kind { BOOLEAN, INT, LONG, FLOAT, DOUBLE, STRING, BYTES, DECIMAL }
 
+    /** How a column's physical values become row values: its kind and, for DECIMAL and binaries, its physical type. */
+    private enum Form {
+        BOOLEAN, INT, LONG, FLOAT, DOUBLE, INT_DECIMAL, LONG_DECIMAL,
+        /** Length-prefixed (BINARY) bytes, made a row value by {@link #fromBytes}. */
+        BINARY,
+        /** FIXED_LEN_BYTE_ARRAY bytes, made a row value by {@link #fromBytes}. */
+        FIXED;
+
+        static Form of(Kind kind, PrimitiveTypeName physical) {
+            switch (kind) {
+                case BOOLEAN: return BOOLEAN;
+                case INT: return INT;
+                case LONG: return LONG;
+                case FLOAT: return FLOAT;
+                case DOUBLE: return DOUBLE;
+                default:
+                    switch (physical) {
+                        case INT32: return kind == Kind.DECIMAL ? INT_DECIMAL : INT;
+                        case INT64: return kind == Kind.DECIMAL ? LONG_DECIMAL : LONG;
+                        case FIXED_LEN_BYTE_ARRAY: return FIXED;
+                        default: return BINARY;
+                    }
+            }
+        }
+    }
+
     private final ColumnDescriptor descriptor;
     private final PageReader pages;
     private final PageDecompression decompression;
@@ -48,13 +82,17 @@ final class ColumnChunkDecoder {
     private ByteBuffer dictionaryBuffer;
     private ByteBuffer pageBuffer;
     private final Kind kind;
+    private final Form form;
     private final int scale;
+    /** The byte length of a FIXED_LEN_BYTE_ARRAY value (else unused). */
+    private final int fixedLength;
     private final int maxDefinition;
     private final boolean primitive;
     private Object[] dictionary;
     private Dictionary parquetDictionary;
 
-    private int[] primitiveDictionary;
+    /** The dictionary of a primitive INT32 column, decoded on first use. */
+    private int[] intDictionary;
     /** The current page when its values are PLAIN objects decoded on demand (else null: {@link #values}). */
     private ByteBuffer plainPage;
     /** The definition levels of {@link #plainPage} (null: no nulls possible). */
@@ -68,6 +106,9 @@ final class ColumnChunkDecoder {
     private int count;
 
     /**
+     * REQUIRES: {@code descriptor} passed {@link ReadableColumns#check} for the type {@code kind}
+     * was derived from.
+     *
      * @param primitive read through {@link #nextLong()}/{@link #nextInt()} only (a required
      *                  INT64/INT32 column)
      */
@@ -80,17 +121,17 @@ final class ColumnChunkDecoder {
         this.scale = scale;
         this.maxDefinition = descriptor.getMaxDefinitionLevel();
         this.primitive = primitive;
-        if (descriptor.getMaxRepetitionLevel() != 0) {
-            throw new ParquetDecodingException("column " + descriptor + " is repeated; data files are flat");
-        }
+        this.form = Form.of(kind, descriptor.getPrimitiveType().getPrimitiveTypeName());
+        this.fixedLength = descriptor.getPrimitiveType().getTypeLength();
         DictionaryPage page = pages.readDictionaryPage();
         dictionaryBuffer = decompression.takePage();
         if (page != null) {
             // on failure the reader's scope takes the dictionary buffer back when the reader closes
             try {
                 parquetDictionary = page.getEncoding().initDictionary(descriptor, page);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read the dictionary of column " + descriptor, e);
+            } catch (IOException | RuntimeException e) {
+                throw new ParquetDecodingException("cannot read the " + page.getEncoding() + " dictionary of column "
+                        + descriptor + ": " + e.getMessage(), e);
             }
             if (!primitive) {
                 dictionary = decodeDictionary(parquetDictionary);
@@ -140,21 +181,27 @@ final class ColumnChunkDecoder {
 
     /** The next non-null PLAIN value of {@code buf} (little endian), boxed or copied as the row holds it. */
     private Object decodePlain(ByteBuffer buf) {
-        switch (kind) {
+        switch (form) {
             case LONG: return buf.getLong();
             case INT: return buf.getInt();
             case DOUBLE: return buf.getDouble();
             case FLOAT: return buf.getFloat();
-            default:
-                int length = buf.getInt();
-                if (length < 0 || length > buf.remaining()) {
-                    throw new ParquetDecodingException("column " + descriptor + ": value length " + length
-                            + " exceeds the page");
-                }
-                byte[] bytes = new byte[length];
-                buf.get(bytes);
-                return fromBytes(bytes);
+            case INT_DECIMAL: return BigDecimal.valueOf(buf.getInt(), scale);
+            case LONG_DECIMAL: return BigDecimal.valueOf(buf.getLong(), scale);
+            case FIXED: return fromBytes(copy(buf, fixedLength));
+            default: return fromBytes(copy(buf, buf.getInt()));
         }
+    }
+
+    /** The next {@code length} bytes of {@code buf}, copied. */
+    private byte[] copy(ByteBuffer buf, int length) {
+        if (length < 0 || length > buf.remaining()) {
+            throw new ParquetDecodingException("column " + descriptor + ": value length " + length
+                    + " exceeds the page");
+        }
+        byte[] bytes = new byte[length];
+        buf.get(bytes);
+        return bytes;
     }
 
     /** The next value of a primitive INT64 column. */
@@ -221,11 +268,11 @@ final class ColumnChunkDecoder {
     /**
      * A V1 page: [repetition levels][definition levels][values] in one buffer. Levels in RLE
      * (4-byte length, then the hybrid encoding) and PLAIN or dictionary values are decoded here
-     * in bulk; any other encoding goes through Parquet's value readers.
+     * in bulk; anything else goes through Parquet's readers.
      */
     private void readV1(DataPageV1 p, int n) throws IOException {
-        boolean fast = maxDefinition == 0 || p.getDlEncoding() == Encoding.RLE;
-        if (fast && supportsFast(p.getValueEncoding())) {
+        Encoding encoding = p.getValueEncoding();
+        if ((maxDefinition == 0 || p.getDlEncoding() == Encoding.RLE) && supportsFast(encoding)) {
             ByteBuffer buf = p.getBytes().toByteBuffer().slice().order(ByteOrder.LITTLE_ENDIAN);
             int[] defs = null;
             if (maxDefinition > 0) {
@@ -233,12 +280,13 @@ final class ColumnChunkDecoder {
                 ByteBuffer levels = buf.slice();
                 levels.limit(length);
                 defs = levels(n);
-                decodeHybrid(levels, BytesUtils.getWidthFromMaxInt(maxDefinition), defs, n);
+                HybridDecoder.decode(levels, BytesUtils.getWidthFromMaxInt(maxDefinition), defs, n);
                 buf.position(buf.position() + length);
             }
-            decodeFast(buf, n, defs, p.getValueEncoding());
+            decodeFast(buf, n, defs, encoding);
             return;
         }
+        ValuesReader data = valuesReader(encoding);
         ByteBufferInputStream in = p.getBytes().toInputStream();
         ValuesReader rl = p.getRlEncoding().getValuesReader(descriptor, ValuesType.REPETITION_LEVEL);
         rl.initFromPage(n, in);
@@ -251,26 +299,30 @@ final class ColumnChunkDecoder {
                 defs[i] = dl.readInteger();
             }
         }
-        ValuesReader data = valuesReader(p.getValueEncoding());
         data.initFromPage(n, in);
-        decodeGeneric(n, defs, data, p.getValueEncoding());
+        decodeGeneric(n, defs, data, encoding);
     }
 
-    /** A V2 page: levels (hybrid encoding, no length prefix) and values in separate buffers. */
+    /**
+     * A V2 page: definition levels (hybrid encoding, no length prefix; never compressed) and values
+     * in separate sections. Parquet's page reader has already decompressed the values section if
+     * the page says it is compressed.
+     */
     private void readV2(DataPageV2 p, int n) throws IOException {
+        Encoding encoding = p.getDataEncoding();
         int[] defs = null;
         if (maxDefinition > 0) {
             defs = levels(n);
             ByteBuffer levels = p.getDefinitionLevels().toByteBuffer().slice().order(ByteOrder.LITTLE_ENDIAN);
-            decodeHybrid(levels, BytesUtils.getWidthFromMaxInt(maxDefinition), defs, n);
+            HybridDecoder.decode(levels, BytesUtils.getWidthFromMaxInt(maxDefinition), defs, n);
         }
-        if (supportsFast(p.getDataEncoding())) {
-            decodeFast(p.getData().toByteBuffer().slice().order(ByteOrder.LITTLE_ENDIAN), n, defs, p.getDataEncoding());
+        if (supportsFast(encoding)) {
+            decodeFast(p.getData().toByteBuffer().slice().order(ByteOrder.LITTLE_ENDIAN), n, defs, encoding);
             return;
         }
-        ValuesReader data = valuesReader(p.getDataEncoding());
+        ValuesReader data = valuesReader(encoding);
         data.initFromPage(n, p.getData().toInputStream());
-        decodeGeneric(n, defs, data, p.getDataEncoding());
+        decodeGeneric(n, defs, data, encoding);
     }
 
     private int[] levels(int n) {
@@ -281,10 +333,8 @@ final class ColumnChunkDecoder {
     }
 
     private boolean supportsFast(Encoding encoding) {
-        if (encoding.usesDictionary()) {
-            return encoding == Encoding.PLAIN_DICTIONARY || encoding == Encoding.RLE_DICTIONARY;
-        }
-        return encoding == Encoding.PLAIN && kind != Kind.BOOLEAN;
+        return encoding == Encoding.PLAIN_DICTIONARY || encoding == Encoding.RLE_DICTIONARY
+                || encoding == Encoding.PLAIN && form != Form.BOOLEAN;
     }
 
     /** PLAIN or dictionary-id values of a page from {@code buf} (little endian), nulls where {@code defs} says. */
@@ -308,19 +358,20 @@ final class ColumnChunkDecoder {
             if (ids.length < nonNull) {
                 ids = new int[nonNull];
             }
-            decodeHybrid(buf, bitWidth, ids, nonNull);
+            HybridDecoder.decode(buf, bitWidth, ids, nonNull);
+            // a primitive column is required (ReadableColumns.check): an id per value
+            if (primitive && kind == Kind.LONG) {
+                long[] out = longs(n);
+                for (int i = 0; i < n; i++) {
+                    out[i] = parquetDictionary.decodeToLong(ids[i]);
+                }
+                return;
+            }
             if (primitive) {
-                int[] dict = primitiveDictionary();
-                if (kind == Kind.LONG) {
-                    long[] out = longs(n);
-                    for (int i = 0; i < n; i++) {
-                        out[i] = parquetDictionary.decodeToLong(ids[i]);
-                    }
-                } else {
-                    int[] out = ints(n);
-                    for (int i = 0; i < n; i++) {
-                        out[i] = dict[ids[i]];
-                    }
+                int[] dict = intDictionary();
+                int[] out = ints(n);
+                for (int i = 0; i < n; i++) {
+                    out[i] = dict[ids[i]];
                 }
                 return;
             }
@@ -352,64 +403,6 @@ final class ColumnChunkDecoder {
         plainDefs = defs;
     }
 
-    /**
-     * Parquet's RLE/bit-packed hybrid encoding: runs of (varint header; header &amp; 1 == 0: a
-     * repeated value in ceil(bitWidth/8) bytes, count header &gt;&gt;&gt; 1; else (header &gt;&gt;&gt; 1)
-     * groups of 8 values bit-packed LSB first). Decodes {@code n} values into {@code out}.
-     */
-    static void decodeHybrid(ByteBuffer buf, int bitWidth, int[] out, int n) {
-        if (bitWidth == 0) {
-            java.util.Arrays.fill(out, 0, n, 0);
-            return;
-        }
-        if (bitWidth > 32) {
-            throw new ParquetDecodingException("bit width " + bitWidth + " out of range");
-        }
-        int byteWidth = (bitWidth + 7) >>> 3;
-        long mask = (1L << bitWidth) - 1;
-        int i = 0;
-        while (i < n) {
-            int header = readUnsignedVarInt(buf);
-            if ((header & 1) == 0) {
-                int run = header >>> 1;
-                int v = 0;
-                for (int b = 0; b < byteWidth; b++) {
-                    v |= (buf.get() & 0xff) << (8 * b);
-                }
-                int end = Math.min(n, i + run);
-                java.util.Arrays.fill(out, i, end, v);
-                i = end;
-            } else {
-                int values = (header >>> 1) * 8;
-                long acc = 0;
-                int bits = 0;
-                for (int k = 0; k < values; k++) {
-                    while (bits < bitWidth) {
-                        acc |= (long) (buf.get() & 0xff) << bits;
-                        bits += 8;
-                    }
-                    if (i < n) {
-                        out[i++] = (int) (acc & mask);
-                    }
-                    acc >>>= bitWidth;
-                    bits -= bitWidth;
-                }
-            }
-        }
-    }
-
-    private static int readUnsignedVarInt(ByteBuffer buf) {
-        int value = 0;
-        int shift = 0;
-        int b;
-        do {
-            b = buf.get() & 0xff;
-            value |= (b & 0x7f) << shift;
-            shift += 7;
-        } while ((b & 0x80) != 0 && shift < 35);
-        return value;
-    }
-
     private long[] longs(int n) {
         if (longs.length < n) {
             longs = new long[n];
@@ -431,17 +424,22 @@ final class ColumnChunkDecoder {
         return values;
     }
 
-    private int[] primitiveDictionary() {
-        if (primitiveDictionary == null) {
-            primitiveDictionary = new int[parquetDictionary.getMaxId() + 1];
-            for (int i = 0; i < primitiveDictionary.length; i++) {
-                primitiveDictionary[i] = kind == Kind.INT ? parquetDictionary.decodeToInt(i) : 0;
+    private int[] intDictionary() {
+        if (intDictionary == null) {
+            int[] d = new int[parquetDictionary.getMaxId() + 1];
+            for (int i = 0; i < d.length; i++) {
+                d[i] = parquetDictionary.decodeToInt(i);
             }
+            intDictionary = d;
         }
-        return primitiveDictionary;
+        return intDictionary;
     }
 
+    /** Parquet's reader of a page of values in {@code encoding}, or the rejection of an encoding Strata does not read. */
     private ValuesReader valuesReader(Encoding encoding) {
+        if (!ReadableColumns.readable(descriptor.getPrimitiveType().getPrimitiveTypeName(), encoding)) {
+            throw ReadableColumns.unreadable(descriptor, encoding);
+        }
         if (encoding.usesDictionary()) {
             if (parquetDictionary == null) {
                 throw new ParquetDecodingException("column " + descriptor + ": dictionary-encoded page without a "
@@ -452,13 +450,10 @@ final class ColumnChunkDecoder {
         return encoding.getValuesReader(descriptor, ValuesType.VALUES);
     }
 
-    /** Any encoding, through Parquet's value readers (a value at a time). */
+    /** A page of values through Parquet's value reader {@code data} (a value at a time). */
     private void decodeGeneric(int n, int[] defs, ValuesReader data, Encoding encoding) {
         int maxDef = maxDefinition;
         if (primitive) {
-            if (defs != null) {
-                throw new ParquetDecodingException("column " + descriptor + " is expected to be required");
-            }
             if (kind == Kind.LONG) {
                 long[] out = longs(n);
                 for (int i = 0; i < n; i++) {
@@ -473,42 +468,53 @@ final class ColumnChunkDecoder {
             return;
         }
         Object[] out = objects(n);
+        boolean ids = encoding.usesDictionary();
         for (int i = 0; i < n; i++) {
             if (defs != null && defs[i] != maxDef) {
                 out[i] = null;
-                continue;
-            }
-            if (encoding.usesDictionary()) {
+            } else if (ids) {
                 out[i] = dictionary[data.readValueDictionaryId()];
-                continue;
+            } else {
+                out[i] = read(data);
             }
-            switch (kind) {
-                case LONG: out[i] = data.readLong(); break;
-                case INT: out[i] = data.readInteger(); break;
-                case DOUBLE: out[i] = data.readDouble(); break;
-                case FLOAT: out[i] = data.readFloat(); break;
-                case BOOLEAN: out[i] = data.readBoolean(); break;
-                default: out[i] = fromBytes(data.readBytes().getBytes());
-            }
+        }
+    }
+
+    /** The next value of {@code data} as the row holds it. */
+    private Object read(ValuesReader data) {
+        switch (form) {
+            case LONG: return data.readLong();
+            case INT: return data.readInteger();
+            case DOUBLE: return data.readDouble();
+            case FLOAT: return data.readFloat();
+            case BOOLEAN: return data.readBoolean();
+            case INT_DECIMAL: return BigDecimal.valueOf(data.readInteger(), scale);
+            case LONG_DECIMAL: return BigDecimal.valueOf(data.readLong(), scale);
+            default: return fromBytes(data.readBytes().getBytes());
         }
     }
 
     private Object[] decodeDictionary(Dictionary d) {
         Object[] out = new Object[d.getMaxId() + 1];
         for (int i = 0; i < out.length; i++) {
-            switch (kind) {
+            switch (form) {
                 case LONG: out[i] = d.decodeToLong(i); break;
                 case INT: out[i] = d.decodeToInt(i); break;
                 case DOUBLE: out[i] = d.decodeToDouble(i); break;
                 case FLOAT: out[i] = d.decodeToFloat(i); break;
                 case BOOLEAN: out[i] = d.decodeToBoolean(i); break;
+                case INT_DECIMAL: out[i] = BigDecimal.valueOf(d.decodeToInt(i), scale); break;
+                case LONG_DECIMAL: out[i] = BigDecimal.valueOf(d.decodeToLong(i), scale); break;
                 default: out[i] = fromBytes(d.decodeToBinary(i).getBytes());
             }
         }
         return out;
     }
 
-    /** A binary value as the row holds it; {@code bytes} must be a copy the row may keep. */
+    /**
+     * A binary value as the row holds it; {@code bytes} must be a copy the row may keep (Parquet's
+     * {@code Binary.getBytes()} of a value backed by a page buffer copies it).
+     */
     private Object fromBytes(byte[] bytes) {
         switch (kind) {
             case STRING: return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);

@@ -46,7 +46,8 @@ import org.apache.parquet.schema.Type;
  * write them back unchanged ({@link DataFileWriter} accepts both forms).
  *
  * <p>A missing file, or one that is not a readable Parquet file, fails with an exception that
- * names the file.
+ * names the file; so does a column that cannot hold its read type's values, or a page in an
+ * encoding the decoder does not read ({@link ReadableColumns}), which also names the column.
  */
 public final class DataFileReader implements CloseableIterator<KeyValue> {
     private static final String MISSING = "data file is missing (named by the manifest, absent on the file system)";
@@ -95,10 +96,12 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
             if (primaryKey && i < ParquetSchemas.SYSTEM_COLUMNS) {
                 kinds[i] = i == 0 ? ColumnChunkDecoder.Kind.LONG : ColumnChunkDecoder.Kind.INT;
                 positions[i] = -1;
+                ReadableColumns.check(descriptors.get(i), i == 0 ? DataType.bigint() : DataType.intType(), true);
                 continue;
             }
             int pos = positionById.get(fields.get(i).getId().intValue());
             DataType type = readSchema.fields().get(pos).type();
+            ReadableColumns.check(descriptors.get(i), type, false);
             positions[i] = pos;
             kinds[i] = ColumnChunkDecoder.kindOf(type, rawStrings);
             scales[i] = type.root() == DataType.Root.DECIMAL ? type.scale() : 0;
