@@ -72,7 +72,7 @@ class TableFilesOpenWithParquetMrTest {
         } else {
             b.option("bucket-key", "k");
         }
-        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t", b.build(), false);
+        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t", b.build());
         List<GenericRow> written = write(t, primaryKey);
 
         List<java.nio.file.Path> dataFiles = new ArrayList<>();
