@@ -62,8 +62,8 @@ import org.junit.jupiter.api.io.TempDir;
  * written. Seeds are fixed; a failure names its seed and its file's settings, and
  * {@code -Dstrata.decoder.seed=N} runs that seed alone.
  *
- * <p>The test also checks that the files covered what it is for: v1 and v2 pages, and every value
- * encoding the decoder reads.
+ * <p>The test also checks that the files covered what it is for: every column type and null
+ * density, v1 and v2 pages, every value encoding the decoder reads, and every physical type of DECIMAL.
  */
 class ColumnChunkDecoderDifferentialTest {
     private static final int SEEDS = 64;
@@ -75,7 +75,10 @@ class ColumnChunkDecoderDifferentialTest {
     private enum Writer {
         /** {@link DataFileWriter}: v1 pages, PLAIN or dictionary as Strata chooses, the on-disk format of tables. */
         STRATA,
-        /** {@link ParquetRowWriter} with v1 or v2 properties, byte-stream-split numbers and, at times, DELTA_LENGTH_BYTE_ARRAY binaries. */
+        /**
+         * {@link ParquetRowWriter} with v1 or v2 properties, byte-stream-split numbers and, at
+         * times, DELTA_LENGTH_BYTE_ARRAY binaries.
+         */
         STRATA_OTHER_ENCODINGS,
         /** parquet-mr's {@code ParquetWriter} with v1 pages. */
         PARQUET_MR_V1,
@@ -110,7 +113,8 @@ class ColumnChunkDecoderDifferentialTest {
         public String toString() {
             StringBuilder sb = new StringBuilder().append(writer).append(v2 ? " v2" : " v1").append(", ")
                     .append(rows.size()).append(" rows, ").append(codec).append(", page ").append(pageSize)
-                    .append(" B / ").append(pageRowLimit).append(" rows, row group ").append(blockSize).append(" B / ").append(rowGroupRows).append(" rows")
+                    .append(" B / ").append(pageRowLimit).append(" rows, row group ").append(blockSize).append(" B / ")
+                    .append(rowGroupRows).append(" rows")
                     .append(dictionary ? ", dictionary" : "").append(byteStreamSplit ? ", byte-stream-split" : "")
                     .append(deltaLengthBinaries ? ", delta-length binaries" : "").append(raw ? ", raw" : "")
                     .append(projection != null ? ", projection " + projection : "").append(", columns [");
@@ -135,6 +139,8 @@ class ColumnChunkDecoderDifferentialTest {
         Set<Encoding> encodings = EnumSet.noneOf(Encoding.class);
         Set<String> pages = new TreeSet<>();
         Set<PrimitiveTypeName> decimals = EnumSet.noneOf(PrimitiveTypeName.class);
+        Set<DataType.Root> types = EnumSet.noneOf(DataType.Root.class);
+        Set<Double> nullDensities = new TreeSet<>();
         Long only = Long.getLong("strata.decoder.seed");
         int seeds = SEEDS * TestTables.iterations();
         for (long seed = 1; seed <= seeds; seed++) {
@@ -156,6 +162,10 @@ class ColumnChunkDecoderDifferentialTest {
                     }
                 }
                 compare(c, file);
+                for (int i = 0; i < c.generators.size() && !c.rows.isEmpty(); i++) {
+                    types.add(c.schema.fields().get(i).type().root());
+                    nullDensities.add(c.generators.get(i).nullDensity());
+                }
             } catch (Throwable t) {
                 throw new AssertionError("seed " + seed + " (rerun alone with -Dstrata.decoder.seed=" + seed + "): " + c
                         + ": " + t, t);
@@ -166,6 +176,8 @@ class ColumnChunkDecoderDifferentialTest {
             assertThat(encodings).as("value encodings written").contains(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY,
                     Encoding.RLE_DICTIONARY, Encoding.RLE, Encoding.DELTA_BINARY_PACKED,
                     Encoding.DELTA_LENGTH_BYTE_ARRAY, Encoding.DELTA_BYTE_ARRAY, Encoding.BYTE_STREAM_SPLIT);
+            assertThat(types).as("column types written").containsExactlyInAnyOrder(DataType.Root.values());
+            assertThat(nullDensities).as("null densities written").containsExactly(0.0, 0.1, 0.5, 1.0);
             assertThat(decimals).as("DECIMAL physical types written").containsExactlyInAnyOrder(
                     PrimitiveTypeName.INT32, PrimitiveTypeName.INT64, PrimitiveTypeName.BINARY,
                     PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY);
