@@ -13,6 +13,7 @@ import io.strata.compaction.rewrite.CompactionCommittable;
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.mergetree.Levels;
+import io.strata.storage.options.CompactionOptions;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
@@ -84,7 +85,7 @@ class StreamingCompactionJobTest {
                 .sinkTo(new DiscardingSink<>()).setParallelism(1);
         JobClient job = env.executeAsync("streaming compaction test");
 
-        int maxRuns = 0;
+        RunBound bound = new RunBound(t, spec);
         Random rnd = new Random(seed);
         int commits = 300;
         try (TableWrite w = t.newWrite("writer"); TableCommit c = t.newCommit("writer")) {
@@ -97,10 +98,7 @@ class StreamingCompactionJobTest {
                 c.commit(i, w.prepareCommit());
                 // a writer commits about every 40 ms (a real one commits per checkpoint, seconds apart)
                 Thread.sleep(40);
-                if (i % 10 == 0) {
-                    maxRuns = Math.max(maxRuns, levels(t).values().stream().mapToInt(Levels::numberOfSortedRuns).max()
-                            .orElse(0));
-                }
+                bound.check(i, seed);
             }
         }
         // the writer stopped; the job drains level 0 (lookup compaction forces level-0 files up)
@@ -110,13 +108,111 @@ class StreamingCompactionJobTest {
 
         assertThat(contents(t)).as("seed %d", seed).isEqualTo(model.contents());
         assertThat(io.strata.storage.testutil.ChangelogReplay.replay(t)).as("changelog replay, seed %d", seed).isEqualTo(model.contents());
-        assertThat(maxRuns).as("sorted runs per bucket stay bounded while the writer runs").isLessThanOrEqualTo(60);
+        assertThat(bound.checked).as("writer commits after which the bound was checked (of %d; before, no bucket "
+                + "had two landings)", commits).isGreaterThanOrEqualTo(commits / 2);
+        // a job that keeps up lands in every bucket about once per 3 writer commits here, also with 5 runnable
+        // threads per core (the writer slows down with the job); one landing in 10 commits is a job falling behind
+        assertThat(bound.fewestLandings()).as("the job's landings in the bucket with the fewest, over %d writer "
+                + "commits", commits).isGreaterThanOrEqualTo(commits / 10);
         LsmInvariants.check(t);
         LsmInvariants.checkRowCounts(t);
         assertNoDuplicateCommits(t, spec.commitUser());
         assertThat(unreferencedJobFiles(t, spec.commitUser())).as("files of failed attempts were removed").isEmpty();
         assertThat(REWRITE_FAILURES.get()).as("every rewrite failure was injected").isZero();
         assertThat(COMMIT_FAILURES.get()).as("every committer failure was injected").isZero();
+    }
+
+    /**
+     * The contract of a streaming job beside a writer: a bucket holds at most the runs the
+     * compaction trigger leaves plus what ingestion added during the job's last two compaction
+     * rounds of it, counted in the table's own snapshots.
+     *
+     * <p>Why: every compaction unit takes all level-0 files of its bucket (universal compaction
+     * never writes level 0, so it extends a pick over all of them, and the lookup strategy forces
+     * them up when nothing else is picked), and the levels above 0 hold at most num-levels - 1 =
+     * trigger runs. A bucket is in flight from its plan until its compaction lands, so the plan
+     * after landing {@code n - 1} reads a snapshot at or after it and takes every level-0 file
+     * committed before it; landing {@code n} removes them. So once landing {@code n} is in, every
+     * level-0 file was committed after landing {@code n - 1}, and the bucket has at most trigger +
+     * (the writer's commits to it since landing {@code n - 1}) runs, whatever the machine's speed.
+     * A compaction that leaves a level-0 file behind, or more than trigger runs above level 0,
+     * fails it; one that lands too seldom fails the landing count after the writer (the bound
+     * itself follows the job's pace), and one that stops fails the drain.
+     *
+     * <p>Checked after every writer commit, for each bucket in which the job has landed two
+     * compactions (before that the bound is the job's start-up, not its contract).
+     */
+    private static final class RunBound {
+        private final FileStoreTable table;
+        private final String jobUser;
+        private final int trigger;
+        /** The snapshot that added each data file of the writer. */
+        private final Map<String, Long> addedIn = new java.util.HashMap<>();
+        /** Per bucket, the snapshots of the job that changed it, in order. */
+        private final Map<List<Object>, List<Long>> landings = new java.util.HashMap<>();
+        private long scannedUpTo;
+        int checked;
+
+        RunBound(FileStoreTable table, JobSpec spec) {
+            this.table = table;
+            this.jobUser = spec.commitUser();
+            this.trigger = table.schema().tableOptions().get(CompactionOptions.COMPACTION_TRIGGER);
+            assertThat(table.schema().tableOptions().get(CompactionOptions.NUM_LEVELS) - 1).isEqualTo(trigger);
+        }
+
+        void check(int commit, long seed) {
+            scanSnapshots();
+            boolean any = false;
+            for (Map.Entry<List<Object>, Levels> e : levels(table).entrySet()) {
+                List<Long> landed = landings.getOrDefault(e.getKey(), List.of());
+                if (landed.size() < 2) {
+                    continue;
+                }
+                any = true;
+                long previous = landed.get(landed.size() - 2);
+                Levels l = e.getValue();
+                String where = "seed " + seed + ", after writer commit " + commit + ", bucket " + e.getKey() + " " + l
+                        + ", the job's last two landings in it: snapshots " + previous + " and "
+                        + landed.get(landed.size() - 1);
+                for (io.strata.storage.format.DataFileMeta f : l.level0()) {
+                    assertThat(addedIn.get(f.fileName())).as("%s: the snapshot that added level-0 file %s", where,
+                            f.fileName()).isGreaterThan(previous);
+                }
+                assertThat(l.numberOfSortedRuns() - l.level0().size()).as("%s: runs above level 0", where)
+                        .isLessThanOrEqualTo(trigger);
+            }
+            if (any) {
+                checked++;
+            }
+        }
+
+        /** How often the job's compactions landed in the bucket with the fewest. */
+        int fewestLandings() {
+            return landings.isEmpty() ? 0 : landings.values().stream().mapToInt(List::size).min().getAsInt();
+        }
+
+        private void scanSnapshots() {
+            long latest = table.snapshotManager().latestId().getAsLong();
+            for (long id = scannedUpTo + 1; id <= latest; id++) {
+                Snapshot s = table.snapshotManager().snapshot(id);
+                boolean job = s.commitUser().equals(jobUser);
+                Set<List<Object>> buckets = new HashSet<>();
+                for (io.strata.storage.manifest.ManifestEntry e : table.manifests().scanner()
+                        .entries(s.deltaManifestList())) {
+                    List<Object> key = new java.util.ArrayList<>(java.util.Arrays.asList(e.partition()));
+                    key.add(e.bucket());
+                    buckets.add(key);
+                    if (!job && e.kind() == io.strata.storage.manifest.FileKind.ADD) {
+                        addedIn.put(e.file().fileName(), id);
+                    }
+                }
+                if (job) {
+                    long landing = id;
+                    buckets.forEach(b -> landings.computeIfAbsent(b, x -> new java.util.ArrayList<>()).add(landing));
+                }
+            }
+            scannedUpTo = latest;
+        }
     }
 
     /** Each identifier of the job's commit user appears in at most one snapshot: no commit was made twice. */

@@ -72,7 +72,7 @@ final class TableCommitPass {
             return outcome;
         }
         // the job plans a table with one strategy, so every result of this pass carries the same one
-        CompactStrategy strategy = CompactStrategy.valueOf(committables.get(0).strategy);
+        CompactStrategy strategy = CompactStrategy.parse(committables.get(0).strategy);
         List<CommitMessage> results = new ArrayList<>(committables.size());
         committables.forEach(c -> results.add(c.commitMessage()));
         List<CommitMessage> messages = new ArrayList<>();

@@ -101,7 +101,7 @@ public final class CompactionWork implements SourceSplit {
     }
 
     public CompactStrategy strategyValue() {
-        return CompactStrategy.valueOf(strategy);
+        return CompactStrategy.parse(strategy);
     }
 
     /** Identifies the bucket (not the snapshot): at most one work per bucket is in flight. */

@@ -144,7 +144,7 @@ public final class CommitMessageSerializer {
             stats.add(new ColumnStats(in.readInt(), ValueCodec.readValue(in), ValueCodec.readValue(in), in.readLong()));
         }
         long created = in.readLong();
-        FileSource source = FileSource.values()[in.readByte()];
+        FileSource source = FileSource.fromOrdinal(in.readByte());
         return new DataFileMeta(name, size, rows, deletes, minKey, maxKey, minSeq, maxSeq, level, schemaId, stats,
                 created, source);
     }

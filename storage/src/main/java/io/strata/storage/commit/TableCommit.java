@@ -256,8 +256,9 @@ public final class TableCommit implements AutoCloseable {
         }
         long durable = System.nanoTime();
         for (int attempt = 0; ; attempt++) {
-            Optional<Snapshot> latest = snapshots.latest();
+            Optional<Snapshot> latest;
             try {
+                latest = snapshots.latest(); // unreadable: the prepared manifests go, as on a conflict
                 conflicts.check(latest.orElse(null), entries);
             } catch (RuntimeException e) {
                 prepared.abandon();
@@ -322,14 +323,20 @@ public final class TableCommit implements AutoCloseable {
         List<ManifestFileMeta> written = new ArrayList<>();
         List<String> lists = new ArrayList<>();
         try {
-            List<ManifestFileMeta> base = new ArrayList<>();
-            if (latest != null) {
-                base.addAll(manifests.manifestList().read(latest.baseManifestList()));
+            String baseList;
+            try {
+                List<ManifestFileMeta> base = new ArrayList<>();
+                if (latest != null) {
+                    base.addAll(manifests.manifestList().read(latest.baseManifestList()));
+                }
+                base.addAll(prepared.delta);
+                List<ManifestFileMeta> merged = manifests.merger().merge(base, written);
+                baseList = manifests.manifestList().write(merged);
+                lists.add(baseList);
+            } catch (RuntimeException unreadable) {
+                // manifests report read failures unchecked; nothing is published yet, so clean up as for I/O
+                throw new IOException(unreadable.getMessage(), unreadable);
             }
-            base.addAll(prepared.delta);
-            List<ManifestFileMeta> merged = manifests.merger().merge(base, written);
-            String baseList = manifests.manifestList().write(merged);
-            lists.add(baseList);
             long total = (latest == null ? 0 : latest.totalRecordCount()) + recordDelta;
             Snapshot s = new Snapshot(newId, schema.id(), baseList, prepared.deltaList, prepared.changelogList,
                     commitUser, identifier, kind, clock.millis(), total, recordDelta,

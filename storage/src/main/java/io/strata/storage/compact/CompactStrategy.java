@@ -15,12 +15,23 @@ public enum CompactStrategy {
     /** Like minor, but level-0 files are always forced up (the lookup changelog producer needs that). */
     LOOKUP;
 
+    /**
+     * The strategy named {@code s} in any case: a command line's, or a name a job shipped or
+     * checkpointed ({@link #name()}).
+     *
+     * @throws IllegalArgumentException naming {@code s} and the known strategies
+     */
     public static CompactStrategy parse(String s) {
-        try {
-            return valueOf(s.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown compaction strategy '" + s + "' (known: full, minor, lookup)");
+        for (CompactStrategy c : values()) {
+            if (c.name().equalsIgnoreCase(s.trim())) {
+                return c;
+            }
         }
+        StringBuilder known = new StringBuilder();
+        for (CompactStrategy c : values()) {
+            known.append(known.length() == 0 ? "" : ", ").append(c.name().toLowerCase(Locale.ROOT));
+        }
+        throw new IllegalArgumentException("unknown compaction strategy '" + s + "' (known: " + known + ")");
     }
 
     /** Picks runs of {@code levels}; pure. */

@@ -37,7 +37,8 @@ public enum RowKind {
             case 1: return UPDATE_BEFORE;
             case 2: return UPDATE_AFTER;
             case 3: return DELETE;
-            default: throw new IllegalArgumentException("unknown row kind byte " + value);
+            default: throw new IllegalArgumentException("unknown row kind byte " + value
+                    + " (known: 0 = +I, 1 = -U, 2 = +U, 3 = -D)");
         }
     }
 

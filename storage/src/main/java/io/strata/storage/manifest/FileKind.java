@@ -19,7 +19,7 @@ public enum FileKind {
         switch (v) {
             case 0: return ADD;
             case 1: return DELETE;
-            default: throw new IllegalArgumentException("unknown file kind " + v);
+            default: throw new IllegalArgumentException("unknown file kind " + v + " (known: 0 = add, 1 = delete)");
         }
     }
 }

@@ -37,7 +37,8 @@ public final class ManifestFile {
     /** The fixed schema of manifest rows. Adding a column here means a new manifest version. */
     static final TableSchema ENTRY_SCHEMA = entrySchema();
 
-    private static final int KIND = 0, PARTITION = 1, BUCKET = 2, TOTAL_BUCKETS = 3, FILE_NAME = 4, FILE_SIZE = 5,
+    /** Column positions of an entry row ({@link #toRow}, {@link #fromRow}). */
+    static final int KIND = 0, PARTITION = 1, BUCKET = 2, TOTAL_BUCKETS = 3, FILE_NAME = 4, FILE_SIZE = 5,
             ROW_COUNT = 6, DELETE_ROW_COUNT = 7, MIN_KEY = 8, MAX_KEY = 9, MIN_SEQ = 10, MAX_SEQ = 11, LEVEL = 12,
             SCHEMA_ID = 13, STATS = 14, CREATION_TIME = 15, FILE_SOURCE = 16;
 
@@ -185,7 +186,7 @@ public final class ManifestFile {
                     (Long) r[DELETE_ROW_COUNT], ValueCodec.decodeTuple((byte[]) r[MIN_KEY]),
                     ValueCodec.decodeTuple((byte[]) r[MAX_KEY]), (Long) r[MIN_SEQ], (Long) r[MAX_SEQ],
                     (Integer) r[LEVEL], (Long) r[SCHEMA_ID], decodeStats((byte[]) r[STATS]), (Long) r[CREATION_TIME],
-                    FileSource.values()[(Integer) r[FILE_SOURCE]]);
+                    FileSource.fromOrdinal((Integer) r[FILE_SOURCE]));
             return new ManifestEntry(FileKind.fromValue((Integer) r[KIND]), ValueCodec.decodeTuple((byte[]) r[PARTITION]),
                     (Integer) r[BUCKET], (Integer) r[TOTAL_BUCKETS], f);
         } catch (IOException | RuntimeException e) {

@@ -138,7 +138,14 @@ public final class ConfigOption<T> {
             for (E e : cls.getEnumConstants()) {
                 names.append(names.length() == 0 ? "" : ", ").append(enumText(e));
             }
-            return new Typed<>(key, "one of " + names, s -> Enum.valueOf(cls, s.toUpperCase(Locale.ROOT).replace('-', '_')), ConfigOption::enumText);
+            return new Typed<>(key, "one of " + names, s -> {
+                for (E e : cls.getEnumConstants()) {
+                    if (enumText(e).equalsIgnoreCase(s) || e.name().equalsIgnoreCase(s)) {
+                        return e;
+                    }
+                }
+                throw new IllegalArgumentException("unknown value"); // parse names the option, the value and the known ones
+            }, ConfigOption::enumText);
         }
     }
 
