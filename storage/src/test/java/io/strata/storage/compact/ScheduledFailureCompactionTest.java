@@ -86,7 +86,7 @@ class ScheduledFailureCompactionTest {
         io.failNth(op, n == 0 ? Integer.MAX_VALUE : n, 0);
         RuntimeException failure = null;
         try {
-            new TableCompactor(t).compact(CompactStrategy.FULL, "compactor", 1);
+            t.newCompactor().compact(CompactStrategy.FULL, "compactor", 1);
         } catch (RuntimeException e) {
             failure = e;
         }
@@ -99,9 +99,9 @@ class ScheduledFailureCompactionTest {
             assertThat(healthy.snapshotManager().latestId().getAsLong()).as(what + ": the table is unchanged; " + failure)
                     .isEqualTo(before);
         }
-        new TableCompactor(t).compact(CompactStrategy.FULL, "compactor", failure == null ? 2 : 1);
+        t.newCompactor().compact(CompactStrategy.FULL, "compactor", failure == null ? 2 : 1);
         assertThat(contents(wh.toString())).as(what + ", after the retry").isEqualTo(model);
-        for (Map.Entry<List<Object>, Levels> e : new TableCompactor(healthy).levels(
+        for (Map.Entry<List<Object>, Levels> e : healthy.newCompactor().levels(
                 healthy.snapshotManager().latest().orElseThrow(), EntryFilter.ALL).entrySet()) {
             assertThat(e.getValue().numberOfSortedRuns()).as(what + ": bucket " + e.getKey() + " " + e.getValue()
                     + " after the retry").isEqualTo(1);
@@ -113,7 +113,7 @@ class ScheduledFailureCompactionTest {
     @Test
     void everyFailurePointOfAFullCompactionLeavesTheTableAsItWasAndARetrySucceeds() throws Exception {
         Path template = dir.resolve("template");
-        FileStoreTable t = Catalog.open(template.toString()).createTable("db", "t", schema(true), false);
+        FileStoreTable t = Catalog.open(template.toString()).createTable("db", "t", schema(true));
         Map<Long, Long> model = new TreeMap<>();
         try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
             for (int step = 0; step < STEPS; step++) {
@@ -146,7 +146,7 @@ class ScheduledFailureCompactionTest {
     private int inlineRun(Op op, int n) {
         Path wh = dir.resolve("inline-" + op + "-" + n);
         ScheduledFailureFileIO io = new ScheduledFailureFileIO(wh.toString());
-        FileStoreTable t = Catalog.open(wh.toString(), io).createTable("db", "t", schema(false), false);
+        FileStoreTable t = Catalog.open(wh.toString(), io).createTable("db", "t", schema(false));
         String what = "inline compaction, " + op + " call " + n + " failing (seed " + SEED + ")";
         io.failNth(op, n == 0 ? Integer.MAX_VALUE : n, 0);
         Map<Long, Long> committed = new TreeMap<>();

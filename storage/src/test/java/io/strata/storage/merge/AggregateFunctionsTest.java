@@ -193,7 +193,7 @@ class AggregateFunctionsTest {
     private FileStoreTable table(String name, Map<String, String> extra) {
         Map<String, String> o = new HashMap<>(extra);
         o.put("write-only", "true");
-        return Catalog.open(dir.toString()).createTable("db", name, schema(o), false);
+        return Catalog.open(dir.toString()).createTable("db", name, schema(o));
     }
 
     private static void commit(FileStoreTable t, long id, GenericRow... rows) {
@@ -232,7 +232,7 @@ class AggregateFunctionsTest {
                 2L, values(null, null, null, null, null, null),
                 3L, values(-4, "only", "solo", true, false, 5L));
         assertThat(contents(t)).as("merged at read, two level-0 files").isEqualTo(afterTwo);
-        new TableCompactor(t).compact(CompactStrategy.FULL, "compactor", 1);
+        t.newCompactor().compact(CompactStrategy.FULL, "compactor", 1);
         assertThat(contents(t)).as("after a full compaction").isEqualTo(afterTwo);
 
         commit(t, 3, row(RowKind.INSERT, 1, 7, "z", "c", false, true, 1000L),
@@ -243,7 +243,7 @@ class AggregateFunctionsTest {
                 2L, values(null, null, null, false, null, null),
                 3L, values(-4, "only", "solo", true, true, 5L));
         assertThat(contents(t)).as("a compacted accumulator merged with a new level-0 file at read").isEqualTo(expected);
-        new TableCompactor(t).compact(CompactStrategy.FULL, "compactor", 2);
+        t.newCompactor().compact(CompactStrategy.FULL, "compactor", 2);
         assertThat(contents(t)).as("after the second full compaction").isEqualTo(expected);
     }
 
@@ -263,7 +263,7 @@ class AggregateFunctionsTest {
                 1L, values(4, "x", "a,b", true, false, 20L),
                 2L, values(8, "p", "q", false, true, 0L));
         assertThat(contents(t)).as("merged at read").isEqualTo(expected);
-        new TableCompactor(t).compact(CompactStrategy.FULL, "compactor", 1);
+        t.newCompactor().compact(CompactStrategy.FULL, "compactor", 1);
         assertThat(contents(t)).as("after a full compaction").isEqualTo(expected);
 
         // a retraction alone in a commit (nothing to fold it into until the compaction or the read)
@@ -272,7 +272,7 @@ class AggregateFunctionsTest {
                 1L, values(4, "x", "a,b", true, false, 0L),
                 2L, values(8, "p", "q", false, true, 0L));
         assertThat(contents(t)).isEqualTo(retracted);
-        new TableCompactor(t).compact(CompactStrategy.FULL, "compactor", 2);
+        t.newCompactor().compact(CompactStrategy.FULL, "compactor", 2);
         assertThat(contents(t)).isEqualTo(retracted);
     }
 }
