@@ -98,28 +98,19 @@ public final class JobSpec implements Serializable {
     }
 
     private JobSpec(Builder b) {
-        this(b.warehouse, b.database, b.tables, b.includingTables, b.partitions, b.strategy, b.mode, b.parallelism,
-                b.discoveryInterval, b.partialCommitEvery, b.tableOptions,
-                b.commitUser != null ? b.commitUser : "strata-compaction-" + UUID.randomUUID(), b.checkpointInterval);
-    }
-
-    private JobSpec(String warehouse, String database, List<String> tables, String includingTables,
-                   PartitionFilterSpec partitions, CompactStrategy strategy, Mode mode, int parallelism,
-                   Duration discoveryInterval, int partialCommitEvery, Map<String, String> tableOptions,
-                   String commitUser, Duration checkpointInterval) {
-        this.warehouse = Objects.requireNonNull(warehouse, "warehouse");
-        this.database = Objects.requireNonNull(database, "database");
-        this.tables = List.copyOf(tables);
-        this.includingTables = includingTables;
-        this.partitions = partitions;
-        this.strategy = strategy;
-        this.mode = mode;
-        this.parallelism = parallelism;
-        this.discoveryIntervalMillis = discoveryInterval.toMillis();
-        this.partialCommitEvery = partialCommitEvery;
-        this.tableOptions = Map.copyOf(tableOptions);
-        this.commitUser = Objects.requireNonNull(commitUser, "commitUser");
-        this.checkpointIntervalMillis = checkpointInterval.toMillis();
+        this.warehouse = Objects.requireNonNull(b.warehouse, "warehouse");
+        this.database = Objects.requireNonNull(b.database, "database");
+        this.tables = b.tables;
+        this.includingTables = b.includingTables;
+        this.partitions = b.partitions;
+        this.strategy = b.strategy;
+        this.mode = b.mode;
+        this.parallelism = b.parallelism;
+        this.discoveryIntervalMillis = b.discoveryInterval.toMillis();
+        this.partialCommitEvery = b.partialCommitEvery;
+        this.tableOptions = b.tableOptions;
+        this.commitUser = b.commitUser != null ? b.commitUser : "strata-compaction-" + UUID.randomUUID();
+        this.checkpointIntervalMillis = b.checkpointInterval.toMillis();
         validate();
     }
 

@@ -6,7 +6,6 @@ import io.strata.storage.changelog.FullChangelogMerge;
 import io.strata.storage.changelog.LookupCache;
 import io.strata.storage.data.KeyValue;
 import io.strata.storage.options.ChangelogOptions;
-import io.strata.storage.data.PartitionPath;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.format.DataFilePathFactory;
 import io.strata.storage.format.FileSource;
@@ -56,8 +55,7 @@ public final class CompactRewriter implements AutoCloseable {
     }
 
     public CompactResult rewrite(CompactPlan plan) throws IOException {
-        String partitionPath = PartitionPath.of(schema.partitionKeys(), plan.partition());
-        DataFilePathFactory paths = new DataFilePathFactory(table.paths(), partitionPath, plan.bucket());
+        DataFilePathFactory paths = table.bucketPaths(plan.partition(), plan.bucket());
         List<DataFileMeta> before = new ArrayList<>();
         List<DataFileMeta> after = new ArrayList<>();
         List<RollingFileWriter> writers = new ArrayList<>();

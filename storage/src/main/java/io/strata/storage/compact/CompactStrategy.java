@@ -3,7 +3,9 @@ package io.strata.storage.compact;
 import io.strata.storage.mergetree.LevelSortedRun;
 import io.strata.storage.mergetree.Levels;
 import java.util.List;
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import java.util.Optional;
 
 /** What a compaction is asked to do for a bucket. */
@@ -27,11 +29,9 @@ public enum CompactStrategy {
                 return c;
             }
         }
-        StringBuilder known = new StringBuilder();
-        for (CompactStrategy c : values()) {
-            known.append(known.length() == 0 ? "" : ", ").append(c.name().toLowerCase(Locale.ROOT));
-        }
-        throw new IllegalArgumentException("unknown compaction strategy '" + s + "' (known: " + known + ")");
+        throw new IllegalArgumentException("unknown compaction strategy '" + s + "' (known: "
+                + Arrays.stream(values()).map(c -> c.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", "))
+                + ")");
     }
 
     /** Picks runs of {@code levels}; pure. */

@@ -1,5 +1,9 @@
 package io.strata.storage.format;
 
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
 /** How a data file came to be. Persisted by ordinal in manifests: append only, never reorder. */
 public enum FileSource {
     /** Flushed by a writer from its write buffer. */
@@ -16,13 +20,9 @@ public enum FileSource {
     public static FileSource fromOrdinal(int ordinal) {
         FileSource[] all = values();
         if (ordinal < 0 || ordinal >= all.length) {
-            StringBuilder known = new StringBuilder();
-            for (FileSource s : all) {
-                known.append(known.length() == 0 ? "" : ", ").append(s.ordinal()).append(" = ")
-                        .append(s.name().toLowerCase(java.util.Locale.ROOT));
-            }
-            throw new IllegalArgumentException("unknown file source " + ordinal + " (known: " + known
-                    + "; written by a newer Strata?)");
+            throw new IllegalArgumentException("unknown file source " + ordinal + " (known: "
+                    + Arrays.stream(all).map(f -> f.ordinal() + " = " + f.name().toLowerCase(Locale.ROOT))
+                            .collect(Collectors.joining(", ")) + "; written by a newer Strata?)");
         }
         return all[ordinal];
     }

@@ -3,7 +3,6 @@ package io.strata.storage.table;
 import io.strata.storage.commit.CommitMessage;
 import io.strata.storage.data.BucketHasher;
 import io.strata.storage.data.GenericRow;
-import io.strata.storage.data.PartitionPath;
 import io.strata.storage.data.ValueComparators;
 import io.strata.storage.format.DataFilePathFactory;
 import io.strata.storage.manifest.EntryFilter;
@@ -169,8 +168,7 @@ public final class TableWrite implements AutoCloseable {
     private MergeTreeWriter writerFor(PartitionBucket pb) {
         MergeTreeWriter w = writers.get(pb);
         if (w == null) {
-            String partitionPath = PartitionPath.of(schema.partitionKeys(), pb.partition);
-            DataFilePathFactory paths = new DataFilePathFactory(table.paths(), partitionPath, pb.bucket);
+            DataFilePathFactory paths = table.context().bucketPaths(pb.partition, pb.bucket);
             WriteBuffer buffer = new WriteBuffer(comparator, sorter, functions, spillDir);
             w = new MergeTreeWriter(table.fileIO(), schema, table.formatConfig(), paths, buffer, comparator,
                     targetFileSize, nextSequence(pb));
