@@ -149,10 +149,10 @@ final class StrataPeer {
         for (FilesTable.FileRow f : rows) {
             org.apache.hadoop.fs.Path src = table.paths().dataFile("", f.bucket, f.file.fileName());
             org.apache.hadoop.fs.Path dst = new org.apache.hadoop.fs.Path(scratch.toUri().toString(), "copy-" + (n++) + ".parquet");
-            try (DataFileReader in = DataFileReader.openRaw(io, table.formatConfig().conf(), src, table.schema(), true,
-                    f.file.fileSize());
-                 DataFileWriter out = new DataFileWriter(io, dst, table.schema(), table.formatConfig(), 1,
-                         FileSource.COMPACT)) {
+            try (DataFileReader in = DataFileReader.of(io, table.formatConfig().conf(), src, table.schema())
+                    .fileSize(f.file.fileSize()).rawStrings().open();
+                 DataFileWriter out = DataFileWriter.durableOnFinish(io, table.schema(), table.formatConfig(),
+                         table.context().clock()).create(dst, 1, FileSource.COMPACT)) {
                 while (in.hasNext()) {
                     out.write(in.next());
                 }

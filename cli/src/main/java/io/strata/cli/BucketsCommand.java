@@ -28,21 +28,28 @@ final class BucketsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<BucketsTable.BucketRow> rows = BucketsTable.rows(target.openTable(), snapshot);
-        print(spec.commandLine().getOut(), rows, json);
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            printJson(out, rows);
+        } else {
+            printTable(out, rows);
+        }
         return 0;
     }
 
-    static void print(PrintWriter out, List<BucketsTable.BucketRow> rows, boolean json) {
-        if (json) {
-            List<Map<String, Object>> list = new ArrayList<>();
-            for (BucketsTable.BucketRow r : rows) {
-                list.add(Json.object("partition", Values.partitionJson(r.partition), "bucket", r.bucket,
-                        "sortedRuns", r.sortedRuns, "filesPerLevel", r.filesPerLevel, "level0Files", r.level0Files,
-                        "rows", r.rows, "bytes", r.bytes, "minSequence", r.minSequence, "maxSequence", r.maxSequence));
-            }
-            Json.print(out, list);
-            return;
+    /** The rows as one JSON array, an object per bucket. */
+    static void printJson(PrintWriter out, List<BucketsTable.BucketRow> rows) {
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (BucketsTable.BucketRow r : rows) {
+            list.add(Json.object("partition", Values.partitionJson(r.partition), "bucket", r.bucket,
+                    "sortedRuns", r.sortedRuns, "filesPerLevel", r.filesPerLevel, "level0Files", r.level0Files,
+                    "rows", r.rows, "bytes", r.bytes, "minSequence", r.minSequence, "maxSequence", r.maxSequence));
         }
+        Json.print(out, list);
+    }
+
+    /** The rows as a text table, a line per bucket. */
+    static void printTable(PrintWriter out, List<BucketsTable.BucketRow> rows) {
         TextTable t = new TextTable("partition", "bucket", "sorted_runs", "files_per_level", "level0_files", "rows",
                 "bytes", "min_seq", "max_seq");
         for (BucketsTable.BucketRow r : rows) {

@@ -67,7 +67,7 @@ final class DemoCommand implements Callable<Integer> {
         double ingestSeconds = (System.nanoTime() - start) / 1e9;
         out.printf("   %,d rows in %.1f s (%,.0f rows/s)%n", rows, ingestSeconds, rows / ingestSeconds);
         out.println("== 2. buckets: every commit left one level-0 sorted run per bucket");
-        BucketsCommand.print(out, BucketsTable.rows(table, null), false);
+        BucketsCommand.printTable(out, BucketsTable.rows(table, null));
         out.println("== 3. merge-on-read scan of the latest snapshot");
         start = System.nanoTime();
         WorkloadCheck actual = TableChecksum.of(table.newReadBuilder());
@@ -91,7 +91,7 @@ final class DemoCommand implements Callable<Integer> {
         args.tableOptions = List.of();
         EmbeddedCompaction.Summary summary = EmbeddedCompaction.run(args.toSpec(), 4, out, spec.commandLine().getErr());
         out.println("== 5. buckets after the job");
-        BucketsCommand.print(out, BucketsTable.rows(table, null), false);
+        BucketsCommand.printTable(out, BucketsTable.rows(table, null));
         long[] kinds = new long[4];
         long latest = table.snapshotManager().latestId().orElse(0);
         try (CloseableIterator<GenericRow> it = table.newIncrementalRead().read(0, latest)) {

@@ -5,6 +5,7 @@ import io.strata.storage.data.KeyValue;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.format.DataFilePathFactory;
 import io.strata.storage.format.FileSource;
+import io.strata.storage.format.DataFileWriter;
 import io.strata.storage.format.RollingFileWriter;
 import io.strata.storage.merge.MergeEngines;
 import io.strata.storage.merge.MergeFunction;
@@ -49,6 +50,7 @@ public final class ChangelogProducer {
     private final RecordComparator comparator;
     private final MergeEngines engines;
     private final long targetFileSize;
+    private final DataFileWriter.Factory files;
 
     private final LookupCache lookupCache;
 
@@ -67,6 +69,7 @@ public final class ChangelogProducer {
         this.engines = table.mergeEngines();
         this.comparator = new RecordComparator(schema, engines.sequenceFieldIndex());
         this.targetFileSize = schema.tableOptions().get(WriteOptions.TARGET_FILE_SIZE);
+        this.files = DataFileWriter.forCommit(table.fileIO(), schema, table.formatConfig(), table.clock());
     }
 
     /**
@@ -115,8 +118,8 @@ public final class ChangelogProducer {
         }
         int[] tagArray = tags.stream().mapToInt(Integer::intValue).toArray();
         boolean lookup = producer == Producer.LOOKUP;
-        RollingFileWriter out = new RollingFileWriter(table.fileIO(), paths.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)), schema,
-                table.formatConfig(), 0, FileSource.COMPACT, targetFileSize, comparator.keys()).committedLater();
+        RollingFileWriter out = new RollingFileWriter(files, paths.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)),
+                0, FileSource.COMPACT, targetFileSize, comparator.keys());
         try (ChangelogJoin join = new ChangelogJoin(new TaggedKeyGroups(runs, tagArray, comparator),
                 lookup ? tag -> tag > 0 : tag -> tag == maxLevel,
                 lookup ? tag -> tag == 0 : tag -> true,
@@ -155,8 +158,8 @@ public final class ChangelogProducer {
         MergeFunction before = engines.functionFactory().get();
         MergeFunction after = engines.functionFactory().get();
         java.util.Comparator<KeyValue> order = rewriteOrder.records();
-        RollingFileWriter out = new RollingFileWriter(table.fileIO(), paths.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)), schema,
-                table.formatConfig(), 0, FileSource.COMPACT, targetFileSize, rewriteOrder.keys()).committedLater();
+        RollingFileWriter out = new RollingFileWriter(files, paths.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)),
+                0, FileSource.COMPACT, targetFileSize, rewriteOrder.keys());
         List<KeyValue> ready = new ArrayList<>(2);
         try (TaggedKeyGroups level0 = new TaggedKeyGroups(
                 List.of(reader.mergeFilesForRewrite(paths, levels.level0(), MergingIterator.Mode.PARTIAL)), new int[] {0},

@@ -9,6 +9,7 @@ import io.strata.storage.options.ChangelogOptions;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.format.DataFilePathFactory;
 import io.strata.storage.format.FileSource;
+import io.strata.storage.format.DataFileWriter;
 import io.strata.storage.format.RollingFileWriter;
 import io.strata.storage.merge.MergeEngines;
 import io.strata.storage.mergetree.MergingIterator;
@@ -39,6 +40,7 @@ public final class CompactRewriter implements AutoCloseable {
     private final RecordComparator comparator;
     private final MergeEngines engines;
     private final long targetFileSize;
+    private final DataFileWriter.Factory files;
     private LookupCache lookupCache;
 
     public CompactRewriter(TableContext table) {
@@ -52,6 +54,7 @@ public final class CompactRewriter implements AutoCloseable {
         }
         this.comparator = reader.rewriteComparator();
         this.targetFileSize = schema.tableOptions().get(WriteOptions.TARGET_FILE_SIZE);
+        this.files = DataFileWriter.forCommit(table.fileIO(), schema, table.formatConfig(), table.clock());
     }
 
     public CompactResult rewrite(CompactPlan plan) throws IOException {
@@ -65,10 +68,9 @@ public final class CompactRewriter implements AutoCloseable {
         RollingFileWriter changelogOut = null;
         try {
             if (changelogInMerge != null) {
-                changelogOut = new RollingFileWriter(table.fileIO(), paths.supplier(
-                        schema.tableOptions().get(io.strata.storage.options.FileOptions.CHANGELOG_FILE_PREFIX)), schema,
-                        table.formatConfig(), 0, FileSource.COMPACT, targetFileSize, comparator.keys())
-                        .committedLater();
+                changelogOut = new RollingFileWriter(files, paths.supplier(
+                        schema.tableOptions().get(io.strata.storage.options.FileOptions.CHANGELOG_FILE_PREFIX)),
+                        0, FileSource.COMPACT, targetFileSize, comparator.keys());
                 writers.add(changelogOut);
             }
             for (CompactPlan.Section section : plan.sections()) {
@@ -82,9 +84,9 @@ public final class CompactRewriter implements AutoCloseable {
                     continue;
                 }
                 before.addAll(section.files());
-                RollingFileWriter out = new RollingFileWriter(table.fileIO(),
-                        paths.supplier(schema.tableOptions().get(FileOptions.DATA_FILE_PREFIX)), schema, table.formatConfig(),
-                        plan.outputLevel(), FileSource.COMPACT, targetFileSize, comparator.keys()).committedLater();
+                RollingFileWriter out = new RollingFileWriter(files,
+                        paths.supplier(schema.tableOptions().get(FileOptions.DATA_FILE_PREFIX)),
+                        plan.outputLevel(), FileSource.COMPACT, targetFileSize, comparator.keys());
                 writers.add(out);
                 if (changelogInMerge != null) {
                     rowsWritten += changelogInMerge.merge(section.files(), out, changelogOut);

@@ -39,7 +39,7 @@ import org.apache.parquet.schema.Type;
  * assembly: a row takes the next decoded value of each requested column. Dictionaries are
  * decoded once per column chunk.
  *
- * <p>A reader opened {@link #openRaw raw} keeps STRING values as their UTF-8 bytes
+ * <p>A reader opened with {@link Options#rawStrings() raw strings} keeps STRING values as their UTF-8 bytes
  * ({@code byte[]}) instead of decoding them to {@link String}: for paths that only move rows
  * from file to file (compaction), which compare them with {@link
  * io.strata.storage.data.ValueComparators#forFields(int[], List, boolean) raw comparators} and
@@ -109,58 +109,88 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
     }
 
     /**
-     * @param readSchema   the schema rows are laid out in
-     * @param projection   field ids to decode; null for all
-     * @param primaryKey   whether the file has the system columns
-     * @param fileSize     the file's size from the manifest (saves a round trip), or -1
+     * Starts opening the data file at {@code path}, its rows laid out in {@code readSchema}; by
+     * default every column is decoded, STRING values are {@link String}s and the file's size is
+     * asked of the file system. The file has the system columns (sequence number, row kind)
+     * exactly when {@code readSchema} has a primary key, as {@link DataFileWriter} writes them.
      */
-    public static DataFileReader open(FileIO io, Configuration conf, Path path, TableSchema readSchema,
-                                      BitSet projection, boolean primaryKey, long fileSize) {
-        return open(io, conf, path, readSchema, projection, primaryKey, fileSize, false);
+    public static Options of(FileIO io, Configuration conf, Path path, TableSchema readSchema) {
+        return new Options(io, conf, path, readSchema);
     }
 
-    /**
-     * Like {@link #open} with every column, but STRING values are {@code byte[]} holding their
-     * UTF-8 bytes. Rows read this way must not reach readers of the table API.
-     */
-    public static DataFileReader openRaw(FileIO io, Configuration conf, Path path, TableSchema readSchema,
-                                         boolean primaryKey, long fileSize) {
-        return open(io, conf, path, readSchema, null, primaryKey, fileSize, true);
-    }
+    /** What to read of one data file; {@link #open()} opens it. Not thread-safe. */
+    public static final class Options {
+        private final FileIO io;
+        private final Configuration conf;
+        private final Path path;
+        private final TableSchema readSchema;
+        private BitSet projection;
+        private long fileSize = -1;
+        private boolean rawStrings;
 
-    private static DataFileReader open(FileIO io, Configuration conf, Path path, TableSchema readSchema,
-                                       BitSet projection, boolean primaryKey, long fileSize, boolean rawStrings) {
-        InputFile in = io.inputFile(path, fileSize);
-        ParquetFileReader reader;
-        BufferPool.Scope buffers = BufferPool.shared().scope();
-        PageDecompression decompression = new PageDecompression(conf, buffers);
-        try {
-            ParquetReadOptions options = ParquetReadOptions.builder(new HadoopParquetConfiguration(conf))
-                    .withCodecFactory(decompression).withAllocator(buffers).build();
-            reader = new ParquetFileReader(in, options);
-        } catch (FileNotFoundException | NoSuchFileException e) {
-            buffers.close();
-            throw new CorruptFileException(path, MISSING, e);
-        } catch (IOException | RuntimeException e) {
-            buffers.close();
-            throw new CorruptFileException(path, "cannot open data file: " + reason(io, path, fileSize, e), e);
+        private Options(FileIO io, Configuration conf, Path path, TableSchema readSchema) {
+            this.io = io;
+            this.conf = conf;
+            this.path = path;
+            this.readSchema = readSchema;
         }
-        try {
-            FileMetaData meta = reader.getFileMetaData();
-            String version = meta.getKeyValueMetaData().get(DataFileWriter.VERSION_KEY);
-            if (!DataFileWriter.VERSION.equals(version)) {
-                throw new CorruptFileException(path, "not a Strata data file of version " + DataFileWriter.VERSION
-                        + " (found " + version + ")");
+
+        /** Decodes only these field ids (the others stay null); null for all. */
+        public Options projection(BitSet fieldIds) {
+            this.projection = fieldIds;
+            return this;
+        }
+
+        /** The file's size from the manifest (saves a round trip); -1 if unknown. */
+        public Options fileSize(long bytes) {
+            this.fileSize = bytes;
+            return this;
+        }
+
+        /**
+         * STRING values are {@code byte[]} holding their UTF-8 bytes. Rows read this way must not
+         * reach readers of the table API.
+         */
+        public Options rawStrings() {
+            this.rawStrings = true;
+            return this;
+        }
+
+        /** Opens the file; fails, naming it, if it is missing or not a readable Strata data file. */
+        public DataFileReader open() {
+            boolean primaryKey = readSchema.hasPrimaryKey();
+            InputFile in = io.inputFile(path, fileSize);
+            ParquetFileReader reader;
+            BufferPool.Scope buffers = BufferPool.shared().scope();
+            PageDecompression decompression = new PageDecompression(conf, buffers);
+            try {
+                ParquetReadOptions options = ParquetReadOptions.builder(new HadoopParquetConfiguration(conf))
+                        .withCodecFactory(decompression).withAllocator(buffers).build();
+                reader = new ParquetFileReader(in, options);
+            } catch (FileNotFoundException | NoSuchFileException e) {
+                buffers.close();
+                throw new CorruptFileException(path, MISSING, e);
+            } catch (IOException | RuntimeException e) {
+                buffers.close();
+                throw new CorruptFileException(path, "cannot open data file: " + reason(io, path, fileSize, e), e);
             }
-            MessageType fileSchema = meta.getSchema();
-            MessageType requested = requestedSchema(fileSchema, readSchema, projection, primaryKey);
-            reader.setRequestedSchema(requested);
-            return new DataFileReader(io, fileSize, path, reader, buffers, decompression, requested, readSchema,
-                    primaryKey, rawStrings);
-        } catch (RuntimeException e) {
-            closeQuietly(reader, decompression, buffers);
-            throw e instanceof CorruptFileException ? e
-                    : new CorruptFileException(path, "unexpected data file layout: " + e.getMessage(), e);
+            try {
+                FileMetaData meta = reader.getFileMetaData();
+                String version = meta.getKeyValueMetaData().get(DataFileWriter.VERSION_KEY);
+                if (!DataFileWriter.VERSION.equals(version)) {
+                    throw new CorruptFileException(path, "not a Strata data file of version " + DataFileWriter.VERSION
+                            + " (found " + version + ")");
+                }
+                MessageType fileSchema = meta.getSchema();
+                MessageType requested = requestedSchema(fileSchema, readSchema, projection, primaryKey);
+                reader.setRequestedSchema(requested);
+                return new DataFileReader(io, fileSize, path, reader, buffers, decompression, requested, readSchema,
+                        primaryKey, rawStrings);
+            } catch (RuntimeException e) {
+                closeQuietly(reader, decompression, buffers);
+                throw e instanceof CorruptFileException ? e
+                        : new CorruptFileException(path, "unexpected data file layout: " + e.getMessage(), e);
+            }
         }
     }
 

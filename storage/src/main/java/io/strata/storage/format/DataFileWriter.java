@@ -10,6 +10,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -47,6 +48,58 @@ public final class DataFileWriter implements Closeable {
     /** Below this many sampled rows, Parquet's defaults apply (a tiny sample says nothing). */
     private static final int MIN_SAMPLE = 64;
 
+    /**
+     * How the data files of one table are written: where (file IO), in which layout (schema,
+     * format), when they become durable, and the clock that stamps their creation time. Immutable;
+     * one instance serves any number of files.
+     */
+    public static final class Factory {
+        private final FileIO io;
+        private final TableSchema schema;
+        private final FileFormatConfig format;
+        private final Clock clock;
+        private final boolean committedLater;
+
+        private Factory(FileIO io, TableSchema schema, FileFormatConfig format, Clock clock, boolean committedLater) {
+            this.io = io;
+            this.schema = schema;
+            this.format = format;
+            this.clock = clock;
+            this.committedLater = committedLater;
+        }
+
+        /**
+         * A writer of one file at {@code path}. The file itself is created with the first {@link
+         * #SAMPLE_ROWS} rows (or at {@link #estimatedSize()} or {@link #finish()}, whichever comes
+         * first).
+         */
+        public DataFileWriter create(Path path, int level, FileSource source) {
+            return new DataFileWriter(this, path, level, source);
+        }
+
+        public FileIO fileIO() {
+            return io;
+        }
+    }
+
+    /**
+     * Data and changelog files, which only a later commit names: their durability is settled by
+     * that commit ({@link FileIO#dataOutputFile}, {@link FileIO#makeDurable}) instead of at
+     * {@link #finish()}.
+     */
+    public static Factory forCommit(FileIO io, TableSchema schema, FileFormatConfig format, Clock clock) {
+        return new Factory(io, schema, format, clock, true);
+    }
+
+    /**
+     * Files durable once {@link #finish()} returns ({@link FileIO#outputFile}): manifests, which a
+     * snapshot names directly, and files written outside a table's commit.
+     */
+    public static Factory durableOnFinish(FileIO io, TableSchema schema, FileFormatConfig format, Clock clock) {
+        return new Factory(io, schema, format, clock, false);
+    }
+
+    private final Factory files;
     private final FileIO io;
     private final Path path;
     private final TableSchema schema;
@@ -65,29 +118,13 @@ public final class DataFileWriter implements Closeable {
     private Object[] firstRow;
     private Object[] lastRow;
     private boolean closed;
-    private final boolean committedLater;
 
-    /**
-     * The file itself is created with the first {@link #SAMPLE_ROWS} rows (or at {@link
-     * #estimatedSize()} or {@link #finish()}, whichever comes first).
-     */
-    public DataFileWriter(FileIO io, Path path, TableSchema schema, FileFormatConfig format, int level,
-                          FileSource source) throws IOException {
-        this(io, path, schema, format, level, source, false);
-    }
-
-    /**
-     * @param committedLater the file is a data or changelog file that only a commit will name, so
-     *                       its durability may be settled by that commit ({@link
-     *                       FileIO#dataOutputFile}); false: durable once finished (manifests)
-     */
-    public DataFileWriter(FileIO io, Path path, TableSchema schema, FileFormatConfig format, int level,
-                          FileSource source, boolean committedLater) throws IOException {
-        this.committedLater = committedLater;
-        this.io = io;
+    private DataFileWriter(Factory files, Path path, int level, FileSource source) {
+        this.files = files;
+        this.io = files.io;
         this.path = path;
-        this.schema = schema;
-        this.format = format;
+        this.schema = files.schema;
+        this.format = files.format;
         this.primaryKey = schema.hasPrimaryKey();
         this.keyIndexes = schema.primaryKeyIndexes();
         this.level = level;
@@ -118,7 +155,7 @@ public final class DataFileWriter implements Closeable {
                 props.withDictionaryEncoding(schema.fields().get(i).name(), false);
             }
         }
-        writer = new ParquetRowWriter(committedLater ? io.dataOutputFile(path) : io.outputFile(path), type, schema.fields(), primaryKey, props.build(),
+        writer = new ParquetRowWriter(files.committedLater ? io.dataOutputFile(path) : io.outputFile(path), type, schema.fields(), primaryKey, props.build(),
                 format.conf(), format.codec(), format.blockSize(),
                 Map.of(VERSION_KEY, VERSION, "strata.schema-id", String.valueOf(schema.id())));
         List<KeyValue> rows = sample;
@@ -207,7 +244,7 @@ public final class DataFileWriter implements Closeable {
         return lastRow;
     }
 
-    /** Closes the file and returns its metadata. */
+    /** Closes the file and returns its metadata, created at the factory clock's current time. */
     public DataFileMeta finish() throws IOException {
         if (writer == null) {
             open();
@@ -219,7 +256,7 @@ public final class DataFileWriter implements Closeable {
         Object[] maxKey = primaryKey ? keyOf(lastRow) : new Object[0];
         return new DataFileMeta(path.getName(), io.length(path), rowCount, deleteCount, minKey, maxKey,
                 rowCount == 0 ? 0 : minSeq, rowCount == 0 ? 0 : maxSeq, level, schema.id(),
-                statsFromFooter(footer, schema.fields()), System.currentTimeMillis(), source);
+                statsFromFooter(footer, schema.fields()), files.clock.millis(), source);
     }
 
     /** The key of {@code row} with API value types (a raw STRING value decoded), for the manifest. */

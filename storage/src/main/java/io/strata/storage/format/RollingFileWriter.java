@@ -2,7 +2,6 @@ package io.strata.storage.format;
 
 import io.strata.storage.data.KeyValue;
 import io.strata.storage.fs.FileIO;
-import io.strata.storage.schema.TableSchema;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -19,10 +18,9 @@ import org.apache.hadoop.fs.Path;
 public final class RollingFileWriter implements Closeable {
     private static final int SIZE_CHECK_INTERVAL = 1024;
 
+    private final DataFileWriter.Factory files;
     private final FileIO io;
     private final Supplier<Path> newPath;
-    private final TableSchema schema;
-    private final FileFormatConfig format;
     private final int level;
     private final FileSource source;
     private final long targetSize;
@@ -32,34 +30,22 @@ public final class RollingFileWriter implements Closeable {
     private final List<Path> finishedPaths = new ArrayList<>();
     private DataFileWriter current;
     private boolean rollPending;
-    private boolean committedLater;
 
     /**
+     * @param files         writes each file, and decides when it is durable ({@link
+     *                      DataFileWriter#forCommit} for data and changelog files)
      * @param newPath       gives the path of each new file
      * @param keyComparator compares rows by primary key; null for append files (roll anywhere)
      */
-    public RollingFileWriter(FileIO io, Supplier<Path> newPath, TableSchema schema,
-                             FileFormatConfig format, int level, FileSource source, long targetSize,
-                             Comparator<Object[]> keyComparator) {
-        this.io = io;
+    public RollingFileWriter(DataFileWriter.Factory files, Supplier<Path> newPath, int level, FileSource source,
+                             long targetSize, Comparator<Object[]> keyComparator) {
+        this.files = files;
+        this.io = files.fileIO();
         this.newPath = newPath;
-        this.schema = schema;
-        this.format = format;
         this.level = level;
         this.source = source;
         this.targetSize = targetSize;
         this.keyComparator = keyComparator;
-    }
-
-    /**
-     * The files are data or changelog files that only a commit will name: their durability is
-     * settled by that commit ({@link FileIO#dataOutputFile}, {@link FileIO#makeDurable}) instead
-     * of at close. Every data and changelog writer sets it; manifests, which a snapshot names
-     * directly, do not.
-     */
-    public RollingFileWriter committedLater() {
-        this.committedLater = true;
-        return this;
     }
 
     public void write(KeyValue kv) throws IOException {
@@ -69,7 +55,7 @@ public final class RollingFileWriter implements Closeable {
             rollPending = false;
         }
         if (current == null) {
-            current = new DataFileWriter(io, newPath.get(), schema, format, level, source, committedLater);
+            current = files.create(newPath.get(), level, source);
         }
         current.write(kv);
         if (current.rowCount() % SIZE_CHECK_INTERVAL == 0 && current.estimatedSize() >= targetSize) {

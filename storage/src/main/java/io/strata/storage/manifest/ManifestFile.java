@@ -7,6 +7,7 @@ import io.strata.storage.data.ValueComparators;
 import io.strata.storage.format.ColumnStats;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.format.DataFileReader;
+import io.strata.storage.format.DataFileWriter;
 import io.strata.storage.format.FileFormatConfig;
 import io.strata.storage.format.FileSource;
 import io.strata.storage.format.RollingFileWriter;
@@ -20,6 +21,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -45,16 +47,19 @@ public final class ManifestFile {
     private final FileIO io;
     private final TablePaths paths;
     private final FileFormatConfig format;
+    private final DataFileWriter.Factory files;
     private final long targetSize;
     private final List<Comparator<Object>> partitionFieldComparators = new ArrayList<>();
     private final String uuid = UUID.randomUUID().toString();
     private final AtomicInteger counter = new AtomicInteger();
 
+    /** @param clock stamps the creation time of each manifest's Parquet file */
     public ManifestFile(FileIO io, TablePaths paths, FileFormatConfig format, long targetSize,
-                        List<DataType> partitionTypes) {
+                        List<DataType> partitionTypes, Clock clock) {
         this.io = io;
         this.paths = paths;
         this.format = format;
+        this.files = DataFileWriter.durableOnFinish(io, ENTRY_SCHEMA, format, clock);
         this.targetSize = targetSize;
         for (DataType t : partitionTypes) {
             partitionFieldComparators.add(ValueComparators.forType(t));
@@ -79,8 +84,8 @@ public final class ManifestFile {
     public List<ManifestFileMeta> write(List<ManifestEntry> entries) throws IOException {
         List<ManifestFileMeta> out = new ArrayList<>();
         int from = 0;
-        RollingFileWriter writer = new RollingFileWriter(io, this::newManifestPath, ENTRY_SCHEMA,
-                format, 0, FileSource.APPEND, targetSize, null);
+        RollingFileWriter writer = new RollingFileWriter(files, this::newManifestPath, 0, FileSource.APPEND,
+                targetSize, null);
         try {
             for (ManifestEntry e : entries) {
                 writer.write(new KeyValue(0, RowKind.INSERT, toRow(e)));
@@ -140,7 +145,7 @@ public final class ManifestFile {
     public List<ManifestEntry> read(String fileName) {
         Path path = paths.manifestFile(fileName);
         List<ManifestEntry> out = new ArrayList<>();
-        try (DataFileReader r = DataFileReader.open(io, format.conf(), path, ENTRY_SCHEMA, null, false, -1)) {
+        try (DataFileReader r = DataFileReader.of(io, format.conf(), path, ENTRY_SCHEMA).open()) {
             while (r.hasNext()) {
                 out.add(fromRow(r.next().row(), path));
             }

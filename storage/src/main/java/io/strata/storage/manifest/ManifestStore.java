@@ -6,6 +6,7 @@ import io.strata.storage.fs.TablePaths;
 import io.strata.storage.options.ManifestOptions;
 import io.strata.storage.options.TableOptions;
 import io.strata.storage.schema.DataType;
+import java.time.Clock;
 import java.util.List;
 
 /** The manifest side of one table: manifests, manifest lists, live-file scans and manifest compaction. */
@@ -15,10 +16,11 @@ public final class ManifestStore {
     private final LiveFileScanner scanner;
     private final ManifestMerger merger;
 
+    /** @param clock stamps the creation time of manifest files */
     public ManifestStore(FileIO io, TablePaths paths, FileFormatConfig format, TableOptions options,
-                         List<DataType> partitionTypes) {
+                         List<DataType> partitionTypes, Clock clock) {
         long target = options.get(ManifestOptions.TARGET_FILE_SIZE);
-        this.manifestFile = new ManifestFile(io, paths, format, target, partitionTypes);
+        this.manifestFile = new ManifestFile(io, paths, format, target, partitionTypes, clock);
         this.manifestList = new ManifestList(io, paths);
         this.scanner = new LiveFileScanner(manifestList, manifestFile);
         this.merger = new ManifestMerger(manifestFile, target, options.get(ManifestOptions.MERGE_MIN_COUNT),

@@ -34,8 +34,8 @@ public final class BucketReader {
 
     /** The records of {@code run} (files of one bucket, read one after another), laid out in this schema. */
     public CloseableIterator<KeyValue> readRun(DataFilePathFactory paths, List<DataFileMeta> run) {
-        return new ConcatIterator<>(run, f -> DataFileReader.open(table.fileIO(), table.formatConfig().conf(),
-                paths.toPath(f.fileName()), schema, null, schema.hasPrimaryKey(), f.fileSize()));
+        return new ConcatIterator<>(run, f -> DataFileReader.of(table.fileIO(), table.formatConfig().conf(),
+                paths.toPath(f.fileName()), schema).fileSize(f.fileSize()).open());
     }
 
     /**
@@ -52,8 +52,8 @@ public final class BucketReader {
         if (!rewritesRawStrings()) {
             return readRun(paths, run);
         }
-        return new ConcatIterator<>(run, f -> DataFileReader.openRaw(table.fileIO(), table.formatConfig().conf(),
-                paths.toPath(f.fileName()), schema, true, f.fileSize()));
+        return new ConcatIterator<>(run, f -> DataFileReader.of(table.fileIO(), table.formatConfig().conf(),
+                paths.toPath(f.fileName()), schema).fileSize(f.fileSize()).rawStrings().open());
     }
 
     /** The order of records read for rewriting (see {@link #readRunForRewrite}). */

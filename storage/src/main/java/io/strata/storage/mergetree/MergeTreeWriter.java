@@ -5,11 +5,12 @@ import io.strata.storage.data.KeyValue;
 import io.strata.storage.data.RowKind;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.format.DataFilePathFactory;
-import io.strata.storage.format.FileFormatConfig;
+import io.strata.storage.format.DataFileWriter;
 import io.strata.storage.format.FileSource;
 import io.strata.storage.format.RollingFileWriter;
 import io.strata.storage.fs.FileIO;
 import io.strata.storage.schema.TableSchema;
+import io.strata.storage.store.TableContext;
 import io.strata.storage.util.CloseableIterator;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -26,7 +27,7 @@ import java.util.List;
 public final class MergeTreeWriter {
     private final FileIO io;
     private final TableSchema schema;
-    private final FileFormatConfig format;
+    private final DataFileWriter.Factory files;
     private final DataFilePathFactory pathFactory;
     private final WriteBuffer buffer;
     private final RecordComparator comparator;
@@ -56,11 +57,12 @@ public final class MergeTreeWriter {
         void cancel();
     }
 
-    public MergeTreeWriter(FileIO io, TableSchema schema, FileFormatConfig format, DataFilePathFactory pathFactory,
-                           WriteBuffer buffer, RecordComparator comparator, long targetFileSize, long nextSequence) {
-        this.io = io;
-        this.schema = schema;
-        this.format = format;
+    /** Files are written with {@code table}'s file IO, schema and format, stamped by its clock. */
+    public MergeTreeWriter(TableContext table, DataFilePathFactory pathFactory, WriteBuffer buffer,
+                           RecordComparator comparator, long targetFileSize, long nextSequence) {
+        this.io = table.fileIO();
+        this.schema = table.schema();
+        this.files = DataFileWriter.forCommit(io, schema, table.formatConfig(), table.clock());
         this.pathFactory = pathFactory;
         this.buffer = buffer;
         this.comparator = comparator;
@@ -98,8 +100,8 @@ public final class MergeTreeWriter {
         if (inputChangelog == null || inputChangelog.isEmpty()) {
             return;
         }
-        RollingFileWriter out = new RollingFileWriter(io, pathFactory.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)), schema, format, 0,
-                FileSource.APPEND, targetFileSize, comparator.keys()).committedLater();
+        RollingFileWriter out = new RollingFileWriter(files, pathFactory.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)), 0,
+                FileSource.APPEND, targetFileSize, comparator.keys());
         try (CloseableIterator<KeyValue> rows = inputChangelog.sorted()) {
             while (rows.hasNext()) {
                 out.write(rows.next());
@@ -113,18 +115,28 @@ public final class MergeTreeWriter {
     }
 
     /**
-     * Frees memory: spills to local disk when {@code spillable}, else flushes a level-0 file. The
-     * input changelog, if any, always spills to local disk: written out here it would become a
-     * separate run, and the commit's changelog would depend on where memory ran out.
+     * Frees memory by spilling the buffer to local disk ({@code write-buffer-spillable}); the rows
+     * stay buffered, to be written at the next {@link #flush()}. The input changelog, if any, spills
+     * too (see {@link #relieveMemoryByFlushing()}).
      */
-    public void relieveMemory(boolean spillable) throws IOException {
+    public void relieveMemoryBySpilling() throws IOException {
+        spillInputChangelog();
+        buffer.spill();
+    }
+
+    /**
+     * Frees memory by {@link #flush() flushing} the buffer as level-0 file(s). The input changelog,
+     * if any, still spills to local disk: written out here it would become a separate run, and the
+     * commit's changelog would depend on where memory ran out.
+     */
+    public void relieveMemoryByFlushing() throws IOException {
+        spillInputChangelog();
+        flush();
+    }
+
+    private void spillInputChangelog() throws IOException {
         if (inputChangelog != null) {
             inputChangelog.spill();
-        }
-        if (spillable) {
-            buffer.spill();
-        } else {
-            flush();
         }
     }
 
@@ -133,9 +145,8 @@ public final class MergeTreeWriter {
         if (buffer.isEmpty()) {
             return;
         }
-        RollingFileWriter out = new RollingFileWriter(io, pathFactory.supplier(schema.tableOptions().get(FileOptions.DATA_FILE_PREFIX)), schema,
-                format, 0, FileSource.APPEND, targetFileSize, comparator == null ? null : comparator.keys())
-                .committedLater();
+        RollingFileWriter out = new RollingFileWriter(files, pathFactory.supplier(schema.tableOptions().get(FileOptions.DATA_FILE_PREFIX)),
+                0, FileSource.APPEND, targetFileSize, comparator == null ? null : comparator.keys());
         try (CloseableIterator<KeyValue> records = buffer.drain()) {
             while (records.hasNext()) {
                 out.write(records.next());

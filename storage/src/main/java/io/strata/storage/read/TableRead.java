@@ -93,9 +93,9 @@ final class TableRead {
     }
 
     private CloseableIterator<KeyValue> open(String partitionPath, int bucket, DataFileMeta f) {
-        return DataFileReader.open(table.fileIO(), table.formatConfig().conf(),
-                table.paths().dataFile(partitionPath, bucket, f.fileName()), schema, decode, schema.hasPrimaryKey(),
-                f.fileSize());
+        return DataFileReader.of(table.fileIO(), table.formatConfig().conf(),
+                table.paths().dataFile(partitionPath, bucket, f.fileName()), schema)
+                .projection(decode).fileSize(f.fileSize()).open();
     }
 
     /** Applies the filter and projection to merged records. */

@@ -42,7 +42,7 @@ public final class TableContext {
         this.snapshots = new SnapshotManager(io, paths, name);
         this.format = new FileFormatConfig(io.conf(), schema.tableOptions());
         this.manifests = new ManifestStore(io, paths, format, schema.tableOptions(),
-                schema.typesOf(schema.partitionIndexes()));
+                schema.typesOf(schema.partitionIndexes()), clock);
         this.mergeEngines = schema.hasPrimaryKey() ? MergeEngines.of(name, schema) : null;
     }
 

@@ -170,8 +170,7 @@ public final class TableWrite implements AutoCloseable {
         if (w == null) {
             DataFilePathFactory paths = table.context().bucketPaths(pb.partition, pb.bucket);
             WriteBuffer buffer = new WriteBuffer(comparator, sorter, functions, spillDir);
-            w = new MergeTreeWriter(table.fileIO(), schema, table.formatConfig(), paths, buffer, comparator,
-                    targetFileSize, nextSequence(pb));
+            w = new MergeTreeWriter(table.context(), paths, buffer, comparator, targetFileSize, nextSequence(pb));
             if (!writeOnly) {
                 w.setCompaction(compactManager(pb));
             }
@@ -250,7 +249,11 @@ public final class TableWrite implements AutoCloseable {
         }
         long before = largest.bufferedBytes();
         try {
-            largest.relieveMemory(spillable);
+            if (spillable) {
+                largest.relieveMemoryBySpilling();
+            } else {
+                largest.relieveMemoryByFlushing();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("table " + table.name() + ": cannot spill or flush a write buffer: "
                     + e.getMessage(), e);

@@ -101,8 +101,8 @@ class FullChangelogMergeTest {
     private static List<String> rows(FileStoreTable t, DataFilePathFactory paths, List<DataFileMeta> files) {
         List<String> out = new ArrayList<>();
         for (DataFileMeta f : files) {
-            try (DataFileReader r = DataFileReader.open(t.fileIO(), t.formatConfig().conf(), paths.toPath(f.fileName()),
-                    t.schema(), null, true, f.fileSize())) {
+            try (DataFileReader r = DataFileReader.of(t.fileIO(), t.formatConfig().conf(), paths.toPath(f.fileName()),
+                    t.schema()).fileSize(f.fileSize()).open()) {
                 while (r.hasNext()) {
                     KeyValue kv = r.next();
                     out.add(kv.kind() + " " + kv.sequence() + " " + Arrays.deepToString(kv.row()));

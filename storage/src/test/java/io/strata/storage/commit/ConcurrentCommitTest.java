@@ -335,8 +335,8 @@ class ConcurrentCommitTest {
     /** What a compaction of {@link #appendOneFile}'s file would produce: the same rows at level 1. */
     private static DataFileMeta writeCompacted(FileStoreTable table, int round) throws IOException {
         DataFilePathFactory paths = new DataFilePathFactory(table.paths(), "", 0);
-        DataFileWriter w = new DataFileWriter(table.fileIO(), paths.newPath("data"), table.schema(),
-                table.formatConfig(), 1, FileSource.COMPACT);
+        DataFileWriter w = DataFileWriter.durableOnFinish(table.fileIO(), table.schema(), table.formatConfig(),
+                table.context().clock()).create(paths.newPath("data"), 1, FileSource.COMPACT);
         for (int r = 0; r < ROWS_PER_COMMIT; r++) {
             w.write(new KeyValue(r, RowKind.INSERT, new Object[] {round * 100L + r, "v" + r}));
         }

@@ -14,6 +14,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -281,8 +282,9 @@ class ColumnChunkDecoderDifferentialTest {
         switch (c.writer) {
             case STRATA:
                 FileIO io = FileIO.forWarehouse(dir.toString(), CONF);
-                DataFileWriter w = new DataFileWriter(io, file, c.schema, new FileFormatConfig(CONF,
-                        c.schema.tableOptions()), 0, FileSource.APPEND);
+                DataFileWriter w = DataFileWriter.durableOnFinish(io, c.schema,
+                        new FileFormatConfig(CONF, c.schema.tableOptions()), Clock.systemUTC())
+                        .create(file, 0, FileSource.APPEND);
                 for (KeyValue kv : c.rows) {
                     w.write(kv);
                 }
@@ -390,8 +392,8 @@ class ColumnChunkDecoderDifferentialTest {
         FileIO io = FileIO.forWarehouse(dir.toString(), CONF);
         long size = Files.size(java.nio.file.Path.of(file.toUri()));
         List<KeyValue> strata = new ArrayList<>();
-        try (DataFileReader r = c.raw ? DataFileReader.openRaw(io, CONF, file, c.schema, c.primaryKey, size)
-                : DataFileReader.open(io, CONF, file, c.schema, c.projection, c.primaryKey, size)) {
+        DataFileReader.Options read = DataFileReader.of(io, CONF, file, c.schema).projection(c.projection).fileSize(size);
+        try (DataFileReader r = c.raw ? read.rawStrings().open() : read.open()) {
             while (r.hasNext()) {
                 strata.add(r.next());
             }

@@ -135,8 +135,7 @@ class UnreadableColumnsTest {
 
     private List<KeyValue> readAll(Path file, TableSchema schema) {
         List<KeyValue> out = new ArrayList<>();
-        try (DataFileReader r = DataFileReader.open(FileIO.forWarehouse(dir.toString(), CONF), CONF, file, schema,
-                null, schema.hasPrimaryKey(), -1)) {
+        try (DataFileReader r = DataFileReader.of(FileIO.forWarehouse(dir.toString(), CONF), CONF, file, schema).open()) {
             r.forEachRemaining(out::add);
         }
         return out;

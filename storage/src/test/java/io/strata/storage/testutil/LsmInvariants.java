@@ -59,9 +59,9 @@ public final class LsmInvariants {
             long deletes = 0;
             Object[] first = null;
             Object[] last = null;
-            try (DataFileReader r = DataFileReader.open(t.fileIO(), t.formatConfig().conf(),
+            try (DataFileReader r = DataFileReader.of(t.fileIO(), t.formatConfig().conf(),
                     t.paths().dataFile(PartitionPath.of(t.schema().partitionKeys(), e.partition()), e.bucket(),
-                            f.fileName()), t.schema(), null, true, f.fileSize())) {
+                            f.fileName()), t.schema()).fileSize(f.fileSize()).open()) {
                 while (r.hasNext()) {
                     KeyValue kv = r.next();
                     rows++;
