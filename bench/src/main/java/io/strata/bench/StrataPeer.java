@@ -136,7 +136,7 @@ final class StrataPeer {
      * Scenario 5, the copy limit: reads every live file and writes the same rows to new files
      * (same format and codec, under {@code scratch}), with no merging: the floor for any
      * merge-based compaction of these files. Reads like a compaction does (STRING values as raw UTF-8,
-     * see DataFileReader#openRaw).
+     * see DataFileReader.Options#rawStrings()).
      */
     CompactionResult copyLimit(Path scratch) throws IOException {
         FileSummary input = files();

@@ -44,7 +44,7 @@ final class FailedAttemptFiles {
         int deleted = 0;
         for (Path p : candidates) {
             if (!referenced.contains(p.getName())) {
-                table.fileIO().delete(p, false);
+                table.fileIO().delete(p);
                 deleted++;
             }
         }

@@ -150,7 +150,7 @@ final class TableCommitPass {
         for (DataFileMeta f : out) {
             if (!inputs.contains(f.fileName())) {
                 try {
-                    table.fileIO().delete(table.paths().dataFile(partitionPath, m.bucket(), f.fileName()), false);
+                    table.fileIO().delete(table.paths().dataFile(partitionPath, m.bucket(), f.fileName()));
                 } catch (IOException e) {
                     LOG.warn("table {}: cannot delete uncommitted file {}: {}", table.name(), f.fileName(), e.toString());
                 }

@@ -476,7 +476,7 @@ public final class TableCommit implements AutoCloseable {
 
     private void deleteQuietly(org.apache.hadoop.fs.Path p) {
         try {
-            io.delete(p, false);
+            io.delete(p);
         } catch (IOException e) {
             LOG.warn("table {}: could not delete uncommitted file {}: {}", tableName, p, e.toString());
         }

@@ -55,8 +55,8 @@ public enum CompactStrategy {
                 if (unit.isPresent() || levels.level0().isEmpty()) {
                     return unit;
                 }
-                return universal.pickForSizeRatio(maxLevel, runs, levels.level0().size(), true,
-                        CompactReason.FORCE_LEVEL0);
+                return Optional.of(universal.forcePickForSizeRatio(maxLevel, runs, levels.level0().size(),
+                        CompactReason.FORCE_LEVEL0));
             }
             default:
                 throw new IllegalStateException(name());

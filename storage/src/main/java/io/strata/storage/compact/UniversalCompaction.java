@@ -39,12 +39,12 @@ public final class UniversalCompaction {
         if (unit.isPresent()) {
             return unit;
         }
-        unit = pickForSizeRatio(maxLevel, runs, 1, false, CompactReason.SIZE_RATIO);
+        unit = pickForSizeRatio(maxLevel, runs);
         if (unit.isPresent()) {
             return unit;
         }
         if (runs.size() > trigger) {
-            return pickForSizeRatio(maxLevel, runs, runs.size() - trigger + 1, true, CompactReason.RUN_COUNT);
+            return Optional.of(forcePickForSizeRatio(maxLevel, runs, runs.size() - trigger + 1, CompactReason.RUN_COUNT));
         }
         return Optional.empty();
     }
@@ -61,12 +61,26 @@ public final class UniversalCompaction {
         return Optional.empty();
     }
 
+    /** The newest run extended by size ratio, if that takes at least two runs. */
+    private Optional<CompactUnit> pickForSizeRatio(int maxLevel, List<LevelSortedRun> runs) {
+        int count = sizeRatioRunCount(runs, 1);
+        if (count > 1) {
+            return Optional.of(unit(runs, maxLevel, count, CompactReason.SIZE_RATIO));
+        }
+        return Optional.empty();
+    }
+
     /**
-     * Starts with the {@code candidateCount} newest runs and extends them by size ratio.
+     * The {@code candidateCount} newest runs extended by size ratio, even if that is a single run.
      * Public for strategies that force a start (the lookup strategy forces all level-0 runs).
      */
-    public Optional<CompactUnit> pickForSizeRatio(int maxLevel, List<LevelSortedRun> runs, int candidateCount,
-                                                  boolean forcePick, CompactReason reason) {
+    public CompactUnit forcePickForSizeRatio(int maxLevel, List<LevelSortedRun> runs, int candidateCount,
+                                             CompactReason reason) {
+        return unit(runs, maxLevel, sizeRatioRunCount(runs, candidateCount), reason);
+    }
+
+    /** How many of the newest runs, from {@code candidateCount}, stay within the size ratio. */
+    private int sizeRatioRunCount(List<LevelSortedRun> runs, int candidateCount) {
         int count = Math.min(candidateCount, runs.size());
         long size = 0;
         for (int i = 0; i < count; i++) {
@@ -80,10 +94,7 @@ public final class UniversalCompaction {
             size += next;
             count++;
         }
-        if (forcePick || count > 1) {
-            return Optional.of(unit(runs, maxLevel, count, reason));
-        }
-        return Optional.empty();
+        return count;
     }
 
     static CompactUnit unit(List<LevelSortedRun> runs, int maxLevel, int runCount, CompactReason reason) {

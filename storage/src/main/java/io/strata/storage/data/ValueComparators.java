@@ -43,7 +43,7 @@ public final class ValueComparators {
     }
 
     /**
-     * The comparator of a type for rows read {@linkplain io.strata.storage.format.DataFileReader#openRaw
+     * The comparator of a type for rows read {@linkplain io.strata.storage.format.DataFileReader.Options#rawStrings()
      * raw}: a STRING value is its UTF-8 bytes ({@code byte[]}), compared unsigned, which is the
      * code-point order of {@link #compareStrings}. A STRING value given as {@link String} is
      * still accepted (and ordered consistently); other types are as {@link #forType}.

@@ -70,8 +70,8 @@ public final class DataFileWriter implements Closeable {
 
         /**
          * A writer of one file at {@code path}. The file itself is created with the first {@link
-         * #SAMPLE_ROWS} rows (or at {@link #estimatedSize()} or {@link #finish()}, whichever comes
-         * first).
+         * DataFileWriter#SAMPLE_ROWS} rows (or at {@link DataFileWriter#estimatedSize()} or {@link
+         * DataFileWriter#finish()}, whichever comes first).
          */
         public DataFileWriter create(Path path, int level, FileSource source) {
             return new DataFileWriter(this, path, level, source);
@@ -283,7 +283,7 @@ public final class DataFileWriter implements Closeable {
             // the file is being discarded; its content does not matter
         }
         try {
-            io.delete(path, false);
+            io.delete(path);
         } catch (IOException ignored) {
             // an unreferenced file is harmless; orphan cleanup removes it
         }

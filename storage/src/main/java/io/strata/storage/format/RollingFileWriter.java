@@ -91,7 +91,7 @@ public final class RollingFileWriter implements Closeable {
         }
         for (Path p : finishedPaths) {
             try {
-                io.delete(p, false);
+                io.delete(p);
             } catch (IOException ignored) {
                 // left for orphan cleanup
             }

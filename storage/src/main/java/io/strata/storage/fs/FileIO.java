@@ -102,7 +102,8 @@ public abstract class FileIO {
 
     public abstract long length(Path path) throws IOException;
 
-    public abstract boolean delete(Path path, boolean recursive) throws IOException;
+    /** Deletes a file (or an empty directory); false if there was nothing at {@code path}. */
+    public abstract boolean delete(Path path) throws IOException;
 
     public abstract void mkdirs(Path path) throws IOException;
 
@@ -173,7 +174,7 @@ public abstract class FileIO {
         try {
             replace(tmp, path);
         } finally {
-            delete(tmp, false);
+            delete(tmp);
         }
     }
 
@@ -192,7 +193,7 @@ public abstract class FileIO {
         try {
             replace(tmp, path);
         } finally {
-            delete(tmp, false);
+            delete(tmp);
         }
     }
 

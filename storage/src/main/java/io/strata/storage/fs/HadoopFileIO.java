@@ -88,8 +88,8 @@ final class HadoopFileIO extends FileIO {
     }
 
     @Override
-    public boolean delete(Path path, boolean recursive) throws IOException {
-        return fs.delete(path, recursive);
+    public boolean delete(Path path) throws IOException {
+        return fs.delete(path, false);
     }
 
     @Override

@@ -27,7 +27,7 @@ final class HardLinkPublisher implements AtomicPublisher {
         } catch (FileAlreadyExistsException e) {
             return false;
         } finally {
-            io.delete(tmp, false);
+            io.delete(tmp);
         }
     }
 

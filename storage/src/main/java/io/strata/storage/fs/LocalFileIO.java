@@ -15,9 +15,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.io.DelegatingPositionOutputStream;
@@ -85,20 +83,8 @@ final class LocalFileIO extends FileIO {
     }
 
     @Override
-    public boolean delete(Path path, boolean recursive) throws IOException {
-        java.nio.file.Path p = local(path);
-        if (!Files.exists(p)) {
-            return false;
-        }
-        if (recursive && Files.isDirectory(p)) {
-            try (Stream<java.nio.file.Path> walk = Files.walk(p)) {
-                for (java.nio.file.Path x : (Iterable<java.nio.file.Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-                    Files.deleteIfExists(x);
-                }
-            }
-            return true;
-        }
-        return Files.deleteIfExists(p);
+    public boolean delete(Path path) throws IOException {
+        return Files.deleteIfExists(local(path));
     }
 
     @Override

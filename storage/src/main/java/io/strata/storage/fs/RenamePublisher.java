@@ -25,7 +25,7 @@ final class RenamePublisher implements AtomicPublisher {
             return renamed;
         } finally {
             if (!renamed) {
-                io.delete(tmp, false);
+                io.delete(tmp);
             }
         }
     }

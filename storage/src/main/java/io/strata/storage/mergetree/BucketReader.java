@@ -40,7 +40,7 @@ public final class BucketReader {
 
     /**
      * Whether compactions of this table may carry STRING values as their UTF-8 bytes
-     * ({@link DataFileReader#openRaw}): true unless the merge engine looks into string values
+     * ({@link DataFileReader.Options#rawStrings()}): true unless the merge engine looks into string values
      * (aggregation of a STRING field).
      */
     public boolean rewritesRawStrings() {

@@ -227,7 +227,7 @@ public final class MergeTreeWriter {
         unreferenced.addAll(pendingChangelog);
         for (DataFileMeta f : unreferenced) {
             try {
-                io.delete(pathFactory.toPath(f.fileName()), false);
+                io.delete(pathFactory.toPath(f.fileName()));
             } catch (IOException ignored) {
                 // an unreferenced file; orphan cleanup removes it
             }

@@ -22,7 +22,7 @@ public final class RecordComparator {
 
     /**
      * @param rawStrings whether STRING values of the rows compared may be raw UTF-8 bytes
-     *                   ({@link io.strata.storage.format.DataFileReader#openRaw})
+     *                   ({@link io.strata.storage.format.DataFileReader.Options#rawStrings()})
      */
     public RecordComparator(TableSchema schema, int sequenceFieldIndex, boolean rawStrings) {
         int[] keyIndexes = schema.primaryKeyIndexes();

@@ -69,17 +69,16 @@ class UniversalCompactionTest {
     @Test
     void levelZeroRunsAreTakenUpToTheFirstNonZeroLevel() {
         // size ratio stops after the first run, but the output may not be level 0: take level-0 runs to level 3
-        Optional<CompactUnit> u = picker.pickForSizeRatio(5, runs(new int[] {0, 0, 0, 3, 5},
-                new long[] {1, 100, 100, 100, 100000}), 1, true, CompactReason.RUN_COUNT);
-        assertThat(u).isPresent();
-        assertThat(u.get().runs()).extracting(LevelSortedRun::level).containsExactly(0, 0, 0, 3);
-        assertThat(u.get().outputLevel()).isEqualTo(3);
+        CompactUnit u = picker.forcePickForSizeRatio(5, runs(new int[] {0, 0, 0, 3, 5},
+                new long[] {1, 100, 100, 100, 100000}), 1, CompactReason.RUN_COUNT);
+        assertThat(u.runs()).extracting(LevelSortedRun::level).containsExactly(0, 0, 0, 3);
+        assertThat(u.outputLevel()).isEqualTo(3);
     }
 
     @Test
     void everythingPickedMeansTheTopLevel() {
-        Optional<CompactUnit> u = picker.pickForSizeRatio(5, runs(new int[] {0, 0}, new long[] {1, 1}), 2, true,
+        CompactUnit u = picker.forcePickForSizeRatio(5, runs(new int[] {0, 0}, new long[] {1, 1}), 2,
                 CompactReason.FULL);
-        assertThat(u.get().outputLevel()).isEqualTo(5);
+        assertThat(u.outputLevel()).isEqualTo(5);
     }
 }

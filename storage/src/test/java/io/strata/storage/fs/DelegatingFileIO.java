@@ -30,7 +30,7 @@ public abstract class DelegatingFileIO extends FileIO {
     @Override public InputStream open(Path path) throws IOException { return local.open(path); }
     @Override public OutputStream create(Path path) throws IOException { return local.create(path); }
     @Override public long length(Path path) throws IOException { return local.length(path); }
-    @Override public boolean delete(Path path, boolean recursive) throws IOException { return local.delete(path, recursive); }
+    @Override public boolean delete(Path path) throws IOException { return local.delete(path); }
     @Override public void mkdirs(Path path) throws IOException { local.mkdirs(path); }
     @Override public List<FileEntry> list(Path dir) throws IOException { return local.list(dir); }
     @Override protected void replace(Path src, Path dst) throws IOException { local.replace(src, dst); }

@@ -109,7 +109,7 @@ class LatestHintTest {
         assertThat(fs.listCalls.get()).as("listings with a stale hint").isEqualTo(1);
 
         // no hint at all: one listing
-        io.delete(t.paths().latestHint(), false);
+        io.delete(t.paths().latestHint());
         fs.existsCalls.set(0);
         assertThat(sm.latestId()).hasValue(commits);
         assertThat(fs.existsCalls.get()).isZero();

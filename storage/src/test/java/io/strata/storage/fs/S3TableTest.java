@@ -99,7 +99,7 @@ class S3TableTest {
         assertThat(conditional.publish(key, "second".getBytes(StandardCharsets.UTF_8))).isTrue();
         assertThat(io.readUtf8(key)).isEqualTo("second");
         assertThat(conditional.honoured(root)).isFalse();
-        io.delete(key, false);
+        io.delete(key);
 
         assertThatThrownBy(() -> Catalog.open(warehouse, s3.configuration()).createTable("db", "t",
                 raceSchema()))
@@ -133,7 +133,7 @@ class S3TableTest {
                 assertThat(conditional.publish(key, "second".getBytes(StandardCharsets.UTF_8))).isFalse();
                 assertThat(proxy.refused()).as("refused by the store (412), not by a client-side check").isEqualTo(1);
                 assertThat(io.readUtf8(key)).isEqualTo("first");
-                io.delete(key, false);
+                io.delete(key);
 
                 Catalog catalog = Catalog.open(warehouse, io);
                 catalog.createTable("db", "race", raceSchema());

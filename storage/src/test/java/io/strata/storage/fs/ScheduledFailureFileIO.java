@@ -113,9 +113,9 @@ public final class ScheduledFailureFileIO extends DelegatingFileIO {
     }
 
     @Override
-    public boolean delete(Path path, boolean recursive) throws IOException {
+    public boolean delete(Path path) throws IOException {
         call(Op.DELETE, path);
-        return local.delete(path, recursive);
+        return local.delete(path);
     }
 
     @Override
