@@ -116,7 +116,7 @@ class BatchCompactionJobTest {
 
         runToEnd(spec(wh(), "full", "batch", 1, "--table", "parts", "--where", "p >= 1"));
         levels(t).forEach((k, l) -> assertThat(l.numberOfSortedRuns()).as("bucket %s", k)
-                .isEqualTo(((Integer) k.get(0)) >= 1 ? 1 : 5));
+                .isEqualTo(((Integer) k.partition()[0]) >= 1 ? 1 : 5));
         runToEnd(spec(wh(), "full", "batch", 1, "--table", "parts", "--partition", "p=0"));
         assertThat(levels(t).values()).allMatch(l -> l.numberOfSortedRuns() == 1);
         assertThat(contents(t)).isEqualTo(model.contents());

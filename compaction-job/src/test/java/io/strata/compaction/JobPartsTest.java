@@ -1,5 +1,6 @@
 package io.strata.compaction;
 
+import io.strata.storage.data.BucketId;
 import io.strata.compaction.job.PartitionFilterSpec;
 import io.strata.compaction.job.JobTables;
 import io.strata.compaction.job.JobSpec;
@@ -68,11 +69,11 @@ class JobPartsTest {
 
     @Test
     void workAndCommittableRoundTripAndRejectUnknownVersions() throws IOException {
-        CompactionWork w = new CompactionWork("t", new Object[] {19000, "eu"}, 3, 42, CompactStrategy.LOOKUP);
+        CompactionWork w = new CompactionWork("t", BucketId.of(new Object[] {19000, "eu"}, 3), 42, CompactStrategy.LOOKUP);
         CompactionWorkSerializer ser = new CompactionWorkSerializer();
         CompactionWork back = ser.deserialize(ser.getVersion(), ser.serialize(w));
         assertThat(back.splitId()).isEqualTo(w.splitId());
-        assertThat(back.partitionValues()).containsExactly(19000, "eu");
+        assertThat(back.bucketId()).isEqualTo(BucketId.of(new Object[] {19000, "eu"}, 3));
         assertThat(back.strategyValue()).isEqualTo(CompactStrategy.LOOKUP);
         assertThatThrownBy(() -> ser.deserialize(99, ser.serialize(w))).hasMessageContaining("version 99");
 
@@ -96,14 +97,14 @@ class JobPartsTest {
     void shippedFileListsRoundTripAndVersionOneWorksAreStillRead() throws IOException {
         DataFileMeta f = new DataFileMeta("data-1.parquet", 1234, 10, 1, new Object[] {1L}, new Object[] {9L}, 3, 12,
                 0, 0, List.of(new ColumnStats(0, 1L, 9L, 0)), 77, FileSource.APPEND);
-        CompactionWork w = new CompactionWork("t", new Object[] {5}, 1, 8, CompactStrategy.FULL)
+        CompactionWork w = new CompactionWork("t", BucketId.of(new Object[] {5}, 1), 8, CompactStrategy.FULL)
                 .withFiles(List.of(f, f));
         CompactionWorkSerializer ser = new CompactionWorkSerializer();
         CompactionWork back = ser.deserialize(ser.getVersion(), ser.serialize(w));
         assertThat(back.filesValue()).hasValue(List.of(f, f));
         assertThat(back.splitId()).isEqualTo(w.splitId());
 
-        CompactionWork none = new CompactionWork("t", new Object[] {5}, 1, 8, CompactStrategy.FULL);
+        CompactionWork none = new CompactionWork("t", BucketId.of(new Object[] {5}, 1), 8, CompactStrategy.FULL);
         assertThat(ser.deserialize(ser.getVersion(), ser.serialize(none)).filesValue()).isEmpty();
 
         // version 1, as a build before file lists wrote it
@@ -121,7 +122,7 @@ class JobPartsTest {
 
         // a bucket with too many files to ship is planned from the manifests instead
         List<DataFileMeta> many = java.util.Collections.nCopies(20_000, f);
-        assertThat(new CompactionWork("t", new Object[] {5}, 1, 8, CompactStrategy.FULL).withFiles(many).files)
+        assertThat(new CompactionWork("t", BucketId.of(new Object[] {5}, 1), 8, CompactStrategy.FULL).withFiles(many).files)
                 .isNull();
 
         CompactionWork damaged = ser.deserialize(ser.getVersion(), ser.serialize(w));

@@ -1,5 +1,6 @@
 package io.strata.compaction;
 
+import io.strata.storage.data.BucketId;
 import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.commit.CompactionEvent;
 import io.strata.storage.commit.TableCommit;
@@ -62,7 +63,7 @@ public final class JobTestSupport {
         return TableModel.toContents(TestTables.scan(t));
     }
 
-    static Map<List<Object>, Levels> levels(FileStoreTable t) {
+    static Map<BucketId, Levels> levels(FileStoreTable t) {
         return t.newCompactor().levels(t.snapshotManager().latest().orElseThrow(), EntryFilter.ALL);
     }
 

@@ -37,6 +37,38 @@ class PackageLayersTest {
                 ROOT.resolve("compaction-job/src/main/java/io/strata/compaction"));
     }
 
+    /**
+     * The job uses of storage exactly the classes DESIGN.md lists under "What the job uses of
+     * storage": a new use of an engine internal fails here until the list (and the review that
+     * goes with changing it) says so.
+     */
+    @Test
+    void theJobUsesOfStorageOnlyWhatTheDesignLists() {
+        String design = read(ROOT.resolve("docs/DESIGN.md"));
+        int start = design.indexOf("\n### What the job uses of storage");
+        assertThat(start).as("docs/DESIGN.md has a '### What the job uses of storage' part").isGreaterThanOrEqualTo(0);
+        int end = design.indexOf("\n#", start + 1);
+        TreeSet<String> listed = new TreeSet<>();
+        Matcher m = Pattern.compile("`([a-z]+(?:\\.[a-z]+)*\\.[A-Z][A-Za-z]*)`").matcher(design.substring(start, end));
+        while (m.find()) {
+            listed.add(m.group(1));
+        }
+        TreeSet<String> used = new TreeSet<>();
+        Pattern reference = Pattern.compile("io\\.strata\\.storage\\.((?:[a-z][a-z0-9]*\\.)+[A-Z][A-Za-z0-9]*)");
+        try (Stream<Path> files = Files.walk(ROOT.resolve("compaction-job/src/main/java"))) {
+            for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
+                Matcher r = reference.matcher(withoutComments(read(f)));
+                while (r.find()) {
+                    used.add(r.group(1));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        assertThat(used).as("storage classes the job's sources use, against docs/DESIGN.md's list")
+                .containsExactlyElementsOf(listed);
+    }
+
     private static void check(String module, String base, Path sourceRoot) {
         List<String> layers = designMap(module);
         Map<String, TreeSet<String>> uses = usesByPackage(base, sourceRoot);

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.strata.compaction.commit.CompactionEvent;
 import io.strata.compaction.rewrite.CompactionCommittable;
+import io.strata.storage.data.BucketId;
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.mergetree.Levels;
@@ -149,7 +150,7 @@ class StreamingCompactionJobTest {
         /** The snapshot that added each data file of the writer. */
         private final Map<String, Long> addedIn = new java.util.HashMap<>();
         /** Per bucket, the snapshots of the job that changed it, in order. */
-        private final Map<List<Object>, List<Long>> landings = new java.util.HashMap<>();
+        private final Map<BucketId, List<Long>> landings = new java.util.HashMap<>();
         private long scannedUpTo;
         int checked;
 
@@ -163,7 +164,7 @@ class StreamingCompactionJobTest {
         void check(int commit, long seed) {
             scanSnapshots();
             boolean any = false;
-            for (Map.Entry<List<Object>, Levels> e : levels(table).entrySet()) {
+            for (Map.Entry<BucketId, Levels> e : levels(table).entrySet()) {
                 List<Long> landed = landings.getOrDefault(e.getKey(), List.of());
                 if (landed.size() < 2) {
                     continue;
@@ -196,12 +197,10 @@ class StreamingCompactionJobTest {
             for (long id = scannedUpTo + 1; id <= latest; id++) {
                 Snapshot s = table.snapshotManager().snapshot(id);
                 boolean job = s.commitUser().equals(jobUser);
-                Set<List<Object>> buckets = new HashSet<>();
+                Set<BucketId> buckets = new HashSet<>();
                 for (io.strata.storage.manifest.ManifestEntry e : table.manifests().scanner()
                         .entries(s.deltaManifestList())) {
-                    List<Object> key = new java.util.ArrayList<>(java.util.Arrays.asList(e.partition()));
-                    key.add(e.bucket());
-                    buckets.add(key);
+                    buckets.add(e.bucketId());
                     if (!job && e.kind() == io.strata.storage.manifest.FileKind.ADD) {
                         addedIn.put(e.file().fileName(), id);
                     }

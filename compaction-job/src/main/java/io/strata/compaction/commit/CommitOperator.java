@@ -4,6 +4,12 @@ import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.job.JobTables;
 import io.strata.compaction.job.ProcessRelease;
 import io.strata.compaction.rewrite.CompactionCommittable;
+import io.strata.storage.commit.CommitMessage;
+import io.strata.storage.compact.CompactStrategy;
+import io.strata.storage.compact.CompactionCommitter;
+import io.strata.storage.data.PartitionPath;
+import io.strata.storage.schema.TableSchema;
+import io.strata.storage.table.FileStoreTable;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -55,7 +61,7 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
     private final JobSpec spec;
     private transient JobTables tables;
     /** Per table (db.name): a schema for the partition keys of events. */
-    private transient Map<String, io.strata.storage.schema.TableSchema> partitionSchemas;
+    private transient Map<String, TableSchema> partitionSchemas;
     private transient int attempt;
     private transient ListState<String> userState;
     private transient ListState<byte[]> pendingState;
@@ -107,7 +113,7 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
         }
         if (context.isRestored() || attempt > 0) {
             for (String name : tables.resolve()) {
-                removedFiles.inc(FailedAttemptFiles.clean(tables.table(name), spec.commitUser(), attempt));
+                removedFiles.inc(FailedAttemptFiles.remove(tables.table(name), spec.commitUser(), attempt));
             }
         }
     }
@@ -190,26 +196,32 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
                 .collect(Collectors.groupingBy(c -> c.table, LinkedHashMap::new, Collectors.toList()));
         for (Map.Entry<String, List<CompactionCommittable>> e : byTable.entrySet()) {
             long start = System.nanoTime();
-            TableCommitPass.Outcome o = new TableCommitPass(tables.table(shortName(e.getKey())), spec.commitUser())
-                    .commit(identifier, e.getValue());
+            FileStoreTable table = tables.table(shortName(e.getKey()));
+            List<CompactionCommittable> ofTable = e.getValue();
+            // the job plans a table with one strategy, so every result of this pass carries the same one
+            CompactStrategy strategy = CompactStrategy.parse(ofTable.get(0).strategy);
+            long plannedFrom = ofTable.stream().mapToLong(c -> c.plannedFromSnapshot).min().orElse(0);
+            CompactionCommitter.Outcome o = table.newCompactionCommitter(spec.commitUser(), strategy)
+                    .commit(identifier, ofTable.stream().map(CompactionCommittable::commitMessage).toList(),
+                            plannedFrom);
             lastCommitMillis = (System.nanoTime() - start) / 1_000_000;
-            conflicts.inc(o.conflicts);
-            replanned.inc(o.replanned);
+            conflicts.inc(o.conflicts());
+            replanned.inc(o.replanned());
             CompactionEvent ev = new CompactionEvent();
             ev.table = e.getKey();
             ev.identifier = identifier;
             ev.millis = lastCommitMillis;
-            if (o.skipped) {
+            if (o.skipped()) {
                 skipped.inc();
                 ev.kind = CompactionEvent.SKIPPED;
             } else {
-                commits.inc(o.snapshots.isEmpty() ? 0 : 1);
-                committedBuckets.inc(o.committedBuckets);
-                ev.kind = o.conflicts > 0 && o.snapshots.isEmpty() ? CompactionEvent.CONFLICT : CompactionEvent.COMMITTED;
-                ev.snapshots = o.snapshots.stream().map(String::valueOf).collect(Collectors.joining(","));
-                ev.buckets = o.committedBuckets;
+                commits.inc(o.snapshots().isEmpty() ? 0 : 1);
+                committedBuckets.inc(o.committedBuckets());
+                ev.kind = o.conflicts() > 0 && o.snapshots().isEmpty() ? CompactionEvent.CONFLICT : CompactionEvent.COMMITTED;
+                ev.snapshots = o.snapshots().stream().map(String::valueOf).collect(Collectors.joining(","));
+                ev.buckets = o.committedBuckets();
                 LOG.info("table {}: committed {} buckets as snapshot(s) {} (identifier {}, {} conflicts) in {} ms",
-                        e.getKey(), o.committedBuckets, ev.snapshots, identifier, o.conflicts, lastCommitMillis);
+                        e.getKey(), o.committedBuckets(), ev.snapshots, identifier, o.conflicts(), lastCommitMillis);
             }
             output.collect(new StreamRecord<>(ev));
         }
@@ -225,11 +237,11 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
         CompactionEvent ev = new CompactionEvent();
         ev.kind = CompactionEvent.REWRITTEN;
         ev.table = c.table;
-        io.strata.storage.commit.CommitMessage m = c.commitMessage();
+        CommitMessage m = c.commitMessage();
         // partition keys and their types never change (schema evolution only adds columns)
-        io.strata.storage.schema.TableSchema schema = partitionSchemas.computeIfAbsent(c.table,
+        TableSchema schema = partitionSchemas.computeIfAbsent(c.table,
                 t -> tables.table(shortName(t)).schema());
-        ev.partition = io.strata.storage.data.PartitionPath.display(schema.partitionKeys(),
+        ev.partition = PartitionPath.display(schema.partitionKeys(),
                 schema.typesOf(schema.partitionIndexes()), m.partition());
         ev.bucket = String.valueOf(m.bucket());
         ev.rowsRead = c.rowsRead;

@@ -5,6 +5,7 @@ import io.strata.compaction.job.JobTables;
 import io.strata.compaction.job.ProcessRelease;
 import io.strata.compaction.source.CompactionWork;
 import io.strata.storage.table.FileStoreTable;
+import java.util.Arrays;
 import java.util.Optional;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
@@ -68,8 +69,7 @@ public final class RewriteOperator extends ProcessFunction<CompactionWork, Compa
     @Override
     public void processElement(CompactionWork work, Context ctx, Collector<CompactionCommittable> out) {
         FileStoreTable table = tables.table(work.table);
-        Optional<CompactionCommittable> result = BucketRewrite.run(table, work.partitionValues(), work.bucket,
-                work.snapshotId, work.filesValue().orElse(null), work.strategyValue());
+        Optional<CompactionCommittable> result = BucketRewrite.run(table, work);
         if (result.isEmpty()) {
             stale.inc();
             LOG.info("{}: nothing to do any more (a compaction landed first)", work);
@@ -95,7 +95,7 @@ public final class RewriteOperator extends ProcessFunction<CompactionWork, Compa
                 c.level0FilesBefore, c.level0FilesAfter));
         if (r == BucketShapes.Recorded.NEW_BUCKET) {
             MetricGroup g = getRuntimeContext().getMetricGroup().addGroup("table", work.table)
-                    .addGroup("partition", java.util.Arrays.toString(work.partitionValues()))
+                    .addGroup("partition", Arrays.toString(work.bucketId().partition()))
                     .addGroup("bucket", String.valueOf(work.bucket));
             g.gauge("sortedRunsBefore", () -> shapes.get(key).sortedRunsBefore);
             g.gauge("sortedRunsAfter", () -> shapes.get(key).sortedRunsAfter);

@@ -2,6 +2,7 @@ package io.strata.compaction.source;
 
 import io.strata.storage.commit.CommitMessageSerializer;
 import io.strata.storage.compact.CompactStrategy;
+import io.strata.storage.data.BucketId;
 import io.strata.storage.data.ValueCodec;
 import io.strata.storage.format.DataFileMeta;
 import java.io.ByteArrayInputStream;
@@ -10,6 +11,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.apache.flink.api.connector.source.SourceSplit;
@@ -47,10 +49,10 @@ public final class CompactionWork implements SourceSplit {
     public CompactionWork() {
     }
 
-    public CompactionWork(String table, Object[] partition, int bucket, long snapshotId, CompactStrategy strategy) {
+    public CompactionWork(String table, BucketId bucket, long snapshotId, CompactStrategy strategy) {
         this.table = table;
-        this.partition = ValueCodec.encodeTuple(partition);
-        this.bucket = bucket;
+        this.partition = ValueCodec.encodeTuple(bucket.partition());
+        this.bucket = bucket.bucket();
         this.snapshotId = snapshotId;
         this.strategy = strategy.name();
     }
@@ -92,9 +94,9 @@ public final class CompactionWork implements SourceSplit {
         }
     }
 
-    public Object[] partitionValues() {
+    public BucketId bucketId() {
         try {
-            return ValueCodec.decodeTuple(partition);
+            return BucketId.of(ValueCodec.decodeTuple(partition), bucket);
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt partition of compaction work " + this, e);
         }
@@ -104,13 +106,16 @@ public final class CompactionWork implements SourceSplit {
         return CompactStrategy.parse(strategy);
     }
 
-    /** Identifies the bucket (not the snapshot): at most one work per bucket is in flight. */
+    /**
+     * Identifies the bucket (not the snapshot): at most one work per bucket is in flight. The table's
+     * name, a '/', the bucket's {@link BucketId#key() stable key}.
+     */
     public String bucketKey() {
-        return bucketKey(table, partition, bucket);
+        return bucketKey(table, bucketId());
     }
 
-    public static String bucketKey(String table, byte[] encodedPartition, int bucket) {
-        return table + "/" + java.util.HexFormat.of().formatHex(encodedPartition) + "/" + bucket;
+    public static String bucketKey(String table, BucketId bucket) {
+        return table + "/" + bucket.key();
     }
 
     @Override
@@ -122,7 +127,7 @@ public final class CompactionWork implements SourceSplit {
     public String toString() {
         String p;
         try {
-            p = java.util.Arrays.toString(ValueCodec.decodeTuple(partition));
+            p = Arrays.toString(ValueCodec.decodeTuple(partition));
         } catch (IOException | RuntimeException e) {
             p = "<corrupt>";
         }

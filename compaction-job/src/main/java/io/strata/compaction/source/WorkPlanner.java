@@ -1,25 +1,24 @@
 package io.strata.compaction.source;
 
-import io.strata.compaction.job.FileNames;
 import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.job.JobTables;
-import io.strata.storage.compact.CompactPlan;
+import io.strata.storage.compact.BucketPlan;
 import io.strata.storage.compact.CompactStrategy;
-import io.strata.storage.compact.TableCompactor;
-import io.strata.storage.data.ValueCodec;
-import io.strata.storage.format.DataFileMeta;
+import io.strata.storage.compact.SnapshotPlan;
+import io.strata.storage.data.BucketId;
 import io.strata.storage.manifest.EntryFilter;
-import io.strata.storage.mergetree.Levels;
-import io.strata.storage.options.CompactionOptions;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.table.FileStoreTable;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Reads manifests and decides which buckets get work: for every selected table, the latest
@@ -51,7 +50,7 @@ final class WorkPlanner {
     /** Per table, the snapshot the last round planned from: an unchanged table is not read again. */
     private final Map<String, Long> lastPlanned = new HashMap<>();
     /** Set from the coordinator thread when in-flight buckets were released without a new snapshot. */
-    private final java.util.concurrent.atomic.AtomicBoolean replanAll = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean replanAll = new AtomicBoolean();
 
     WorkPlanner(JobSpec spec, JobTables tables) {
         this.spec = spec;
@@ -74,7 +73,7 @@ final class WorkPlanner {
     Round plan(Map<String, Set<String>> inFlight) {
         Round round = new Round();
         // the bytes each work's plan reads, for the order below (identity keys: works are not value objects)
-        Map<CompactionWork, Long> bytesToRead = new java.util.IdentityHashMap<>();
+        Map<CompactionWork, Long> bytesToRead = new IdentityHashMap<>();
         if (replanAll.getAndSet(false)) {
             lastPlanned.clear();
         }
@@ -89,49 +88,38 @@ final class WorkPlanner {
             if (Long.valueOf(latest.get().id()).equals(lastPlanned.put(name, latest.get().id()))) {
                 continue;
             }
-            TableCompactor compactor = table.newCompactor();
             CompactStrategy strategy = tables.strategyFor(table);
             EntryFilter filter = spec.partitions().toEntryFilter(table.name(), table.schema());
-            int trigger = table.schema().tableOptions().get(CompactionOptions.COMPACTION_TRIGGER);
-            int backlog = 0;
-            Set<String> present = new HashSet<>();
-            for (Map.Entry<List<Object>, Levels> e : compactor.levels(latest.get(), filter).entrySet()) {
-                List<Object> k = e.getKey();
-                Object[] partition = k.subList(0, k.size() - 1).toArray();
-                int bucket = (Integer) k.get(k.size() - 1);
-                Levels levels = e.getValue();
-                if (levels.numberOfSortedRuns() > trigger) {
-                    backlog++;
-                }
-                String key = CompactionWork.bucketKey(name, ValueCodec.encodeTuple(partition), bucket);
-                present.add(key);
-                Set<String> planned = inFlight.get(key);
-                if (planned != null) {
-                    if (FileNames.of(levels.allFiles()).containsAll(planned)) {
-                        continue;
-                    }
-                    round.released.put(key, planned);
-                }
-                Optional<CompactPlan> plan = compactor.planner().plan(partition, bucket, levels, strategy);
-                if (plan.isPresent()) {
-                    CompactionWork work = new CompactionWork(name, partition, bucket, latest.get().id(), strategy)
-                            .withFiles(levels.allFiles());
-                    round.works.add(work);
-                    bytesToRead.put(work, plan.get().bytesToRead());
-                    round.inputsByBucket.put(key, FileNames.of(plan.get().inputFiles()));
-                }
-            }
-            // buckets that disappeared entirely (a partition dropped) are released too
+            SnapshotPlan snapshotPlan = table.newCompactor().plan(latest.get(), filter, strategy);
+            // an in-flight bucket stays in flight while the snapshot still holds every file its work reads;
+            // otherwise its compaction landed (or its partition was dropped) and it is released
+            Set<BucketId> held = new HashSet<>();
+            String prefix = name + "/";
             for (Map.Entry<String, Set<String>> f : inFlight.entrySet()) {
-                if (f.getKey().startsWith(name + "/") && !present.contains(f.getKey())) {
-                    round.released.put(f.getKey(), f.getValue());
+                if (f.getKey().startsWith(prefix)) {
+                    BucketId bucket = BucketId.parseKey(f.getKey().substring(prefix.length()));
+                    if (snapshotPlan.holdsAll(bucket, f.getValue())) {
+                        held.add(bucket);
+                    } else {
+                        round.released.put(f.getKey(), f.getValue());
+                    }
                 }
             }
-            round.backlog.put(name, backlog);
+            for (BucketPlan plan : snapshotPlan.plans()) {
+                if (held.contains(plan.bucket())) {
+                    continue;
+                }
+                CompactionWork work = new CompactionWork(name, plan.bucket(), plan.snapshotId(), strategy)
+                        .withFiles(plan.bucketFiles());
+                round.works.add(work);
+                bytesToRead.put(work, plan.plan().bytesToRead());
+                round.inputsByBucket.put(work.bucketKey(), plan.inputFileNames());
+            }
+            round.backlog.put(name, snapshotPlan.backlog());
         }
         // the largest first: subtasks take works in this order, and ending with small ones keeps a
         // subtask from starting a large bucket when the others are about to run out of work
-        round.works.sort(java.util.Comparator.comparingLong((CompactionWork w) -> bytesToRead.get(w)).reversed());
+        round.works.sort(Comparator.comparingLong((CompactionWork w) -> bytesToRead.get(w)).reversed());
         return round;
     }
 

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.strata.compaction.job.JobTables;
 import io.strata.compaction.rewrite.BucketRewrite;
 import io.strata.compaction.rewrite.CompactionCommittable;
+import io.strata.compaction.source.CompactionWork;
 import io.strata.storage.commit.TableCommit;
+import io.strata.storage.data.BucketId;
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.format.DataFileMeta;
@@ -46,24 +48,30 @@ class FailedAttemptFilesTest {
         String user = "job-user";
         // attempt 0 commits one result, and leaves another uncommitted (it failed before its checkpoint)
         FileStoreTable a0 = handle(base, user, 0);
-        CompactionCommittable committed = BucketRewrite.run(a0, new Object[0], 0, 0, CompactStrategy.FULL).orElseThrow();
-        CompactionCommittable lost = BucketRewrite.run(a0, new Object[0], 0, 0, CompactStrategy.FULL).orElseThrow();
+        CompactionCommittable committed = BucketRewrite.run(a0, fullOfBucket0(a0)).orElseThrow();
+        CompactionCommittable lost = BucketRewrite.run(a0, fullOfBucket0(a0)).orElseThrow();
         // attempt 1 is writing a result right now (planned before attempt 0's result was committed)
-        CompactionCommittable running = BucketRewrite.run(handle(base, user, 1), new Object[0], 0, 0,
-                CompactStrategy.FULL).orElseThrow();
+        CompactionCommittable running = BucketRewrite.run(handle(base, user, 1),
+                fullOfBucket0(base)).orElseThrow();
         try (TableCommit c = a0.newCommit(user)) {
             c.commit(1, List.of(committed.commitMessage()));
         }
 
-        int removed = FailedAttemptFiles.clean(base, user, 1);
+        int removed = FailedAttemptFiles.remove(base, user, 1);
 
         assertThat(removed).isEqualTo(lost.commitMessage().compactAfter().size());
         lost.commitMessage().compactAfter().forEach(f -> assertThat(exists(base, f)).isFalse());
         committed.commitMessage().compactAfter().forEach(f -> assertThat(exists(base, f)).isTrue());
         running.commitMessage().compactAfter().forEach(f -> assertThat(exists(base, f))
                 .as("the current attempt's file %s", f.fileName()).isTrue());
-        assertThat(FailedAttemptFiles.clean(base, "another-job", 5)).as("other jobs' files are not ours").isZero();
+        assertThat(FailedAttemptFiles.remove(base, "another-job", 5)).as("other jobs' files are not ours").isZero();
         assertThat(TableModel.toContents(TestTables.scan(base))).isEqualTo(model.contents());
+    }
+
+    /** A full compaction of bucket 0 planned from the latest snapshot. */
+    private static CompactionWork fullOfBucket0(FileStoreTable t) {
+        return new CompactionWork(t.name(), BucketId.of(new Object[0], 0), t.snapshotManager().latestId().getAsLong(),
+                CompactStrategy.FULL);
     }
 
     private static FileStoreTable handle(FileStoreTable t, String user, int attempt) {

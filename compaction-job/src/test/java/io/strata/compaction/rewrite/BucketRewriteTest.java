@@ -6,7 +6,7 @@ import io.strata.compaction.JobTestSupport;
 import io.strata.compaction.source.CompactionWork;
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.compact.CompactStrategy;
-import io.strata.storage.compact.TableCompactor;
+import io.strata.storage.data.BucketId;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.manifest.EntryFilter;
 import io.strata.storage.mergetree.Levels;
@@ -27,6 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BucketRewriteTest {
     @TempDir Path dir;
+
+    private static final BucketId BUCKET_0 = BucketId.of(new Object[0], 0);
 
     private final TableModel model = new TableModel(TableModel.Mode.DEDUPLICATE);
     private final Random rnd = new Random(5);
@@ -49,7 +51,7 @@ class BucketRewriteTest {
 
     /** The files as they travel: through the work's encoding, as the rewrite operator gets them. */
     private static List<DataFileMeta> shipped(FileStoreTable t, long snapshotId) {
-        CompactionWork w = new CompactionWork("t", new Object[0], 0, snapshotId, CompactStrategy.FULL)
+        CompactionWork w = new CompactionWork("t", BUCKET_0, snapshotId, CompactStrategy.FULL)
                 .withFiles(bucket0(t).allFiles());
         return w.filesValue().orElseThrow();
     }
@@ -60,7 +62,11 @@ class BucketRewriteTest {
 
     /** Bucket 0's full compaction planned from {@code snapshot}, with {@code files} shipped (null: none). */
     private static Optional<CompactionCommittable> fullFrom(FileStoreTable t, long snapshot, List<DataFileMeta> files) {
-        return BucketRewrite.run(t, new Object[0], 0, snapshot, files, CompactStrategy.FULL);
+        CompactionWork w = new CompactionWork("t", BUCKET_0, snapshot, CompactStrategy.FULL);
+        if (files != null) {
+            w.withFiles(files);
+        }
+        return BucketRewrite.run(t, w);
     }
 
     /** A table after {@code commits} write-only commits, and bucket 0's files as the planner ships them from its latest snapshot. */

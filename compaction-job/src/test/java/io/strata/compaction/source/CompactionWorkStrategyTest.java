@@ -3,6 +3,7 @@ package io.strata.compaction.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.strata.storage.data.BucketId;
 import io.strata.storage.compact.CompactStrategy;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +12,7 @@ class CompactionWorkStrategyTest {
 
     @Test
     void anUnknownStrategyNameNamesTheValueAndTheKnownOnes() throws Exception {
-        CompactionWork w = new CompactionWork("db.t", new Object[0], 0, 1, CompactStrategy.LOOKUP);
+        CompactionWork w = new CompactionWork("db.t", BucketId.of(new Object[0], 0), 1, CompactStrategy.LOOKUP);
         CompactionWorkSerializer s = new CompactionWorkSerializer();
         assertThat(s.deserialize(s.getVersion(), s.serialize(w)).strategyValue()).isEqualTo(CompactStrategy.LOOKUP);
         w.strategy = "TIERED";

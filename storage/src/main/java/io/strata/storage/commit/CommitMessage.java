@@ -1,5 +1,7 @@
 package io.strata.storage.commit;
 
+import io.strata.storage.mergetree.BucketEdit;
+import io.strata.storage.data.BucketId;
 import io.strata.storage.format.DataFileMeta;
 import java.util.Arrays;
 import java.util.List;
@@ -46,6 +48,12 @@ public final class CommitMessage {
         return new CommitMessage(partition, bucket, totalBuckets, files, List.of(), List.of(), List.of());
     }
 
+    /** The message of a dedicated compaction of {@code bucket}: its edit, nothing appended. */
+    public static CommitMessage compaction(BucketId bucket, int totalBuckets, BucketEdit edit) {
+        return new CommitMessage(bucket.partition(), bucket.bucket(), totalBuckets, List.of(), edit.deletedFiles(),
+                edit.addedFiles(), List.of(), edit.changelogFiles());
+    }
+
     public static CommitMessage compact(Object[] partition, int bucket, int totalBuckets, List<DataFileMeta> before,
                                         List<DataFileMeta> after) {
         return new CommitMessage(partition, bucket, totalBuckets, List.of(), before, after, List.of());
@@ -53,12 +61,18 @@ public final class CommitMessage {
 
     public Object[] partition() { return partition; }
     public int bucket() { return bucket; }
+    public BucketId bucketId() { return BucketId.of(partition, bucket); }
     public int totalBuckets() { return totalBuckets; }
     public List<DataFileMeta> appendFiles() { return appendFiles; }
     public List<DataFileMeta> compactBefore() { return compactBefore; }
     public List<DataFileMeta> compactAfter() { return compactAfter; }
     public List<DataFileMeta> changelogFiles() { return changelogFiles; }
     public List<DataFileMeta> compactChangelogFiles() { return compactChangelogFiles; }
+
+    /** What the compaction part of this message does to the bucket: before, after, its changelog. */
+    public BucketEdit compaction() {
+        return new BucketEdit(compactBefore, compactAfter, compactChangelogFiles);
+    }
 
     public boolean isEmpty() {
         return appendFiles.isEmpty() && compactBefore.isEmpty() && compactAfter.isEmpty() && changelogFiles.isEmpty()

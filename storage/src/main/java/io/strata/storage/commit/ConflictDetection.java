@@ -1,5 +1,6 @@
 package io.strata.storage.commit;
 
+import io.strata.storage.data.BucketId;
 import io.strata.storage.data.ValueComparators;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.manifest.FileKind;
@@ -11,7 +12,6 @@ import io.strata.storage.manifest.PartitionBucketFilter;
 import io.strata.storage.schema.TableSchema;
 import io.strata.storage.snapshot.Snapshot;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -56,7 +56,7 @@ final class ConflictDetection {
         }
         PartitionBucketFilter filter = new PartitionBucketFilter(schema.typesOf(schema.partitionIndexes()));
         for (ManifestEntry e : entries) {
-            filter.add(e.partition(), e.bucket());
+            filter.add(e.bucketId());
         }
         List<ManifestFileMeta> base = latest == null ? List.of()
                 : manifests.manifestList().read(latest.baseManifestList());
@@ -88,25 +88,27 @@ final class ConflictDetection {
     }
 
     private void checkLevels(Iterable<ManifestEntry> files) {
-        Map<List<Object>, List<DataFileMeta>> runs = new HashMap<>();
+        Map<LevelOfBucket, List<DataFileMeta>> runs = new HashMap<>();
         for (ManifestEntry e : files) {
             if (e.file().level() > 0) {
-                List<Object> k = new ArrayList<>(Arrays.asList(e.partition()));
-                k.add(e.bucket());
-                k.add(e.file().level());
-                runs.computeIfAbsent(k, x -> new ArrayList<>()).add(e.file());
+                runs.computeIfAbsent(new LevelOfBucket(e.bucketId(), e.file().level()), x -> new ArrayList<>())
+                        .add(e.file());
             }
         }
-        for (Map.Entry<List<Object>, List<DataFileMeta>> run : runs.entrySet()) {
+        for (Map.Entry<LevelOfBucket, List<DataFileMeta>> run : runs.entrySet()) {
             List<DataFileMeta> fs = run.getValue();
             fs.sort((a, b) -> keyComparator.compare(a.minKey(), b.minKey()));
             for (int i = 1; i < fs.size(); i++) {
                 if (keyComparator.compare(fs.get(i - 1).maxKey(), fs.get(i).minKey()) >= 0) {
                     throw new CommitConflictException("table " + tableName + ": files " + fs.get(i - 1).fileName()
                             + " and " + fs.get(i).fileName() + " would overlap in key range on level "
-                            + fs.get(i).level() + " of " + run.getKey());
+                            + fs.get(i).level() + " of " + run.getKey().bucket());
                 }
             }
         }
+    }
+
+    /** One level of one bucket: the files on it must not overlap in key range. */
+    private record LevelOfBucket(BucketId bucket, int level) {
     }
 }

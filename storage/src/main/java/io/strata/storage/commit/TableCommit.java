@@ -453,7 +453,7 @@ public final class TableCommit implements AutoCloseable {
             }
             PartitionBucketFilter filter = new PartitionBucketFilter(schema.typesOf(schema.partitionIndexes()));
             for (CommitMessage m : messages) {
-                filter.add(m.partition(), m.bucket());
+                filter.add(m.bucketId());
             }
             for (ManifestEntry e : manifests.scanner().scan(latest.get().baseManifestList(), filter)) {
                 names.add(e.file().fileName());

@@ -1,5 +1,6 @@
 package io.strata.storage.compact;
 
+import io.strata.storage.data.BucketId;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.mergetree.BucketEdit;
 import io.strata.storage.mergetree.Levels;
@@ -24,8 +25,7 @@ import java.util.concurrent.Future;
  * the writer's thread only; the rewrite itself runs on the executor.
  */
 public final class CompactManager implements io.strata.storage.mergetree.MergeTreeWriter.CompactHook {
-    private final Object[] partition;
-    private final int bucket;
+    private final BucketId bucket;
     private final CompactPlanner planner;
     private final CompactStrategy strategy;
     private final CompactRewriter rewriter;
@@ -41,12 +41,11 @@ public final class CompactManager implements io.strata.storage.mergetree.MergeTr
     private final List<DataFileMeta> after = new ArrayList<>();
     private final List<DataFileMeta> changelog = new ArrayList<>();
 
-    public CompactManager(Object[] partition, int bucket, Levels levels, CompactPlanner planner,
+    public CompactManager(BucketId bucket, Levels levels, CompactPlanner planner,
                           CompactStrategy strategy, CompactRewriter rewriter, ExecutorService executor,
                           int stopTrigger, boolean waitForCompaction, int gentleInterval) {
         this.waitForCompaction = waitForCompaction;
         this.gentleInterval = gentleInterval;
-        this.partition = partition;
         this.bucket = bucket;
         this.levels = levels;
         this.planner = planner;
@@ -80,7 +79,7 @@ public final class CompactManager implements io.strata.storage.mergetree.MergeTr
         if (running != null) {
             return;
         }
-        Optional<CompactPlan> plan = planner.plan(partition, bucket, levels, effectiveStrategy());
+        Optional<CompactPlan> plan = planner.plan(bucket, levels, effectiveStrategy());
         if (plan.isPresent() && plan.get().inputFiles().containsAll(levels.level0())) {
             triggersWithoutLevel0 = 0;
         }
@@ -111,14 +110,14 @@ public final class CompactManager implements io.strata.storage.mergetree.MergeTr
             r = running.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for compaction of bucket " + bucket, e);
+            throw new IllegalStateException("interrupted while waiting for compaction of " + bucket, e);
         } catch (ExecutionException e) {
             Throwable c = e.getCause();
             if (c instanceof IOException) {
-                throw new UncheckedIOException("compaction of bucket " + bucket + " failed: " + c.getMessage(),
+                throw new UncheckedIOException("compaction of " + bucket + " failed: " + c.getMessage(),
                         (IOException) c);
             }
-            throw new IllegalStateException("compaction of bucket " + bucket + " failed: " + c, c);
+            throw new IllegalStateException("compaction of " + bucket + " failed: " + c, c);
         } finally {
             running = null;
         }

@@ -1,10 +1,10 @@
 package io.strata.storage.compact;
 
+import io.strata.storage.data.BucketId;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.mergetree.Levels;
 import io.strata.storage.mergetree.SortedRun;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -50,25 +50,24 @@ public final class CompactPlan {
         }
     }
 
-    private final Object[] partition;
-    private final int bucket;
+    private final BucketId bucket;
     private final CompactUnit unit;
     private final boolean dropDelete;
     private final List<Section> sections;
     private final Levels levels;
 
-    CompactPlan(Object[] partition, int bucket, CompactUnit unit, boolean dropDelete, List<Section> sections,
+    CompactPlan(BucketId bucket, CompactUnit unit, boolean dropDelete, List<Section> sections,
                 Levels levels) {
         this.levels = levels;
-        this.partition = partition;
         this.bucket = bucket;
         this.unit = unit;
         this.dropDelete = dropDelete;
         this.sections = List.copyOf(sections);
     }
 
-    public Object[] partition() { return partition; }
-    public int bucket() { return bucket; }
+    public BucketId bucketId() { return bucket; }
+    public Object[] partition() { return bucket.partition(); }
+    public int bucket() { return bucket.bucket(); }
     public CompactUnit unit() { return unit; }
     public int outputLevel() { return unit.outputLevel(); }
     public CompactReason reason() { return unit.reason(); }
@@ -119,7 +118,7 @@ public final class CompactPlan {
 
     @Override
     public String toString() {
-        return "CompactPlan{partition=" + Arrays.toString(partition) + ", bucket=" + bucket + ", " + unit
+        return "CompactPlan{" + bucket + ", " + unit
                 + ", dropDelete=" + dropDelete + ", sections=" + sections.size() + "}";
     }
 }

@@ -1,5 +1,6 @@
 package io.strata.storage.compact;
 
+import io.strata.storage.data.BucketId;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.mergetree.Levels;
 import io.strata.storage.mergetree.SortedRun;
@@ -32,7 +33,7 @@ public final class CompactPlanner {
         this.smallFileSize = (long) (targetFileSize * smallFileRatio);
     }
 
-    public Optional<CompactPlan> plan(Object[] partition, int bucket, Levels levels, CompactStrategy strategy) {
+    public Optional<CompactPlan> plan(BucketId bucket, Levels levels, CompactStrategy strategy) {
         Optional<CompactUnit> picked = strategy.pick(levels, universal);
         if (picked.isEmpty()) {
             return Optional.empty();
@@ -51,7 +52,7 @@ public final class CompactPlanner {
                 .anyMatch(f -> f.level() != unit.outputLevel()))) {
             return Optional.empty(); // every file is already where it would go
         }
-        return Optional.of(new CompactPlan(partition, bucket, unit, dropDelete, sections, levels));
+        return Optional.of(new CompactPlan(bucket, unit, dropDelete, sections, levels));
     }
 
     private void splitSingleRun(SortedRun run, int outputLevel, boolean dropDelete,

@@ -28,7 +28,6 @@ public final class CompactResult {
     public long rowsWritten() { return rowsWritten; }
 
     public CommitMessage toCommitMessage(int totalBuckets) {
-        return new CommitMessage(plan.partition(), plan.bucket(), totalBuckets, List.of(), edit.deletedFiles(),
-                edit.addedFiles(), List.of(), edit.changelogFiles());
+        return CommitMessage.compaction(plan.bucketId(), totalBuckets, edit);
     }
 }

@@ -58,7 +58,7 @@ public final class CompactRewriter implements AutoCloseable {
     }
 
     public CompactResult rewrite(CompactPlan plan) throws IOException {
-        DataFilePathFactory paths = table.bucketPaths(plan.partition(), plan.bucket());
+        DataFilePathFactory paths = table.bucketPaths(plan.bucketId());
         List<DataFileMeta> before = new ArrayList<>();
         List<DataFileMeta> after = new ArrayList<>();
         List<RollingFileWriter> writers = new ArrayList<>();

@@ -1,5 +1,10 @@
 package io.strata.storage.compact;
 
+import io.strata.storage.snapshot.SnapshotNotFoundException;
+import io.strata.storage.schema.DataType;
+import io.strata.storage.manifest.PartitionBucketFilter;
+import io.strata.storage.data.BucketId;
+import io.strata.storage.data.BucketId;
 import io.strata.storage.commit.CommitMessage;
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.data.ValueComparators;
@@ -15,7 +20,6 @@ import io.strata.storage.store.TableContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,6 +37,8 @@ public final class TableCompactor {
     private final CompactPlanner planner;
     private final Comparator<Object[]> keyComparator;
     private final int numLevels;
+    private final int compactionTrigger;
+    private final List<DataType> partitionTypes;
 
     public TableCompactor(TableContext table) {
         if (!table.schema().hasPrimaryKey()) {
@@ -42,6 +48,8 @@ public final class TableCompactor {
         TableOptions o = table.schema().tableOptions();
         this.keyComparator = ValueComparators.forTuple(table.schema().typesOf(table.schema().primaryKeyIndexes()));
         this.numLevels = numLevels(o);
+        this.compactionTrigger = o.get(CompactionOptions.COMPACTION_TRIGGER);
+        this.partitionTypes = table.schema().typesOf(table.schema().partitionIndexes());
         UniversalCompaction universal = new UniversalCompaction(o.get(CompactionOptions.MAX_SIZE_AMPLIFICATION_PERCENT),
                 o.get(CompactionOptions.SIZE_RATIO), o.get(CompactionOptions.COMPACTION_TRIGGER));
         this.planner = new CompactPlanner(universal, keyComparator, o.get(WriteOptions.TARGET_FILE_SIZE),
@@ -57,22 +65,14 @@ public final class TableCompactor {
         return planner;
     }
 
-    /** The LSM shape of every bucket of {@code snapshot}, keyed by (partition..., bucket). */
-    public Map<List<Object>, Levels> levels(Snapshot snapshot, EntryFilter filter) {
-        Map<List<Object>, List<ManifestEntry>> byBucket = new LinkedHashMap<>();
+    /** The LSM shape of every bucket of {@code snapshot} that {@code filter} accepts, in manifest order. */
+    public Map<BucketId, Levels> levels(Snapshot snapshot, EntryFilter filter) {
+        Map<BucketId, List<DataFileMeta>> byBucket = new LinkedHashMap<>();
         for (ManifestEntry e : table.manifests().scanner().scan(snapshot.baseManifestList(), filter)) {
-            List<Object> k = new ArrayList<>(Arrays.asList(e.partition()));
-            k.add(e.bucket());
-            byBucket.computeIfAbsent(k, x -> new ArrayList<>()).add(e);
+            byBucket.computeIfAbsent(e.bucketId(), x -> new ArrayList<>()).add(e.file());
         }
-        Map<List<Object>, Levels> out = new LinkedHashMap<>();
-        for (Map.Entry<List<Object>, List<ManifestEntry>> e : byBucket.entrySet()) {
-            List<DataFileMeta> files = new ArrayList<>();
-            for (ManifestEntry m : e.getValue()) {
-                files.add(m.file());
-            }
-            out.put(e.getKey(), levelsOf(files));
-        }
+        Map<BucketId, Levels> out = new LinkedHashMap<>();
+        byBucket.forEach((bucket, files) -> out.put(bucket, levelsOf(files)));
         return out;
     }
 
@@ -81,20 +81,106 @@ public final class TableCompactor {
         return Levels.of(files, numLevels, keyComparator);
     }
 
-    /** Plans every bucket of the latest snapshot that {@code filter} accepts. */
+    /**
+     * Plans every bucket of {@code snapshot} that {@code filter} accepts with {@code strategy}. Reads
+     * the snapshot's manifests once; no data file.
+     */
+    public SnapshotPlan plan(Snapshot snapshot, EntryFilter filter, CompactStrategy strategy) {
+        Map<BucketId, Levels> levels = levels(snapshot, filter);
+        List<BucketPlan> plans = new ArrayList<>();
+        levels.forEach((bucket, l) -> planner.plan(bucket, l, strategy)
+                .ifPresent(p -> plans.add(new BucketPlan(snapshot.id(), p))));
+        return new SnapshotPlan(snapshot.id(), levels, plans, compactionTrigger);
+    }
+
+    /** {@link #plan(Snapshot, EntryFilter, CompactStrategy)} of the latest snapshot; empty when there is none. */
+    public Optional<SnapshotPlan> planLatest(EntryFilter filter, CompactStrategy strategy) {
+        return table.snapshotManager().latest().map(s -> plan(s, filter, strategy));
+    }
+
+    /** The plans of every bucket of the latest snapshot that {@code filter} accepts. */
     public List<CompactPlan> plan(CompactStrategy strategy, EntryFilter filter) {
-        Optional<Snapshot> latest = table.snapshotManager().latest();
         List<CompactPlan> plans = new ArrayList<>();
-        if (latest.isEmpty()) {
-            return plans;
-        }
-        for (Map.Entry<List<Object>, Levels> e : levels(latest.get(), filter).entrySet()) {
-            List<Object> k = e.getKey();
-            Object[] partition = k.subList(0, k.size() - 1).toArray();
-            int bucket = (Integer) k.get(k.size() - 1);
-            planner.plan(partition, bucket, e.getValue(), strategy).ifPresent(plans::add);
-        }
+        planLatest(filter, strategy).ifPresent(p -> p.plans().forEach(b -> plans.add(b.plan())));
         return plans;
+    }
+
+    /**
+     * Plans {@code bucket} as it is in the latest snapshot.
+     *
+     * @return empty when the table has no snapshot, the bucket no file, or the strategy nothing to do
+     */
+    public Optional<BucketPlan> planBucket(BucketId bucket, CompactStrategy strategy) {
+        Optional<Snapshot> latest = table.snapshotManager().latest();
+        return latest.flatMap(s -> planBucketIn(s, bucket, strategy));
+    }
+
+    /**
+     * Plans {@code bucket} as it is in snapshot {@code snapshotId} (as in the latest one when that has
+     * expired), and returns the plan only if it is not {@linkplain #isStale stale} in the latest
+     * snapshot. Planning is pure, so the plan equals the one made from the same snapshot earlier.
+     *
+     * @return empty when there is nothing (left) to do
+     */
+    public Optional<BucketPlan> planBucket(BucketId bucket, long snapshotId, CompactStrategy strategy) {
+        Optional<Snapshot> latest = table.snapshotManager().latest();
+        if (latest.isEmpty()) {
+            return Optional.empty();
+        }
+        Snapshot from;
+        try {
+            from = snapshotId == latest.get().id() ? latest.get() : table.snapshotManager().snapshot(snapshotId);
+        } catch (SnapshotNotFoundException expired) {
+            from = latest.get();
+        }
+        return planBucketIn(from, bucket, strategy).filter(p -> !isStale(p, latest.get()));
+    }
+
+    /**
+     * As {@link #planBucket(BucketId, long, CompactStrategy)}, from {@code filesInSnapshot}: the
+     * bucket's files in {@code snapshotId} as a planner read them from its manifests. Saves reading
+     * that snapshot's manifests again; only when the latest snapshot is a later one are its manifests
+     * read, to check the plan is not stale.
+     */
+    public Optional<BucketPlan> planBucket(BucketId bucket, long snapshotId, List<DataFileMeta> filesInSnapshot,
+                                           CompactStrategy strategy) {
+        Optional<Snapshot> latest = table.snapshotManager().latest();
+        if (latest.isEmpty() || filesInSnapshot.isEmpty()) {
+            return Optional.empty();
+        }
+        if (snapshotId > latest.get().id()) {
+            return planBucket(bucket, snapshotId, strategy); // rolled back: that snapshot is gone
+        }
+        return planner.plan(bucket, levelsOf(filesInSnapshot), strategy)
+                .map(p -> new BucketPlan(snapshotId, p))
+                .filter(p -> p.snapshotId() == latest.get().id() || !isStale(p, latest.get()));
+    }
+
+    /**
+     * Whether {@code plan} is stale in {@code later}: some input file of it is no longer live in its
+     * bucket there (another compaction replaced it, or the partition was dropped). Reads the
+     * manifests of {@code later} for that bucket only; false without reading when {@code later} is
+     * the snapshot planned from.
+     */
+    public boolean isStale(BucketPlan plan, Snapshot later) {
+        if (later.id() == plan.snapshotId()) {
+            return false;
+        }
+        Levels now = levels(later, new PartitionBucketFilter(partitionTypes).add(plan.bucket())).get(plan.bucket());
+        return now == null || plan.isStaleIn(BucketPlan.namesOf(now.allFiles()));
+    }
+
+    private Optional<BucketPlan> planBucketIn(Snapshot snapshot, BucketId bucket, CompactStrategy strategy) {
+        Levels levels = levels(snapshot, new PartitionBucketFilter(partitionTypes).add(bucket)).get(bucket);
+        if (levels == null) {
+            return Optional.empty();
+        }
+        return planner.plan(bucket, levels, strategy).map(p -> new BucketPlan(snapshot.id(), p));
+    }
+
+    /** Rewrites one bucket plan; nothing is committed. */
+    public CompactResult rewrite(BucketPlan plan) {
+        return rewrite(plan.plan());
     }
 
     /** Rewrites one plan; nothing is committed. */

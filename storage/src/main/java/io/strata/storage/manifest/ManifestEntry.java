@@ -1,5 +1,6 @@
 package io.strata.storage.manifest;
 
+import io.strata.storage.data.BucketId;
 import io.strata.storage.format.DataFileMeta;
 import java.util.Arrays;
 
@@ -25,6 +26,7 @@ public final class ManifestEntry {
     public FileKind kind() { return kind; }
     public Object[] partition() { return partition; }
     public int bucket() { return bucket; }
+    public BucketId bucketId() { return BucketId.of(partition, bucket); }
     public int totalBuckets() { return totalBuckets; }
     public DataFileMeta file() { return file; }
 

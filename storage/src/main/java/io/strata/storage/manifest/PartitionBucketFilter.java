@@ -1,9 +1,9 @@
 package io.strata.storage.manifest;
 
+import io.strata.storage.data.BucketId;
 import io.strata.storage.data.ValueComparators;
 import io.strata.storage.schema.DataType;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -12,7 +12,7 @@ import java.util.Set;
 /** Accepts the entries of an explicit set of (partition, bucket) pairs. */
 public final class PartitionBucketFilter implements EntryFilter {
     private final List<Object[]> partitions = new ArrayList<>();
-    private final Set<List<Object>> pairs = new HashSet<>();
+    private final Set<BucketId> buckets = new HashSet<>();
     private final List<Comparator<Object>> fieldComparators = new ArrayList<>();
 
     public PartitionBucketFilter(List<DataType> partitionTypes) {
@@ -21,17 +21,12 @@ public final class PartitionBucketFilter implements EntryFilter {
         }
     }
 
-    public void add(Object[] partition, int bucket) {
-        if (pairs.add(key(partition, bucket))) {
-            partitions.add(partition);
+    /** Accepts {@code bucket} too. Returns this. */
+    public PartitionBucketFilter add(BucketId bucket) {
+        if (buckets.add(bucket)) {
+            partitions.add(bucket.partition());
         }
-    }
-
-    private static List<Object> key(Object[] partition, int bucket) {
-        List<Object> k = new ArrayList<>(Arrays.asList(partition));
-        k.replaceAll(v -> v instanceof byte[] ? new String((byte[]) v, java.nio.charset.StandardCharsets.ISO_8859_1) : v);
-        k.add(bucket);
-        return k;
+        return this;
     }
 
     @Override
@@ -54,6 +49,6 @@ public final class PartitionBucketFilter implements EntryFilter {
 
     @Override
     public boolean accept(Object[] partition, int bucket) {
-        return pairs.contains(key(partition, bucket));
+        return buckets.contains(BucketId.of(partition, bucket));
     }
 }

@@ -1,5 +1,6 @@
 package io.strata.storage.read;
 
+import io.strata.storage.data.BucketId;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.manifest.EntryFilter;
 import io.strata.storage.manifest.ManifestEntry;
@@ -7,7 +8,6 @@ import io.strata.storage.schema.TableSchema;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.store.TableContext;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -78,14 +78,12 @@ final class TableScan {
                 return partitionFilter.test(row);
             }
         };
-        Map<List<Object>, List<ManifestEntry>> byBucket = new LinkedHashMap<>();
+        Map<BucketId, List<ManifestEntry>> byBucket = new LinkedHashMap<>();
         for (ManifestEntry e : table.manifests().scanner().scan(snapshot.baseManifestList(), entries)) {
             if (fileFilter != null && !fileFilter.mayMatch(StatsAdapters.ofFile(schema, e.file()))) {
                 continue;
             }
-            List<Object> k = new ArrayList<>(Arrays.asList(e.partition()));
-            k.add(e.bucket());
-            byBucket.computeIfAbsent(k, x -> new ArrayList<>()).add(e);
+            byBucket.computeIfAbsent(e.bucketId(), x -> new ArrayList<>()).add(e);
         }
         List<Split> splits = new ArrayList<>();
         for (List<ManifestEntry> group : byBucket.values()) {

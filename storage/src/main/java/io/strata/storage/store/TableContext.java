@@ -1,5 +1,6 @@
 package io.strata.storage.store;
 
+import io.strata.storage.data.BucketId;
 import io.strata.storage.format.DataFilePathFactory;
 import io.strata.storage.format.FileFormatConfig;
 import io.strata.storage.fs.AtomicPublisher;
@@ -66,8 +67,9 @@ public final class TableContext {
     }
 
     /** Where the files of one bucket are written. */
-    public DataFilePathFactory bucketPaths(Object[] partition, int bucket) {
-        return new DataFilePathFactory(paths, PartitionPath.of(schema.partitionKeys(), partition), bucket);
+    public DataFilePathFactory bucketPaths(BucketId bucket) {
+        return new DataFilePathFactory(paths, PartitionPath.of(schema.partitionKeys(), bucket.partition()),
+                bucket.bucket());
     }
 
     /** Local scratch directory for spilled buffers, bounded merges and lookup files. */

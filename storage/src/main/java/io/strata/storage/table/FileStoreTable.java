@@ -1,11 +1,15 @@
 package io.strata.storage.table;
 
 import io.strata.storage.commit.TableCommit;
+import io.strata.storage.compact.CompactStrategy;
+import io.strata.storage.compact.CompactionCommitter;
 import io.strata.storage.compact.TableCompactor;
 import io.strata.storage.format.FileFormatConfig;
 import io.strata.storage.fs.AtomicPublisher;
 import io.strata.storage.fs.FileIO;
 import io.strata.storage.fs.TablePaths;
+import io.strata.storage.maintenance.ReachableFiles;
+import io.strata.storage.maintenance.UncommittedFiles;
 import io.strata.storage.manifest.ManifestStore;
 import io.strata.storage.merge.MergeEngines;
 import io.strata.storage.read.IncrementalRead;
@@ -20,6 +24,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * A handle on one table at its latest schema: the entry point for writers, committers and
@@ -77,6 +82,30 @@ public final class FileStoreTable {
     /** The compaction engine of this table (primary-key tables only). */
     public TableCompactor newCompactor() {
         return new TableCompactor(context);
+    }
+
+    /**
+     * The committer of a dedicated compaction's results under {@code commitUser}; stale buckets are
+     * re-planned with {@code strategy}.
+     */
+    public CompactionCommitter newCompactionCommitter(String commitUser, CompactStrategy strategy) {
+        return new CompactionCommitter(context, commitUser, strategy);
+    }
+
+    /** Which data and changelog files retained snapshots reference, and which are on disk. */
+    public ReachableFiles reachableFiles() {
+        return new ReachableFiles(context);
+    }
+
+    /**
+     * Deletes the files a writer wrote and never committed: those whose names {@code writtenBy}
+     * accepts and no retained snapshot references ({@link UncommittedFiles}).
+     *
+     * @param writer names the writer in the log
+     * @return the number of files deleted
+     */
+    public int removeUncommittedFiles(Predicate<String> writtenBy, String writer) throws IOException {
+        return UncommittedFiles.remove(context, writtenBy, writer);
     }
 
     /** Incremental reads of committed changes (changelog or deltas), snapshot by snapshot. */

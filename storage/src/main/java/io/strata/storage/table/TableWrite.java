@@ -1,6 +1,7 @@
 package io.strata.storage.table;
 
 import io.strata.storage.commit.CommitMessage;
+import io.strata.storage.data.BucketId;
 import io.strata.storage.data.BucketHasher;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.data.ValueComparators;
@@ -34,7 +35,6 @@ import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -70,9 +70,9 @@ public final class TableWrite implements AutoCloseable {
     private final boolean spillable;
     private final long targetFileSize;
     private final File spillDir;
-    private final Map<PartitionBucket, MergeTreeWriter> writers = new LinkedHashMap<>();
-    private Map<PartitionBucket, Long> restoredSequences;
-    private Map<PartitionBucket, List<DataFileMeta>> restoredFiles;
+    private final Map<BucketId, MergeTreeWriter> writers = new LinkedHashMap<>();
+    private Map<BucketId, Long> restoredSequences;
+    private Map<BucketId, List<DataFileMeta>> restoredFiles;
     private final boolean writeOnly;
     private ExecutorService compactionPool;
     private CompactPlanner planner;
@@ -121,7 +121,7 @@ public final class TableWrite implements AutoCloseable {
         }
         Object[] partition = ValueComparators.project(fields, partitionIndexes);
         int bucket = hasher.bucket(fields);
-        MergeTreeWriter w = writerFor(new PartitionBucket(partition, bucket));
+        MergeTreeWriter w = writerFor(BucketId.of(partition, bucket));
         long before = w.bufferedBytes();
         w.write(row.kind(), fields);
         buffered += w.bufferedBytes() - before;
@@ -165,28 +165,28 @@ public final class TableWrite implements AutoCloseable {
         }
     }
 
-    private MergeTreeWriter writerFor(PartitionBucket pb) {
-        MergeTreeWriter w = writers.get(pb);
+    private MergeTreeWriter writerFor(BucketId bucketId) {
+        MergeTreeWriter w = writers.get(bucketId);
         if (w == null) {
-            DataFilePathFactory paths = table.context().bucketPaths(pb.partition, pb.bucket);
+            DataFilePathFactory paths = table.context().bucketPaths(bucketId);
             WriteBuffer buffer = new WriteBuffer(comparator, sorter, functions, spillDir);
-            w = new MergeTreeWriter(table.context(), paths, buffer, comparator, targetFileSize, nextSequence(pb));
+            w = new MergeTreeWriter(table.context(), paths, buffer, comparator, targetFileSize, nextSequence(bucketId));
             if (!writeOnly) {
-                w.setCompaction(compactManager(pb));
+                w.setCompaction(compactManager(bucketId));
             }
             if (schema.hasPrimaryKey() && schema.tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER)
                     == ChangelogOptions.Producer.INPUT) {
                 w.enableInputChangelog(spillDir);
             }
-            writers.put(pb, w);
+            writers.put(bucketId, w);
         }
         return w;
     }
 
     /** The bucket's highest committed sequence number + 1, from the latest snapshot (read once). */
-    private long nextSequence(PartitionBucket pb) {
+    private long nextSequence(BucketId bucketId) {
         restore();
-        Long max = restoredSequences.get(pb);
+        Long max = restoredSequences.get(bucketId);
         return max == null ? 0 : max + 1;
     }
 
@@ -200,17 +200,17 @@ public final class TableWrite implements AutoCloseable {
         Optional<Snapshot> latest = table.snapshotManager().latest();
         if (latest.isPresent()) {
             for (ManifestEntry e : table.manifests().scanner().scan(latest.get().baseManifestList(), EntryFilter.ALL)) {
-                PartitionBucket pb = new PartitionBucket(e.partition(), e.bucket());
-                restoredSequences.merge(pb, e.file().maxSequence(), Math::max);
+                BucketId bucketId = BucketId.of(e.partition(), e.bucket());
+                restoredSequences.merge(bucketId, e.file().maxSequence(), Math::max);
                 if (!writeOnly) {
-                    restoredFiles.computeIfAbsent(pb, k -> new ArrayList<>()).add(e.file());
+                    restoredFiles.computeIfAbsent(bucketId, k -> new ArrayList<>()).add(e.file());
                 }
             }
         }
     }
 
     /** Inline compaction of one bucket: one background compaction thread per writer. */
-    private CompactManager compactManager(PartitionBucket pb) {
+    private CompactManager compactManager(BucketId bucketId) {
         restore();
         TableOptions o = schema.tableOptions();
         if (compactionPool == null) {
@@ -223,7 +223,7 @@ public final class TableWrite implements AutoCloseable {
             });
         }
         int stopTrigger = o.get(CompactionOptions.STOP_TRIGGER);
-        Levels levels = Levels.of(restoredFiles.getOrDefault(pb, List.of()), TableCompactor.numLevels(o),
+        Levels levels = Levels.of(restoredFiles.getOrDefault(bucketId, List.of()), TableCompactor.numLevels(o),
                 ValueComparators.forTuple(schema.typesOf(schema.primaryKeyIndexes())));
         CompactStrategy strategy = o.get(ChangelogOptions.CHANGELOG_PRODUCER) == ChangelogOptions.Producer.LOOKUP
                 ? CompactStrategy.LOOKUP : CompactStrategy.MINOR;
@@ -232,7 +232,7 @@ public final class TableWrite implements AutoCloseable {
                 && o.get(CompactionOptions.LOOKUP_COMPACT) == CompactionOptions.LookupCompact.GENTLE) {
             gentle = o.get(CompactionOptions.LOOKUP_COMPACT_MAX_INTERVAL);
         }
-        return new CompactManager(pb.partition, pb.bucket, levels, planner, strategy, new CompactRewriter(table.context()),
+        return new CompactManager(bucketId, levels, planner, strategy, new CompactRewriter(table.context()),
                 compactionPool, stopTrigger,
                 strategy == CompactStrategy.LOOKUP && o.get(ChangelogOptions.LOOKUP_WAIT), gentle);
     }
@@ -280,10 +280,10 @@ public final class TableWrite implements AutoCloseable {
     }
 
     private List<CommitMessage> prepare(boolean waitCompaction) {
-        List<PartitionBucket> keys = new ArrayList<>(writers.keySet());
+        List<BucketId> keys = new ArrayList<>(writers.keySet());
         List<Future<MergeTreeWriter.Increment>> flushes = new ArrayList<>();
-        for (PartitionBucket pb : keys) {
-            MergeTreeWriter w = writers.get(pb);
+        for (BucketId bucketId : keys) {
+            MergeTreeWriter w = writers.get(bucketId);
             flushes.add(flushPool().submit(() -> waitCompaction ? w.prepareLastCommit() : w.prepareCommit()));
         }
         List<CommitMessage> out = new ArrayList<>();
@@ -292,9 +292,9 @@ public final class TableWrite implements AutoCloseable {
             try {
                 MergeTreeWriter.Increment inc = flushes.get(i).get();
                 if (!inc.isEmpty()) {
-                    PartitionBucket pb = keys.get(i);
+                    BucketId bucketId = keys.get(i);
                     BucketEdit edit = inc.compaction();
-                    out.add(new CommitMessage(pb.partition, pb.bucket, schema.numBuckets(), inc.appendedFiles(),
+                    out.add(new CommitMessage(bucketId.partition(), bucketId.bucket(), schema.numBuckets(), inc.appendedFiles(),
                             edit.deletedFiles(), edit.addedFiles(), inc.changelogFiles(), edit.changelogFiles()));
                 }
             } catch (ExecutionException e) {
@@ -343,27 +343,5 @@ public final class TableWrite implements AutoCloseable {
         }
         writers.clear();
         buffered = 0;
-    }
-
-    /** A (partition, bucket) pair usable as a map key (deep equality on partition values). */
-    static final class PartitionBucket {
-        final Object[] partition;
-        final int bucket;
-
-        PartitionBucket(Object[] partition, int bucket) {
-            this.partition = partition;
-            this.bucket = bucket;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof PartitionBucket && ((PartitionBucket) o).bucket == bucket
-                    && Arrays.deepEquals(((PartitionBucket) o).partition, partition);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.deepHashCode(partition) * 31 + bucket;
-        }
     }
 }

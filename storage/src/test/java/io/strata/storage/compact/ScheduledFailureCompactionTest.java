@@ -2,6 +2,7 @@ package io.strata.storage.compact;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.strata.storage.data.BucketId;
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.data.RowKind;
@@ -101,7 +102,7 @@ class ScheduledFailureCompactionTest {
         }
         t.newCompactor().compact(CompactStrategy.FULL, "compactor", failure == null ? 2 : 1);
         assertThat(contents(wh.toString())).as(what + ", after the retry").isEqualTo(model);
-        for (Map.Entry<List<Object>, Levels> e : healthy.newCompactor().levels(
+        for (Map.Entry<BucketId, Levels> e : healthy.newCompactor().levels(
                 healthy.snapshotManager().latest().orElseThrow(), EntryFilter.ALL).entrySet()) {
             assertThat(e.getValue().numberOfSortedRuns()).as(what + ": bucket " + e.getKey() + " " + e.getValue()
                     + " after the retry").isEqualTo(1);

@@ -1,0 +1,102 @@
+package io.strata.storage.maintenance;
+
+import io.strata.storage.fs.FileIO;
+import io.strata.storage.manifest.EntryFilter;
+import io.strata.storage.manifest.FileKind;
+import io.strata.storage.manifest.ManifestEntry;
+import io.strata.storage.snapshot.Snapshot;
+import io.strata.storage.snapshot.SnapshotManager;
+import io.strata.storage.snapshot.SnapshotNotFoundException;
+import io.strata.storage.store.TableContext;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Which data and changelog files of a table are reachable, and which files are on disk: the one
+ * place that answers both, for the compaction job's cleanup of its failed attempts and for orphan
+ * cleanup. Holds file names only, never file contents.
+ *
+ * <p>A file is reachable when a retained snapshot references it as data or as changelog: the live
+ * files of the earliest retained snapshot, and every file added (as data or changelog) by the
+ * snapshots after it. A snapshot that expires while this runs is skipped; its files are either
+ * live in a later snapshot or unreachable.
+ */
+public final class ReachableFiles {
+    /** The table-level directories that hold metadata, never data or changelog files. */
+    private static final Set<String> METADATA_DIRS = Set.of("schema", "snapshot", "manifest");
+
+    private final TableContext table;
+
+    public ReachableFiles(TableContext table) {
+        this.table = table;
+    }
+
+    /** The names of every data and changelog file a retained snapshot references. */
+    public Set<String> referencedByRetainedSnapshots() {
+        Set<String> names = new HashSet<>();
+        SnapshotManager snapshots = table.snapshotManager();
+        OptionalLong latest = snapshots.latestId();
+        OptionalLong earliest = snapshots.earliestId();
+        if (latest.isEmpty() || earliest.isEmpty()) {
+            return names;
+        }
+        boolean first = true;
+        for (long id = earliest.getAsLong(); id <= latest.getAsLong(); id++) {
+            Snapshot s;
+            try {
+                s = snapshots.snapshot(id);
+            } catch (SnapshotNotFoundException expired) {
+                continue;
+            }
+            if (first) {
+                for (ManifestEntry e : table.manifests().scanner().scan(s.baseManifestList(), EntryFilter.ALL)) {
+                    names.add(e.file().fileName());
+                }
+                first = false;
+            } else {
+                for (ManifestEntry e : table.manifests().scanner().entries(s.deltaManifestList())) {
+                    if (e.kind() == FileKind.ADD) {
+                        names.add(e.file().fileName());
+                    }
+                }
+            }
+            if (s.changelogManifestList() != null) {
+                for (ManifestEntry e : table.manifests().scanner().entries(s.changelogManifestList())) {
+                    names.add(e.file().fileName());
+                }
+            }
+        }
+        return names;
+    }
+
+    /**
+     * The files under the table's partition and bucket directories (data and changelog files, and
+     * anything else left there) whose name {@code nameFilter} accepts. Metadata directories are not
+     * walked.
+     */
+    public List<Path> dataDirectoryFiles(Predicate<String> nameFilter) throws IOException {
+        List<Path> out = new ArrayList<>();
+        walk(table.fileIO(), table.paths().root(), nameFilter, out, true);
+        return out;
+    }
+
+    private static void walk(FileIO io, Path dir, Predicate<String> nameFilter, List<Path> out, boolean top)
+            throws IOException {
+        for (FileIO.FileEntry e : io.list(dir)) {
+            String name = e.path().getName();
+            if (e.isDirectory()) {
+                if (!(top && METADATA_DIRS.contains(name))) {
+                    walk(io, e.path(), nameFilter, out, false);
+                }
+            } else if (nameFilter.test(name)) {
+                out.add(e.path());
+            }
+        }
+    }
+}
