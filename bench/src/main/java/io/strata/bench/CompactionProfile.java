@@ -3,6 +3,8 @@ package io.strata.bench;
 import io.strata.cli.workload.ExpectedTable;
 import io.strata.cli.workload.StandardWorkload;
 import io.strata.cli.workload.WorkloadCheck;
+import io.strata.storage.format.BufferPool;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -58,14 +60,14 @@ public final class CompactionProfile {
             }
             copyTree(template, copy);
             StrataPeer peer = StrataPeer.open(copy, "t");
-            long cpu = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+            long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
             ThreadCpu split = ThreadCpu.start();
             CompactionResult r = threads == 1 ? peer.fullCompaction() : peer.fullCompaction(threads);
             System.out.println("  " + split.since());
-            cpu = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu;
+            cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu;
             System.out.printf(Locale.ROOT, "iteration %d: %.3f s (cpu %.3f s), %.3f M input rows/s, out %s, changelog rows %d%n",
                     i, r.nanos() / 1e9, cpu / 1e9, r.inputRowsPerSecond() / 1e6, r.output(), peer.changelogRows());
-            System.out.println("  " + io.strata.storage.format.BufferPool.shared());
+            System.out.println("  " + BufferPool.shared());
             WorkloadCheck actual = peer.check();
             if (!actual.equals(expected)) {
                 throw new IllegalStateException("wrong result " + actual + ", expected " + expected);
@@ -83,9 +85,9 @@ public final class CompactionProfile {
                 WorkloadBenchmark.deleteRecursively(warehouse);
             }
             StrataPeer peer = StrataPeer.createTable(warehouse, "t", Map.of("changelog-producer", "lookup"));
-            long cpu = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+            long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
             IngestResult r = peer.ingest(workload.restart(), false);
-            cpu = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu;
+            cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu;
             System.out.printf(Locale.ROOT, "iteration %d: lookup ingest %.3f s (cpu of the writer thread %.3f s), "
                     + "changelog rows %d, files %s%n", i, r.nanos() / 1e9, cpu / 1e9, peer.changelogRows(), r.files());
             WorkloadCheck actual = peer.check();

@@ -5,17 +5,35 @@ import io.strata.cli.workload.StandardWorkload;
 import io.strata.cli.workload.TableChecksum;
 import io.strata.cli.workload.WorkloadCheck;
 import io.strata.compaction.CompactionJob;
-import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.EmbeddedJobRunner;
 import io.strata.compaction.commit.CompactionEvent;
+import io.strata.compaction.job.JobSpec;
 import io.strata.storage.table.Catalog;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.flink.client.deployment.executors.PipelineExecutorUtils;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.core.execution.PipelineExecutor;
+import org.apache.flink.core.execution.PipelineExecutorFactory;
+import org.apache.flink.core.execution.PipelineExecutorServiceLoader;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.runtime.minicluster.MiniClusterJobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
 
 /**
  * Issue 4's benchmark: full compaction of the standard workload (scenario 2 input) through the
@@ -139,7 +157,7 @@ public final class JobBenchmark {
             System.out.printf(Locale.ROOT, "%s: full compaction, engine directly %.2f s (2 threads %.2f s) | job p=1 %.2f s "
                     + "(%.2f s from submission) | job p=2 %.2f s (%.2f s) | paimon %.2f s | machine 2 threads %.2fx | JIT cpu during p=1/p=2 %.0f/%.0f ms | GC during p=1/p=2 %.0f/%.0f ms | load %.2f%n",
                     label, direct, direct2, p1[1], p1[0],
-                    p2[1], p2[0], paimon, machine, p1[2], p2[2], p1[3], p2[3], java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                    p2[1], p2[0], paimon, machine, p1[2], p2[2], p1[3], p2[3], ManagementFactory.getOperatingSystemMXBean()
                             .getSystemLoadAverage());
             if (i >= 0) {
                 m[0][i] = direct;
@@ -211,15 +229,15 @@ public final class JobBenchmark {
         long sink = spin(steps / 10);
         long one = Long.MAX_VALUE;
         long both = Long.MAX_VALUE;
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             for (int i = 0; i < 3; i++) {
                 long t0 = System.nanoTime();
                 sink += pool.submit(() -> spin(steps)).get();
                 one = Math.min(one, System.nanoTime() - t0);
                 t0 = System.nanoTime();
-                java.util.concurrent.Future<Long> a = pool.submit(() -> spin(steps / 2));
-                java.util.concurrent.Future<Long> b = pool.submit(() -> spin(steps / 2));
+                Future<Long> a = pool.submit(() -> spin(steps / 2));
+                Future<Long> b = pool.submit(() -> spin(steps / 2));
                 sink += a.get() + b.get();
                 both = Math.min(both, System.nanoTime() - t0);
             }
@@ -284,7 +302,7 @@ public final class JobBenchmark {
             long[] firstStart = {Long.MAX_VALUE};
             long[] lastCommit = {0};
             long start = System.nanoTime();
-            long uptimeAtStart = java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime();
+            long uptimeAtStart = ManagementFactory.getRuntimeMXBean().getUptime();
             String savepoints = wh.resolve("savepoints").toUri().toString();
             ThreadCpu cpu = ThreadCpu.start();
             try (EmbeddedJobRunner runner = cluster == null ? new EmbeddedJobRunner(spec, savepoints)
@@ -307,7 +325,7 @@ public final class JobBenchmark {
             long gcMillis = cpu.gcMillisSince();
             if (TIMELINE) {
                 System.out.println("  p=" + parallelism + " from submission to result (JVM uptime " + uptimeAtStart + "-"
-                        + java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() + " ms, the time "
+                        + ManagementFactory.getRuntimeMXBean().getUptime() + " ms, the time "
                         + "-XX:+PrintCompilation prints): " + cpu.since());
             }
             check("job p=" + parallelism, TableChecksum.of(Catalog.open(wh.toString()).getTable("bench.workload")
@@ -324,19 +342,19 @@ public final class JobBenchmark {
      * compilation of its start-up code falls into a job's figure.
      */
     private static final class SharedCluster implements AutoCloseable {
-        private final org.apache.flink.runtime.minicluster.MiniCluster cluster;
-        private final java.net.URI rest;
+        private final MiniCluster cluster;
+        private final URI rest;
 
-        private SharedCluster(org.apache.flink.runtime.minicluster.MiniCluster cluster, java.net.URI rest) {
+        private SharedCluster(MiniCluster cluster, URI rest) {
             this.cluster = cluster;
             this.rest = rest;
         }
 
         static SharedCluster start(int slots) throws Exception {
-            org.apache.flink.configuration.Configuration conf = new org.apache.flink.configuration.Configuration();
-            conf.set(org.apache.flink.configuration.RestOptions.BIND_PORT, "0");
-            org.apache.flink.runtime.minicluster.MiniCluster c = new org.apache.flink.runtime.minicluster.MiniCluster(
-                    new org.apache.flink.runtime.minicluster.MiniClusterConfiguration.Builder().setConfiguration(conf)
+            Configuration conf = new Configuration();
+            conf.set(RestOptions.BIND_PORT, "0");
+            MiniCluster c = new MiniCluster(
+                    new MiniClusterConfiguration.Builder().setConfiguration(conf)
                             .setNumTaskManagers(1).setNumSlotsPerTaskManager(slots).build());
             c.start();
             return new SharedCluster(c, c.getRestAddress().get());
@@ -350,54 +368,54 @@ public final class JobBenchmark {
          * remote client would, whose status polling and REST handlers then run in this JVM beside
          * the job.
          */
-        org.apache.flink.streaming.api.environment.StreamExecutionEnvironment environment(String submit) {
+        StreamExecutionEnvironment environment(String submit) {
             if (submit.equals("rest")) {
-                return org.apache.flink.streaming.api.environment.StreamExecutionEnvironment.createRemoteEnvironment(
-                        rest.getHost(), rest.getPort(), new org.apache.flink.configuration.Configuration());
+                return StreamExecutionEnvironment.createRemoteEnvironment(
+                        rest.getHost(), rest.getPort(), new Configuration());
             }
-            org.apache.flink.configuration.Configuration conf = new org.apache.flink.configuration.Configuration();
-            conf.set(org.apache.flink.configuration.DeploymentOptions.TARGET, IN_PROCESS);
-            org.apache.flink.core.execution.PipelineExecutor executor = (pipeline, configuration, classLoader) -> {
-                org.apache.flink.streaming.api.graph.StreamGraph graph =
-                        org.apache.flink.client.deployment.executors.PipelineExecutorUtils.getStreamGraph(pipeline,
+            Configuration conf = new Configuration();
+            conf.set(DeploymentOptions.TARGET, IN_PROCESS);
+            PipelineExecutor executor = (pipeline, configuration, classLoader) -> {
+                StreamGraph graph =
+                        PipelineExecutorUtils.getStreamGraph(pipeline,
                                 configuration);
                 return cluster.submitJob(graph).thenApply(submitted ->
-                        new org.apache.flink.runtime.minicluster.MiniClusterJobClient(submitted.getJobID(), cluster,
+                        new MiniClusterJobClient(submitted.getJobID(), cluster,
                                 classLoader,
-                                org.apache.flink.runtime.minicluster.MiniClusterJobClient.JobFinalizationBehavior.NOTHING));
+                                MiniClusterJobClient.JobFinalizationBehavior.NOTHING));
             };
-            org.apache.flink.core.execution.PipelineExecutorFactory factory =
-                    new org.apache.flink.core.execution.PipelineExecutorFactory() {
+            PipelineExecutorFactory factory =
+                    new PipelineExecutorFactory() {
                         @Override
                         public String getName() {
                             return IN_PROCESS;
                         }
 
                         @Override
-                        public boolean isCompatibleWith(org.apache.flink.configuration.Configuration c) {
-                            return IN_PROCESS.equals(c.get(org.apache.flink.configuration.DeploymentOptions.TARGET));
+                        public boolean isCompatibleWith(Configuration c) {
+                            return IN_PROCESS.equals(c.get(DeploymentOptions.TARGET));
                         }
 
                         @Override
-                        public org.apache.flink.core.execution.PipelineExecutor getExecutor(
-                                org.apache.flink.configuration.Configuration c) {
+                        public PipelineExecutor getExecutor(
+                                Configuration c) {
                             return executor;
                         }
                     };
-            org.apache.flink.core.execution.PipelineExecutorServiceLoader loader =
-                    new org.apache.flink.core.execution.PipelineExecutorServiceLoader() {
+            PipelineExecutorServiceLoader loader =
+                    new PipelineExecutorServiceLoader() {
                         @Override
-                        public org.apache.flink.core.execution.PipelineExecutorFactory getExecutorFactory(
-                                org.apache.flink.configuration.Configuration c) {
+                        public PipelineExecutorFactory getExecutorFactory(
+                                Configuration c) {
                             return factory;
                         }
 
                         @Override
-                        public java.util.stream.Stream<String> getExecutorNames() {
-                            return java.util.stream.Stream.of(IN_PROCESS);
+                        public Stream<String> getExecutorNames() {
+                            return Stream.of(IN_PROCESS);
                         }
                     };
-            return new org.apache.flink.streaming.api.environment.StreamExecutionEnvironment(loader, conf,
+            return new StreamExecutionEnvironment(loader, conf,
                     JobBenchmark.class.getClassLoader());
         }
 

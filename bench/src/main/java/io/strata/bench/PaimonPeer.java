@@ -6,8 +6,11 @@ import io.strata.cli.workload.WorkloadChecksum;
 import io.strata.cli.workload.WorkloadSchema;
 import io.strata.storage.data.GenericRow;
 import java.nio.file.Files;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
@@ -18,6 +21,7 @@ import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.sink.StreamTableCommit;
 import org.apache.paimon.table.sink.StreamTableWrite;
@@ -123,7 +127,7 @@ public final class PaimonPeer implements AutoCloseable {
      * Scenario 6: the next commit of {@code workload}, write-only, as one Paimon commit;
      * {@code observer} sees every row written.
      */
-    public void ingestOneCommit(StandardWorkload workload, java.util.function.Consumer<GenericRow> observer)
+    public void ingestOneCommit(StandardWorkload workload, Consumer<GenericRow> observer)
             throws Exception {
         int c = workload.nextCommit();
         Table table = catalog.getTable(identifier).copy(Map.of("write-only", "true"));
@@ -184,9 +188,9 @@ public final class PaimonPeer implements AutoCloseable {
 
     /** Changelog rows of all snapshots (Paimon's snapshot changelogRecordCount). */
     public long changelogRows() throws Exception {
-        org.apache.paimon.table.FileStoreTable t = (org.apache.paimon.table.FileStoreTable) catalog.getTable(identifier);
+        FileStoreTable t = (FileStoreTable) catalog.getTable(identifier);
         long n = 0;
-        java.util.Iterator<org.apache.paimon.Snapshot> it = t.snapshotManager().snapshots();
+        Iterator<Snapshot> it = t.snapshotManager().snapshots();
         while (it.hasNext()) {
             Long c = it.next().changelogRecordCount();
             n += c == null ? 0 : c;

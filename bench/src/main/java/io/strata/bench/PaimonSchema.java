@@ -1,6 +1,7 @@
 package io.strata.bench;
 
 import io.strata.cli.workload.WorkloadSchema;
+import java.util.Map;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypes;
@@ -11,11 +12,11 @@ final class PaimonSchema {
     }
 
     static Schema workloadTable() {
-        return workloadTable(java.util.Map.of());
+        return workloadTable(Map.of());
     }
 
     /** The workload table with extra table options (e.g. changelog-producer). */
-    static Schema workloadTable(java.util.Map<String, String> extra) {
+    static Schema workloadTable(Map<String, String> extra) {
         Schema.Builder b = Schema.newBuilder();
         for (WorkloadSchema.Column c : WorkloadSchema.COLUMNS) {
             DataType t = type(c.type());

@@ -5,6 +5,7 @@ import io.strata.cli.workload.WorkloadCheck;
 import io.strata.cli.workload.WorkloadSchema;
 import io.strata.storage.data.GenericRow;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -24,11 +25,11 @@ final class RepeatedFullChangelog {
     /** One engine's figures: compaction time summed, and per compaction the changelog rows emitted and expected. */
     record Result(long nanos, long[] rows, long[] expected) {
         long totalRows() {
-            return java.util.Arrays.stream(rows).sum();
+            return Arrays.stream(rows).sum();
         }
 
         long totalExpected() {
-            return java.util.Arrays.stream(expected).sum();
+            return Arrays.stream(expected).sum();
         }
 
         /** Compactions whose changelog row count differs from the expected one. */

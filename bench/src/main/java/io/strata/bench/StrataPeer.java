@@ -1,23 +1,38 @@
 package io.strata.bench;
 
+import com.sun.management.ThreadMXBean;
 import io.strata.cli.workload.StandardWorkload;
 import io.strata.cli.workload.TableChecksum;
 import io.strata.cli.workload.WorkloadCheck;
 import io.strata.cli.workload.WorkloadIngest;
-import io.strata.storage.table.Catalog;
-import io.strata.storage.table.FileStoreTable;
-import io.strata.storage.table.system.FilesTable;
+import io.strata.storage.compact.CompactPlan;
+import io.strata.storage.compact.CompactResult;
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.compact.TableCompactor;
+import io.strata.storage.data.GenericRow;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.format.DataFileReader;
 import io.strata.storage.format.DataFileWriter;
 import io.strata.storage.format.FileSource;
 import io.strata.storage.fs.FileIO;
+import io.strata.storage.manifest.EntryFilter;
+import io.strata.storage.snapshot.Snapshot;
+import io.strata.storage.table.Catalog;
+import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.table.system.FilesTable;
+import io.strata.storage.table.system.SnapshotsTable;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 /** Strata's side of a benchmark: one workload table in a fresh local warehouse, driven through the public API. */
 final class StrataPeer {
@@ -61,8 +76,8 @@ final class StrataPeer {
      * Scenario 6: write-only ingest; {@code observer} sees every row written and {@code afterCommit}
      * the index of each commit once it is published (the writer stays open, holding nothing).
      */
-    void ingest(StandardWorkload workload, java.util.function.Consumer<io.strata.storage.data.GenericRow> observer,
-                java.util.function.IntConsumer afterCommit) {
+    void ingest(StandardWorkload workload, Consumer<GenericRow> observer,
+                IntConsumer afterCommit) {
         WorkloadIngest.write(table.copyWithOptions(Map.of("write-only", "true")), workload, observer, afterCommit);
     }
 
@@ -91,22 +106,22 @@ final class StrataPeer {
         FileSummary input = files();
         long start = System.nanoTime();
         TableCompactor compactor = table.newCompactor();
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
-            List<java.util.concurrent.Future<io.strata.storage.compact.CompactResult>> futures = new java.util.ArrayList<>();
-            for (io.strata.storage.compact.CompactPlan plan : compactor.plan(CompactStrategy.FULL,
-                    io.strata.storage.manifest.EntryFilter.ALL)) {
+            List<Future<CompactResult>> futures = new ArrayList<>();
+            for (CompactPlan plan : compactor.plan(CompactStrategy.FULL,
+                    EntryFilter.ALL)) {
                 futures.add(pool.submit(() -> REWRITE_CPU ? reportedRewrite(compactor, plan, start)
                         : compactor.rewrite(plan)));
             }
-            List<io.strata.storage.compact.CompactResult> results = new java.util.ArrayList<>();
-            for (java.util.concurrent.Future<io.strata.storage.compact.CompactResult> f : futures) {
+            List<CompactResult> results = new ArrayList<>();
+            for (Future<CompactResult> f : futures) {
                 results.add(f.get());
             }
             long commitStart = System.nanoTime();
             compactor.commit(results, "bench-compactor", ++compactions);
             if (REWRITE_CPU) {
-                System.out.printf(java.util.Locale.ROOT, "  commit: %d ms%n", (System.nanoTime() - commitStart) / 1_000_000);
+                System.out.printf(Locale.ROOT, "  commit: %d ms%n", (System.nanoTime() - commitStart) / 1_000_000);
             }
         } finally {
             pool.shutdownNow();
@@ -116,16 +131,16 @@ final class StrataPeer {
     }
 
     /** {@code compactor.rewrite(plan)}, printing its wall time, CPU time and allocation (see {@link #REWRITE_CPU}). */
-    private static io.strata.storage.compact.CompactResult reportedRewrite(TableCompactor compactor,
-                                                                          io.strata.storage.compact.CompactPlan plan,
+    private static CompactResult reportedRewrite(TableCompactor compactor,
+                                                                          CompactPlan plan,
                                                                           long start) {
-        com.sun.management.ThreadMXBean mx =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean mx =
+                (ThreadMXBean) ManagementFactory.getThreadMXBean();
         long cpu = mx.getCurrentThreadCpuTime();
         long allocated = mx.getCurrentThreadAllocatedBytes();
         long t0 = System.nanoTime();
-        io.strata.storage.compact.CompactResult r = compactor.rewrite(plan);
-        System.out.printf(java.util.Locale.ROOT, "  rewrite of bucket %d: %d ms wall, %d ms cpu, %d MB allocated, "
+        CompactResult r = compactor.rewrite(plan);
+        System.out.printf(Locale.ROOT, "  rewrite of bucket %d: %d ms wall, %d ms cpu, %d MB allocated, "
                 + "ends at %d ms%n", plan.bucket(), (System.nanoTime() - t0) / 1_000_000,
                 (mx.getCurrentThreadCpuTime() - cpu) / 1_000_000,
                 (mx.getCurrentThreadAllocatedBytes() - allocated) / 1_000_000, (System.nanoTime() - start) / 1_000_000);
@@ -167,7 +182,7 @@ final class StrataPeer {
 
     long changelogRows() {
         long n = 0;
-        for (io.strata.storage.snapshot.Snapshot s : io.strata.storage.table.system.SnapshotsTable.rows(table)) {
+        for (Snapshot s : SnapshotsTable.rows(table)) {
             n += s.changelogRecordCount() == null ? 0 : s.changelogRecordCount();
         }
         return n;

@@ -1,9 +1,14 @@
 package io.strata.bench;
 
+import com.sun.management.OperatingSystemMXBean;
+import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -54,7 +59,7 @@ final class ThreadCpu {
 
     private static long gcMillis() {
         long total = 0;
-        for (java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory
+        for (GarbageCollectorMXBean gc : ManagementFactory
                 .getGarbageCollectorMXBeans()) {
             total += Math.max(0, gc.getCollectionTime());
         }
@@ -62,12 +67,12 @@ final class ThreadCpu {
     }
 
     private static long processCpu() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        return ((OperatingSystemMXBean) ManagementFactory
                 .getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private static Map<String, Long> threadTicks() {
-        Map<String, Long> m = new java.util.TreeMap<>();
+        Map<String, Long> m = new TreeMap<>();
         Path tasks = Path.of("/proc/self/task");
         if (!Files.isDirectory(tasks)) {
             return m;
@@ -77,7 +82,7 @@ final class ThreadCpu {
                 String st;
                 try {
                     st = Files.readString(t.resolve("stat"));
-                } catch (java.io.IOException ended) {
+                } catch (IOException ended) {
                     continue;
                 }
                 String name = st.substring(st.indexOf('(') + 1, st.lastIndexOf(')')).replaceAll("[0-9]+$", "")
@@ -85,7 +90,7 @@ final class ThreadCpu {
                 String[] f = st.substring(st.lastIndexOf(')') + 2).split(" ");
                 m.merge(name, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum); // utime + stime
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return m;
         }
         return m;

@@ -1,5 +1,6 @@
 package io.strata.bench;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.strata.cli.workload.ExpectedTable;
 import io.strata.cli.workload.StandardWorkload;
 import io.strata.cli.workload.WorkloadCheck;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -57,7 +59,7 @@ public final class WorkloadBenchmark {
     /** Which scenarios run: {@code --scenarios=1,2,3,4,5,6} (2 and 5 need 1; 3 measures both lookup modes). */
     private record Scenarios(boolean writeOnly, boolean lookup, boolean fullChangelog, boolean repeatedFull) {
         static Scenarios parse(String s) {
-            Set<String> set = new java.util.HashSet<>();
+            Set<String> set = new HashSet<>();
             for (String x : s.split(",")) {
                 set.add(x.trim());
             }
@@ -209,7 +211,7 @@ public final class WorkloadBenchmark {
             json.put("s6_changelog_rows_paimon", lastPaimon.repeated.totalRows());
             json.put("s6_mismatched_compactions_paimon", lastPaimon.repeated.mismatches());
         }
-        System.out.println(new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(json));
+        System.out.println(new ObjectMapper().writeValueAsString(json));
     }
 
     private static double round3(double v) {

@@ -1,9 +1,9 @@
 package io.strata.cli;
 
-import io.strata.storage.compact.CompactPlan;
 import io.strata.compaction.CompactionJob;
 import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.job.JobTables;
+import io.strata.storage.compact.CompactPlan;
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.compact.TableCompactor;
 import io.strata.storage.data.PartitionPath;
@@ -11,6 +11,7 @@ import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.mergetree.LevelSortedRun;
 import io.strata.storage.table.FileStoreTable;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -53,7 +54,7 @@ final class CompactCommand implements Callable<Integer> {
 
     @Option(names = "--table-option", paramLabel = "k=v", description = "Table option for this job (repeatable); "
             + "options that define the table (docs/OPTIONS.md) must keep its value.")
-    java.util.List<String> tableOptions = new java.util.ArrayList<>();
+    List<String> tableOptions = new ArrayList<>();
 
     @Option(names = "--discovery-interval", defaultValue = "5 s", paramLabel = "DURATION",
             description = "Streaming: how often new snapshots are planned (default ${DEFAULT-VALUE}).")

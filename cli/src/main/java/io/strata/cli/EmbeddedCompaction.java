@@ -1,12 +1,14 @@
 package io.strata.cli;
 
 import io.strata.compaction.EmbeddedJobRunner;
-import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.commit.CompactionEvent;
+import io.strata.compaction.job.JobSpec;
 import java.io.File;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Runs the compaction job on the embedded Flink for {@code strata compact} and {@code strata demo}:
@@ -32,7 +34,7 @@ final class EmbeddedCompaction {
     /** Runs the job, then prints its summary to {@code out}. */
     static Summary run(JobSpec spec, int plannedBuckets, PrintWriter out, PrintWriter err) throws Exception {
         Summary s = new Summary();
-        java.util.concurrent.CountDownLatch printed = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch printed = new CountDownLatch(1);
         long start = System.nanoTime();
         File savepoints = new File(System.getProperty("java.io.tmpdir"), "strata-savepoints");
         try (EmbeddedJobRunner runner = new EmbeddedJobRunner(spec, savepoints.toURI().toString())) {
@@ -43,7 +45,7 @@ final class EmbeddedCompaction {
                 try {
                     runner.stop();
                     // the JVM exits when this hook returns: let the summary be printed first
-                    printed.await(60, java.util.concurrent.TimeUnit.SECONDS);
+                    printed.await(60, TimeUnit.SECONDS);
                 } catch (Exception e) {
                     err.println("strata: error: could not stop the job cleanly: " + e.getMessage());
                 }

@@ -1,5 +1,6 @@
 package io.strata.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
@@ -18,7 +19,7 @@ final class Json {
         try {
             out.println(MAPPER.writeValueAsString(value));
             out.flush();
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot render JSON: " + e.getMessage(), e);
         }
     }
@@ -35,7 +36,7 @@ final class Json {
     static String compact(Object value) {
         try {
             return COMPACT.writeValueAsString(value);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot render JSON: " + e.getMessage(), e);
         }
     }

@@ -1,15 +1,17 @@
 package io.strata.compaction;
 
+import io.strata.compaction.commit.CompactionEvent;
 import io.strata.compaction.job.JobSpec;
 import java.io.File;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.client.program.rest.RestClusterClient;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
-import io.strata.compaction.commit.CompactionEvent;
+import org.apache.flink.streaming.api.graph.StreamGraph;
 
 /**
  * Submits the job to a running Flink cluster through its REST API (what the scheduler uses): the
@@ -24,14 +26,14 @@ public final class RestSubmitter {
     public static JobGraph jobGraph(JobSpec spec, File jobJar) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         CompactionPipeline.build(env, spec).sinkTo(new DiscardingSink<CompactionEvent>()).name("events").setParallelism(1);
-        org.apache.flink.streaming.api.graph.StreamGraph graph = env.getStreamGraph();
+        StreamGraph graph = env.getStreamGraph();
         graph.setJobName(CompactionJob.jobName(spec));
         JobGraph job = graph.getJobGraph();
         if (jobJar != null) {
             if (!jobJar.isFile()) {
                 throw new IllegalArgumentException("job jar " + jobJar + " does not exist (build it with mvn package)");
             }
-            job.addJar(new org.apache.flink.core.fs.Path(jobJar.toURI()));
+            job.addJar(new Path(jobJar.toURI()));
         }
         return job;
     }

@@ -1,16 +1,7 @@
 package io.strata.compaction;
 
-import io.strata.compaction.job.JobSpec;
-import static io.strata.compaction.JobTestSupport.contents;
-import static io.strata.compaction.JobTestSupport.create;
-import static io.strata.compaction.JobTestSupport.ingest;
-import static io.strata.compaction.JobTestSupport.levels;
-import static io.strata.compaction.JobTestSupport.runToEnd;
-import static io.strata.compaction.JobTestSupport.spec;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.strata.compaction.commit.CompactionEvent;
+import io.strata.compaction.job.JobSpec;
 import io.strata.storage.mergetree.Levels;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.snapshot.CommitKind;
@@ -24,13 +15,24 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.apache.flink.test.junit5.MiniClusterExtension;
+import static io.strata.compaction.JobTestSupport.contents;
+import static io.strata.compaction.JobTestSupport.create;
+import static io.strata.compaction.JobTestSupport.ingest;
+import static io.strata.compaction.JobTestSupport.levels;
+import static io.strata.compaction.JobTestSupport.runToEnd;
+import static io.strata.compaction.JobTestSupport.spec;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The job in batch mode on a MiniCluster, against the in-memory model. */
 class BatchCompactionJobTest {
@@ -133,12 +135,12 @@ class BatchCompactionJobTest {
             TableModel model = new TableModel(TableModel.Mode.DEDUPLICATE);
             ingest(t, model, new Random(name.hashCode()), 5, 150, 120, "w", 1);
             int buckets = levels(t).size();
-            List<CompactionEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+            List<CompactionEvent> events = new CopyOnWriteArrayList<>();
             JobSpec spec = spec(wh(), "full", "batch", 2, "--table", name);
-            java.util.concurrent.atomic.AtomicInteger environments = new java.util.concurrent.atomic.AtomicInteger();
+            AtomicInteger environments = new AtomicInteger();
             try (EmbeddedJobRunner runner = new EmbeddedJobRunner(spec, dir.resolve("savepoints").toUri().toString(), () -> {
                 environments.incrementAndGet();
-                return org.apache.flink.streaming.api.environment.StreamExecutionEnvironment.getExecutionEnvironment();
+                return StreamExecutionEnvironment.getExecutionEnvironment();
             })) {
                 runner.run(events::add);
             }

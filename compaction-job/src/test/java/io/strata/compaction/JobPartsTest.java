@@ -1,29 +1,38 @@
 package io.strata.compaction;
 
-import io.strata.storage.data.BucketId;
-import io.strata.compaction.job.PartitionFilterSpec;
-import io.strata.compaction.job.JobTables;
 import io.strata.compaction.job.JobSpec;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
+import io.strata.compaction.job.JobTables;
+import io.strata.compaction.job.PartitionFilterSpec;
 import io.strata.compaction.rewrite.CompactionCommittable;
 import io.strata.compaction.source.CompactionWork;
 import io.strata.compaction.source.CompactionWorkSerializer;
 import io.strata.storage.commit.CommitMessage;
+import io.strata.storage.compact.CompactStrategy;
+import io.strata.storage.compact.TableCompactor;
+import io.strata.storage.data.BucketId;
 import io.strata.storage.format.ColumnStats;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.format.FileSource;
-import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.manifest.EntryFilter;
+import io.strata.storage.options.WriteOptions;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.schema.TableSchema;
 import io.strata.storage.table.Catalog;
+import io.strata.storage.table.FileStoreTable;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Partition filters, versioned forms and file tags: the small parts the job relies on. */
 class JobPartsTest {
@@ -39,7 +48,7 @@ class JobPartsTest {
     @Test
     void whereFiltersPartitionsByTypedComparisons() {
         TableSchema s = schema();
-        int nov1 = (int) java.time.LocalDate.parse("2026-11-01").toEpochDay();
+        int nov1 = (int) LocalDate.parse("2026-11-01").toEpochDay();
         EntryFilter f = PartitionFilterSpec.parse(List.of(), "dt >= '2026-11-01' AND region = 'eu'")
                 .toEntryFilter("db.p", s);
         assertThat(f.accept(new Object[] {nov1, "eu"}, 0)).isTrue();
@@ -108,8 +117,8 @@ class JobPartsTest {
         assertThat(ser.deserialize(ser.getVersion(), ser.serialize(none)).filesValue()).isEmpty();
 
         // version 1, as a build before file lists wrote it
-        java.io.ByteArrayOutputStream bos = new java.io.ByteArrayOutputStream();
-        java.io.DataOutputStream out = new java.io.DataOutputStream(bos);
+        ByteArrayOutputStream bos = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bos);
         out.writeUTF("t");
         out.writeInt(none.partition.length);
         out.write(none.partition);
@@ -121,23 +130,23 @@ class JobPartsTest {
         assertThat(v1.filesValue()).isEmpty();
 
         // a bucket with too many files to ship is planned from the manifests instead
-        List<DataFileMeta> many = java.util.Collections.nCopies(20_000, f);
+        List<DataFileMeta> many = Collections.nCopies(20_000, f);
         assertThat(new CompactionWork("t", BucketId.of(new Object[] {5}, 1), 8, CompactStrategy.FULL).withFiles(many).files)
                 .isNull();
 
         CompactionWork damaged = ser.deserialize(ser.getVersion(), ser.serialize(w));
-        damaged.files = java.util.Arrays.copyOf(damaged.files, damaged.files.length - 3);
+        damaged.files = Arrays.copyOf(damaged.files, damaged.files.length - 3);
         assertThatThrownBy(damaged::filesValue).hasMessageContaining("corrupt file list of compaction work")
                 .hasMessageContaining("t, partition=[5], bucket=1");
     }
 
     @Test
     void anInvalidTableOptionFailsWhenThePipelineIsBuiltNamingTableAndOption() {
-        JobTestSupport.create(dir.toString(), "t", false, 1, java.util.Map.of());
+        JobTestSupport.create(dir.toString(), "t", false, 1, Map.of());
         JobSpec spec = JobTestSupport.spec(dir.toString(), "full", "batch", 1, "--table", "t",
                 "--table-option", "target-file-sise=64 mb");
         assertThatThrownBy(() -> CompactionPipeline.build(
-                org.apache.flink.streaming.api.environment.StreamExecutionEnvironment.getExecutionEnvironment(), spec))
+                StreamExecutionEnvironment.getExecutionEnvironment(), spec))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("db.t").hasMessageContaining("'target-file-sise'")
                 .hasMessageContaining("target-file-size");
@@ -145,7 +154,7 @@ class JobPartsTest {
 
     @Test
     void aTableOptionThatDefinesTheTableIsRefusedWhenThePipelineIsBuilt() {
-        JobTestSupport.create(dir.toString(), "t", false, 2, java.util.Map.of("commit.lock.class",
+        JobTestSupport.create(dir.toString(), "t", false, 2, Map.of("commit.lock.class",
                 "io.strata.storage.fs.CommitLockTest$JvmLock"));
         for (String option : List.of("commit.lock.class=io.strata.storage.table.RunOptionsTest$NoLock", "bucket=4",
                 "changelog-producer=lookup", "merge-engine=first-row")) {
@@ -153,7 +162,7 @@ class JobPartsTest {
                     "--table-option", option);
             String key = option.substring(0, option.indexOf('='));
             assertThatThrownBy(() -> CompactionPipeline.build(
-                    org.apache.flink.streaming.api.environment.StreamExecutionEnvironment.getExecutionEnvironment(), spec))
+                    StreamExecutionEnvironment.getExecutionEnvironment(), spec))
                     .as(option).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("table db.t").hasMessageContaining("'" + key + "'")
                     .hasMessageContaining("defines the table");
@@ -166,11 +175,11 @@ class JobPartsTest {
         JobSpec tuned = JobTestSupport.spec(dir.toString(), "full", "batch", 1, "--table", "t",
                 "--table-option", "bucket=2", "--table-option", "num-sorted-run.compaction-trigger=8",
                 "--table-option", "target-file-size=64 mb");
-        io.strata.storage.table.FileStoreTable handle = new JobTables(tuned, 0).table("t");
+        FileStoreTable handle = new JobTables(tuned, 0).table("t");
         assertThat(handle.schema().numBuckets()).isEqualTo(2);
-        assertThat(handle.schema().tableOptions().get(io.strata.storage.options.WriteOptions.TARGET_FILE_SIZE))
+        assertThat(handle.schema().tableOptions().get(WriteOptions.TARGET_FILE_SIZE))
                 .isEqualTo(64L << 20);
-        assertThat(io.strata.storage.compact.TableCompactor.numLevels(handle.schema().tableOptions()))
+        assertThat(TableCompactor.numLevels(handle.schema().tableOptions()))
                 .as("the table's levels (trigger 3 + 1), not the job's trigger's").isEqualTo(4);
     }
 

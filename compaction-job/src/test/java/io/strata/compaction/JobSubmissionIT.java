@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.testutil.TableModel;
 import java.io.File;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +43,7 @@ class JobSubmissionIT {
                 "--warehouse", dir.toString(), "--table", "db.jarred", "--strategy", "full")
                 .redirectErrorStream(true).redirectOutput(dir.resolve("job.log").toFile()).start();
         assertThat(p.waitFor(180, TimeUnit.SECONDS)).as("the job ends").isTrue();
-        assertThat(p.exitValue()).as(java.nio.file.Files.readString(dir.resolve("job.log"))).isZero();
+        assertThat(p.exitValue()).as(Files.readString(dir.resolve("job.log"))).isZero();
         assertThat(levels(t).values()).allMatch(l -> l.numberOfSortedRuns() == 1);
         assertThat(contents(t)).isEqualTo(model.contents());
     }

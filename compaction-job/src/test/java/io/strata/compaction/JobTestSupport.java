@@ -1,18 +1,19 @@
 package io.strata.compaction;
 
-import io.strata.storage.data.BucketId;
-import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.commit.CompactionEvent;
+import io.strata.compaction.job.JobSpec;
 import io.strata.storage.commit.TableCommit;
-import io.strata.storage.data.GenericRow;
-import io.strata.storage.mergetree.Levels;
 import io.strata.storage.compact.TableCompactor;
+import io.strata.storage.data.BucketId;
+import io.strata.storage.data.GenericRow;
 import io.strata.storage.manifest.EntryFilter;
+import io.strata.storage.mergetree.Levels;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
 import io.strata.storage.testutil.TableModel;
 import io.strata.storage.testutil.TestTables;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,9 +21,9 @@ import java.util.Map;
 import java.util.Random;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.util.CloseableIterator;
 
 /** Tables written by a write-only writer against the in-memory model, and jobs run on the shared MiniCluster. */
@@ -97,7 +98,7 @@ public final class JobTestSupport {
         Configuration c = new Configuration();
         c.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
         c.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, attempts);
-        c.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, java.time.Duration.ofMillis(100));
+        c.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
         return c;
     }
 }

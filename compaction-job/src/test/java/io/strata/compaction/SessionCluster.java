@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -284,7 +286,7 @@ final class SessionCluster implements AutoCloseable {
             }
         }
         String counters = jcmd(pid, "PerfCounter.print");
-        Map<String, Integer> names = new java.util.TreeMap<>();
+        Map<String, Integer> names = new TreeMap<>();
         Matcher t = Pattern.compile("^\"([^\"]*)\"", Pattern.MULTILINE).matcher(jcmd(pid, "Thread.print"));
         while (t.find()) {
             names.merge(t.group(1).replaceAll("\\d+", "#"), 1, Integer::sum);
@@ -313,7 +315,7 @@ final class SessionCluster implements AutoCloseable {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
     }

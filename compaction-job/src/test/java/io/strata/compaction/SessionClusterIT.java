@@ -6,8 +6,10 @@ import static io.strata.compaction.JobTestSupport.ingest;
 import static io.strata.compaction.JobTestSupport.levels;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.testutil.TableModel;
+import java.io.File;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -72,7 +76,7 @@ class SessionClusterIT {
     private static String runOverRest(SessionCluster cluster, String jarId, List<String> args) throws Exception {
         HttpResponse<String> r = cluster.runJar(jarId, MAIN, args);
         assertThat(r.statusCode()).as("POST /jars/<id>/run: %s", r.body()).isEqualTo(200);
-        String jobId = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.body()).path("jobid").asText();
+        String jobId = new ObjectMapper().readTree(r.body()).path("jobid").asText();
         return cluster.awaitJob(jobId, Duration.ofMinutes(2));
     }
 
@@ -167,15 +171,15 @@ class SessionClusterIT {
     @Test
     @EnabledIfSystemProperty(named = "strata.session.hdfs", matches = "true")
     void jobAfterJobOnHdfsLeavesNoClassLoaderBehind() throws Exception {
-        java.io.File base = dir.resolve("minidfs").toFile();
-        org.apache.hadoop.conf.Configuration c = new org.apache.hadoop.conf.Configuration();
-        c.set(org.apache.hadoop.hdfs.MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getPath());
+        File base = dir.resolve("minidfs").toFile();
+        Configuration c = new Configuration();
+        c.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getPath());
         c.set("dfs.namenode.http-address", "127.0.0.1:0");
         c.set("dfs.datanode.http.address", "127.0.0.1:0");
-        org.apache.hadoop.hdfs.MiniDFSCluster hdfs = new org.apache.hadoop.hdfs.MiniDFSCluster.Builder(c, base)
+        MiniDFSCluster hdfs = new MiniDFSCluster.Builder(c, base)
                 .numDataNodes(1).format(true).build();
         List<String> hadoop = new ArrayList<>();
-        for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+        for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
             if (e.contains("/hadoop-client-api/") || e.contains("/hadoop-client-runtime/")) {
                 hadoop.add(e);
             }

@@ -1,28 +1,30 @@
 package io.strata.compaction;
 
-import io.strata.compaction.job.JobTables;
-import io.strata.compaction.job.JobSpec;
-import static io.strata.compaction.JobTestSupport.contents;
-import static io.strata.compaction.JobTestSupport.create;
-import static io.strata.compaction.JobTestSupport.levels;
-import static io.strata.compaction.JobTestSupport.spec;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.strata.compaction.commit.CompactionEvent;
+import io.strata.compaction.job.JobSpec;
+import io.strata.compaction.job.JobTables;
 import io.strata.compaction.rewrite.CompactionCommittable;
-import io.strata.storage.data.BucketId;
 import io.strata.storage.commit.TableCommit;
+import io.strata.storage.data.BucketId;
 import io.strata.storage.data.GenericRow;
+import io.strata.storage.format.DataFileMeta;
+import io.strata.storage.manifest.FileKind;
+import io.strata.storage.manifest.ManifestEntry;
 import io.strata.storage.mergetree.Levels;
 import io.strata.storage.options.CompactionOptions;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
+import io.strata.storage.testutil.ChangelogReplay;
 import io.strata.storage.testutil.LsmInvariants;
 import io.strata.storage.testutil.TableModel;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +32,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.functions.MapFunction;
@@ -43,6 +46,11 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import static io.strata.compaction.JobTestSupport.contents;
+import static io.strata.compaction.JobTestSupport.create;
+import static io.strata.compaction.JobTestSupport.levels;
+import static io.strata.compaction.JobTestSupport.spec;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The job in streaming mode beside a live write-only writer, with lookup changelog, and with
@@ -108,7 +116,7 @@ class StreamingCompactionJobTest {
         job.stopWithSavepoint(false, dir.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL).get();
 
         assertThat(contents(t)).as("seed %d", seed).isEqualTo(model.contents());
-        assertThat(io.strata.storage.testutil.ChangelogReplay.replay(t)).as("changelog replay, seed %d", seed).isEqualTo(model.contents());
+        assertThat(ChangelogReplay.replay(t)).as("changelog replay, seed %d", seed).isEqualTo(model.contents());
         assertThat(bound.checked).as("writer commits after which the bound was checked (of %d; before, no bucket "
                 + "had two landings)", commits).isGreaterThanOrEqualTo(commits / 2);
         // a job that keeps up lands in every bucket about once per 3 writer commits here, also with 5 runnable
@@ -148,9 +156,9 @@ class StreamingCompactionJobTest {
         private final String jobUser;
         private final int trigger;
         /** The snapshot that added each data file of the writer. */
-        private final Map<String, Long> addedIn = new java.util.HashMap<>();
+        private final Map<String, Long> addedIn = new HashMap<>();
         /** Per bucket, the snapshots of the job that changed it, in order. */
-        private final Map<BucketId, List<Long>> landings = new java.util.HashMap<>();
+        private final Map<BucketId, List<Long>> landings = new HashMap<>();
         private long scannedUpTo;
         int checked;
 
@@ -175,7 +183,7 @@ class StreamingCompactionJobTest {
                 String where = "seed " + seed + ", after writer commit " + commit + ", bucket " + e.getKey() + " " + l
                         + ", the job's last two landings in it: snapshots " + previous + " and "
                         + landed.get(landed.size() - 1);
-                for (io.strata.storage.format.DataFileMeta f : l.level0()) {
+                for (DataFileMeta f : l.level0()) {
                     assertThat(addedIn.get(f.fileName())).as("%s: the snapshot that added level-0 file %s", where,
                             f.fileName()).isGreaterThan(previous);
                 }
@@ -198,16 +206,16 @@ class StreamingCompactionJobTest {
                 Snapshot s = table.snapshotManager().snapshot(id);
                 boolean job = s.commitUser().equals(jobUser);
                 Set<BucketId> buckets = new HashSet<>();
-                for (io.strata.storage.manifest.ManifestEntry e : table.manifests().scanner()
+                for (ManifestEntry e : table.manifests().scanner()
                         .entries(s.deltaManifestList())) {
                     buckets.add(e.bucketId());
-                    if (!job && e.kind() == io.strata.storage.manifest.FileKind.ADD) {
+                    if (!job && e.kind() == FileKind.ADD) {
                         addedIn.put(e.file().fileName(), id);
                     }
                 }
                 if (job) {
                     long landing = id;
-                    buckets.forEach(b -> landings.computeIfAbsent(b, x -> new java.util.ArrayList<>()).add(landing));
+                    buckets.forEach(b -> landings.computeIfAbsent(b, x -> new ArrayList<>()).add(landing));
                 }
             }
             scannedUpTo = latest;
@@ -245,7 +253,7 @@ class StreamingCompactionJobTest {
 
 
     static void waitFor(BooleanSupplier condition, long millis, String what,
-                        java.util.function.Supplier<String> state) throws InterruptedException {
+                        Supplier<String> state) throws InterruptedException {
         long deadline = System.currentTimeMillis() + millis;
         while (!condition.getAsBoolean()) {
             if (System.currentTimeMillis() > deadline) {
@@ -262,8 +270,8 @@ class StreamingCompactionJobTest {
                 try {
                     job.getJobExecutionResult().get();
                 } catch (Exception e) {
-                    java.io.StringWriter w = new java.io.StringWriter();
-                    e.printStackTrace(new java.io.PrintWriter(w));
+                    StringWriter w = new StringWriter();
+                    e.printStackTrace(new PrintWriter(w));
                     status += " " + w.toString().substring(0, Math.min(6000, w.toString().length()));
                 }
             }

@@ -16,6 +16,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -86,7 +87,7 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
         ProcessRelease.register(getRuntimeContext());
         attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
         tables = new JobTables(spec, attempt);
-        partitionSchemas = new java.util.HashMap<>();
+        partitionSchemas = new HashMap<>();
         current = new ArrayList<>();
         pending = new TreeMap<>();
         registerMetrics();

@@ -16,7 +16,10 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The tables of a job and how the job opens them. Every operator opens its tables through this
@@ -32,7 +35,7 @@ import java.util.regex.Pattern;
  * </ul>
  */
 public final class JobTables {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JobTables.class);
+    private static final Logger LOG = LoggerFactory.getLogger(JobTables.class);
     private final JobSpec spec;
     private final Catalog catalog;
     private final int attempt;
@@ -121,7 +124,7 @@ public final class JobTables {
     /** Lists the schema directory only; the schema itself is read when it changed. */
     private static boolean schemaUnchanged(FileStoreTable t) {
         try {
-            java.util.OptionalLong latest = t.schemaManager().latestId();
+            OptionalLong latest = t.schemaManager().latestId();
             return latest.isPresent() && latest.getAsLong() == t.schema().id();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list the schemas of table " + t.name() + ": " + e.getMessage(), e);

@@ -5,6 +5,7 @@ import io.strata.compaction.job.JobTables;
 import io.strata.storage.fs.ProcessResources;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +39,7 @@ final class PlanEnumerator implements SplitEnumerator<CompactionWork, PlanCheckp
     private final Set<Integer> waiting = new LinkedHashSet<>();
     private final Map<String, Integer> backlog = new ConcurrentHashMap<>();
     /** The subtask each in-flight bucket's work was handed to (streaming; coordinator thread only). */
-    private final Map<String, Integer> assignedTo = new java.util.HashMap<>();
+    private final Map<String, Integer> assignedTo = new HashMap<>();
     private boolean planned;
     private long worksPlanned;
 

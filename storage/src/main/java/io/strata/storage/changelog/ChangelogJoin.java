@@ -7,6 +7,7 @@ import io.strata.storage.mergetree.TaggedKeyGroups;
 import io.strata.storage.util.CloseableIterator;
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.function.IntPredicate;
@@ -82,7 +83,7 @@ public final class ChangelogJoin implements CloseableIterator<KeyValue> {
      * </ul>
      */
     static void diff(MergeFunction before, long beforeSeq, MergeFunction after, long afterSeq, boolean rowDeduplicate,
-                     java.util.Collection<KeyValue> out) {
+                     Collection<KeyValue> out) {
         Object[] b = before == null ? null : before.finalResult();
         Object[] a = after.finalResult();
         if (b == null) {

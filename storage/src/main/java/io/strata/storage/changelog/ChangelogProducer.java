@@ -1,29 +1,32 @@
 package io.strata.storage.changelog;
 
-import io.strata.storage.options.FileOptions;
 import io.strata.storage.data.KeyValue;
+import io.strata.storage.data.ValueComparators;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.format.DataFilePathFactory;
-import io.strata.storage.format.FileSource;
 import io.strata.storage.format.DataFileWriter;
+import io.strata.storage.format.FileSource;
 import io.strata.storage.format.RollingFileWriter;
 import io.strata.storage.merge.MergeEngines;
 import io.strata.storage.merge.MergeFunction;
+import io.strata.storage.mergetree.BucketReader;
 import io.strata.storage.mergetree.Levels;
 import io.strata.storage.mergetree.MergingIterator;
 import io.strata.storage.mergetree.RecordComparator;
 import io.strata.storage.mergetree.TaggedKeyGroups;
-import io.strata.storage.options.ChangelogOptions;
 import io.strata.storage.options.ChangelogOptions.Producer;
+import io.strata.storage.options.ChangelogOptions;
+import io.strata.storage.options.FileOptions;
 import io.strata.storage.options.WriteOptions;
 import io.strata.storage.schema.TableSchema;
-import io.strata.storage.mergetree.BucketReader;
 import io.strata.storage.store.TableContext;
 import io.strata.storage.util.CloseableIterator;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Produces the changelog of a compaction for the {@code lookup} and {@code full-compaction}
@@ -140,7 +143,7 @@ public final class ChangelogProducer {
      */
     private List<DataFileMeta> produceByLookup(Levels levels, DataFilePathFactory paths) throws IOException {
         List<List<DataFileMeta>> higher = new ArrayList<>();
-        java.util.Set<String> live = new java.util.HashSet<>();
+        Set<String> live = new HashSet<>();
         for (int level = 1; level <= levels.maxLevel(); level++) {
             List<DataFileMeta> files = levels.runOfLevel(level).files();
             if (!files.isEmpty()) {
@@ -152,12 +155,12 @@ public final class ChangelogProducer {
         // rows as the compaction reads them (STRING values may be raw UTF-8): the lookup files are
         // built and probed in that form, and the level-0 versions must compare equal to them
         RecordComparator rewriteOrder = reader.rewriteComparator();
-        java.util.Comparator<Object[]> keyTuples = io.strata.storage.data.ValueComparators.forTuple(
+        Comparator<Object[]> keyTuples = ValueComparators.forTuple(
                 schema.typesOf(schema.primaryKeyIndexes()), reader.rewritesRawStrings());
         int[] keyIdx = schema.primaryKeyIndexes();
         MergeFunction before = engines.functionFactory().get();
         MergeFunction after = engines.functionFactory().get();
-        java.util.Comparator<KeyValue> order = rewriteOrder.records();
+        Comparator<KeyValue> order = rewriteOrder.records();
         RollingFileWriter out = new RollingFileWriter(files, paths.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)),
                 0, FileSource.COMPACT, targetFileSize, rewriteOrder.keys());
         List<KeyValue> ready = new ArrayList<>(2);
@@ -167,7 +170,7 @@ public final class ChangelogProducer {
             while (level0.hasNext()) {
                 List<TaggedKeyGroups.Version> group = level0.next();
                 Object[] row = group.get(0).kv.row();
-                Object[] keyTuple = io.strata.storage.data.ValueComparators.project(row, keyIdx);
+                Object[] keyTuple = ValueComparators.project(row, keyIdx);
                 byte[] key = lookupCache.keyOf(row);
                 List<KeyValue> versions = new ArrayList<>();
                 for (List<DataFileMeta> run : higher) {

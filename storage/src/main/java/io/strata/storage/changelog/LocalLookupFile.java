@@ -10,7 +10,10 @@ import java.io.DataOutputStream;
 import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -201,7 +204,7 @@ final class LocalLookupFile implements AutoCloseable {
         int n = map.getInt(offset);
         int pos = offset + 4;
         // decode from a view of the mapped region; tuples are self-delimiting
-        java.nio.ByteBuffer view = map.duplicate();
+        ByteBuffer view = map.duplicate();
         view.position(pos);
         DataInputStream in = new DataInputStream(new ByteBufferInput(view));
         List<KeyValue> out = new ArrayList<>(n);
@@ -227,7 +230,7 @@ final class LocalLookupFile implements AutoCloseable {
      * A write buffer without {@code BufferedOutputStream}'s per-call lock: {@link DataOutputStream}
      * writes ints and tags a byte at a time, which made the lock the cost of building a file.
      */
-    private static final class UnsynchronizedBuffer extends java.io.OutputStream {
+    private static final class UnsynchronizedBuffer extends OutputStream {
         private final FileOutputStream out;
         private final byte[] buf = new byte[1 << 16];
         private int pos;
@@ -278,10 +281,10 @@ final class LocalLookupFile implements AutoCloseable {
     }
 
     /** An InputStream over a ByteBuffer's remaining bytes. */
-    private static final class ByteBufferInput extends java.io.InputStream {
-        private final java.nio.ByteBuffer buf;
+    private static final class ByteBufferInput extends InputStream {
+        private final ByteBuffer buf;
 
-        ByteBufferInput(java.nio.ByteBuffer buf) {
+        ByteBufferInput(ByteBuffer buf) {
             this.buf = buf;
         }
 

@@ -10,7 +10,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -37,7 +39,7 @@ public final class LookupCache implements AutoCloseable {
     }
 
     /** The versions of the key of {@code row} in {@code file}, building the file's lookup file on first use. */
-    public java.util.List<KeyValue> get(DataFileMeta file, byte[] key,
+    public List<KeyValue> get(DataFileMeta file, byte[] key,
                                         Function<DataFileMeta, CloseableIterator<KeyValue>> reader) throws IOException {
         LocalLookupFile local = files.get(file.fileName());
         if (local == null) {
@@ -67,7 +69,7 @@ public final class LookupCache implements AutoCloseable {
     }
 
     /** Drops entries of files no longer in {@code live} (compacted away). */
-    public void retainOnly(java.util.Set<String> live) throws IOException {
+    public void retainOnly(Set<String> live) throws IOException {
         Iterator<Map.Entry<String, LocalLookupFile>> it = files.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<String, LocalLookupFile> e = it.next();

@@ -12,18 +12,21 @@ import io.strata.storage.manifest.ManifestStore;
 import io.strata.storage.manifest.PartitionBucketFilter;
 import io.strata.storage.options.CommitOptions;
 import io.strata.storage.schema.TableSchema;
-import io.strata.storage.store.TableContext;
-import java.time.Clock;
 import io.strata.storage.snapshot.CommitKind;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.SnapshotManager;
+import io.strata.storage.snapshot.SnapshotNotFoundException;
+import io.strata.storage.store.TableContext;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -145,7 +148,7 @@ public final class TableCommit implements AutoCloseable {
      * durable by the commit that first named them and are skipped.
      */
     private void makeDurable(List<CommitMessage> messages) {
-        List<org.apache.hadoop.fs.Path> added = new ArrayList<>();
+        List<Path> added = new ArrayList<>();
         for (CommitMessage m : messages) {
             String partitionPath = PartitionPath.of(schema.partitionKeys(), m.partition());
             Set<String> upgraded = new HashSet<>();
@@ -185,18 +188,18 @@ public final class TableCommit implements AutoCloseable {
         if (identifier <= lastCommittedIdentifier) {
             return true;
         }
-        java.util.OptionalLong latest = snapshots.latestId();
+        OptionalLong latest = snapshots.latestId();
         if (latest.isEmpty()) {
             return false;
         }
-        java.util.OptionalLong earliest = snapshots.earliestId();
+        OptionalLong earliest = snapshots.earliestId();
         long stop = Math.max(checkedUpTo, earliest.isPresent() ? earliest.getAsLong() - 1 : 0);
         boolean found = false;
         for (long id = latest.getAsLong(); id > stop; id--) {
             Snapshot s;
             try {
                 s = snapshots.snapshot(id);
-            } catch (io.strata.storage.snapshot.SnapshotNotFoundException expired) {
+            } catch (SnapshotNotFoundException expired) {
                 break;
             }
             if (commitUser.equals(s.commitUser())) {
@@ -474,7 +477,7 @@ public final class TableCommit implements AutoCloseable {
         return names;
     }
 
-    private void deleteQuietly(org.apache.hadoop.fs.Path p) {
+    private void deleteQuietly(Path p) {
         try {
             io.delete(p);
         } catch (IOException e) {

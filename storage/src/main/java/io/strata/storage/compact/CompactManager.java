@@ -4,6 +4,7 @@ import io.strata.storage.data.BucketId;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.mergetree.BucketEdit;
 import io.strata.storage.mergetree.Levels;
+import io.strata.storage.mergetree.MergeTreeWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -24,7 +25,7 @@ import java.util.concurrent.Future;
  * {@code gentleInterval} triggers. Finished compactions are handed to the next commit. Not thread-safe: called by
  * the writer's thread only; the rewrite itself runs on the executor.
  */
-public final class CompactManager implements io.strata.storage.mergetree.MergeTreeWriter.CompactHook {
+public final class CompactManager implements MergeTreeWriter.CompactHook {
     private final BucketId bucket;
     private final CompactPlanner planner;
     private final CompactStrategy strategy;

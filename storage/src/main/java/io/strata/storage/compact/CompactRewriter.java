@@ -69,7 +69,7 @@ public final class CompactRewriter implements AutoCloseable {
         try {
             if (changelogInMerge != null) {
                 changelogOut = new RollingFileWriter(files, paths.supplier(
-                        schema.tableOptions().get(io.strata.storage.options.FileOptions.CHANGELOG_FILE_PREFIX)),
+                        schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)),
                         0, FileSource.COMPACT, targetFileSize, comparator.keys());
                 writers.add(changelogOut);
             }

@@ -1,5 +1,6 @@
 package io.strata.storage.data;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
 import java.io.DataInputStream;
@@ -134,7 +135,7 @@ public final class ValueCodec {
     }
 
     public static Object[] decodeTuple(byte[] bytes) throws IOException {
-        DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(bytes));
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
         Object[] t = readTuple(in);
         if (in.available() != 0) {
             throw new IOException("corrupt tuple encoding: " + in.available() + " trailing bytes");

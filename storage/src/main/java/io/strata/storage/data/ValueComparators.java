@@ -2,9 +2,11 @@ package io.strata.storage.data;
 
 import io.strata.storage.schema.DataType;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Orderings of values and rows. Nulls order first. Strings order by Unicode code point (the
@@ -15,8 +17,8 @@ public final class ValueComparators {
     private ValueComparators() {
     }
 
-    private static final java.util.concurrent.ConcurrentHashMap<DataType, Comparator<Object>> BY_TYPE =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<DataType, Comparator<Object>> BY_TYPE =
+            new ConcurrentHashMap<>();
 
     /** The comparator of a type; one instance per type (callers on per-value paths may call it freely). */
     public static Comparator<Object> forType(DataType type) {
@@ -64,7 +66,7 @@ public final class ValueComparators {
 
     /** A STRING value as a String, whether given as a String or as its UTF-8 bytes. */
     public static String asString(Object v) {
-        return v instanceof byte[] ? new String((byte[]) v, java.nio.charset.StandardCharsets.UTF_8) : (String) v;
+        return v instanceof byte[] ? new String((byte[]) v, StandardCharsets.UTF_8) : (String) v;
     }
 
     /** Compares by code point. Surrogates (U+D800..DFFF) sort above U+E000..FFFF in UTF-16 but not in UTF-8. */

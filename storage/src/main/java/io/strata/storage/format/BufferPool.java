@@ -2,6 +2,7 @@ package io.strata.storage.format;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
@@ -206,6 +207,6 @@ public final class BufferPool implements ByteBufferAllocator {
     }
 
     private static void fill(ByteBuffer b, byte value) {
-        java.util.Arrays.fill(b.array(), b.arrayOffset(), b.arrayOffset() + b.capacity(), value);
+        Arrays.fill(b.array(), b.arrayOffset(), b.arrayOffset() + b.capacity(), value);
     }
 }

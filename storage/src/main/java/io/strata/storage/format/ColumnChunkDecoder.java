@@ -7,6 +7,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import org.apache.parquet.bytes.ByteBufferInputStream;
 import org.apache.parquet.bytes.BytesUtils;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -517,7 +518,7 @@ final class ColumnChunkDecoder {
      */
     private Object fromBytes(byte[] bytes) {
         switch (kind) {
-            case STRING: return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+            case STRING: return new String(bytes, StandardCharsets.UTF_8);
             case DECIMAL: return new BigDecimal(new BigInteger(bytes), scale);
             default: return bytes;
         }

@@ -3,6 +3,7 @@ package io.strata.storage.format;
 import io.strata.storage.fs.TablePaths;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -24,7 +25,7 @@ public final class DataFilePathFactory {
     }
 
     /** A supplier of new paths with {@code prefix}, for a {@link RollingFileWriter}. */
-    public java.util.function.Supplier<Path> supplier(String prefix) {
+    public Supplier<Path> supplier(String prefix) {
         return () -> newPath(prefix);
     }
 

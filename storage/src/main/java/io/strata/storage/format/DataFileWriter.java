@@ -10,12 +10,16 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.statistics.Statistics;
@@ -168,7 +172,7 @@ public final class DataFileWriter implements Closeable {
     /** Per field: whether its column may use dictionary encoding, judged on {@code rows}. */
     private boolean[] dictionaryColumns(List<KeyValue> rows) {
         boolean[] out = new boolean[schema.fields().size()];
-        java.util.Arrays.fill(out, true);
+        Arrays.fill(out, true);
         if (primaryKey) {
             for (int i : keyIndexes) {
                 out[i] = false;
@@ -177,7 +181,7 @@ public final class DataFileWriter implements Closeable {
         if (rows.size() < MIN_SAMPLE) {
             return out;
         }
-        java.util.Set<Object> distinct = new java.util.HashSet<>();
+        Set<Object> distinct = new HashSet<>();
         for (int i = 0; i < out.length; i++) {
             if (!out[i] || schema.fields().get(i).type().root() == DataType.Root.BOOLEAN) {
                 continue;
@@ -189,7 +193,7 @@ public final class DataFileWriter implements Closeable {
                 if (v != null) {
                     nonNull++;
                     // byte[] (BYTES, raw STRING) compare by identity; wrap them to compare by content
-                    distinct.add(v instanceof byte[] ? java.nio.ByteBuffer.wrap((byte[]) v) : v);
+                    distinct.add(v instanceof byte[] ? ByteBuffer.wrap((byte[]) v) : v);
                 }
             }
             out[i] = nonNull < MIN_SAMPLE || distinct.size() < HIGH_CARDINALITY * nonNull;

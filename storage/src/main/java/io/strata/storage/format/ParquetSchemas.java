@@ -6,6 +6,7 @@ import java.util.List;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Types;
 
@@ -38,7 +39,7 @@ public final class ParquetSchemas {
     static Type columnType(DataField f) {
         DataType t = f.type();
         Type.Repetition rep = t.isNullable() ? Type.Repetition.OPTIONAL : Type.Repetition.REQUIRED;
-        Types.PrimitiveBuilder<org.apache.parquet.schema.PrimitiveType> p;
+        Types.PrimitiveBuilder<PrimitiveType> p;
         switch (t.root()) {
             case BOOLEAN: p = Types.primitive(PrimitiveTypeName.BOOLEAN, rep); break;
             case INT: p = Types.primitive(PrimitiveTypeName.INT32, rep); break;

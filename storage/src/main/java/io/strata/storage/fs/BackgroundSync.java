@@ -2,12 +2,14 @@ package io.strata.storage.fs;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -192,8 +194,8 @@ final class BackgroundSync {
 
     /** The IOException inside a failed early force. */
     private static Throwable ioCause(Throwable t) {
-        Throwable c = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
-        return c instanceof java.io.UncheckedIOException && c.getCause() != null ? c.getCause() : c;
+        Throwable c = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+        return c instanceof UncheckedIOException && c.getCause() != null ? c.getCause() : c;
     }
 
     static long earlyForces() {

@@ -1,6 +1,7 @@
 package io.strata.storage.fs;
 
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -81,7 +82,7 @@ public abstract class FileIO {
     public static URI qualify(String warehouse) {
         URI uri = URI.create(warehouse.replace(" ", "%20"));
         if (uri.getScheme() == null) {
-            return new java.io.File(warehouse).getAbsoluteFile().toURI();
+            return new File(warehouse).getAbsoluteFile().toURI();
         }
         return uri;
     }

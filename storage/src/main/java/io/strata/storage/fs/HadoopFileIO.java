@@ -4,14 +4,21 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.util.HadoopStreams;
+import org.apache.parquet.io.DelegatingPositionOutputStream;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
@@ -21,7 +28,7 @@ import org.apache.parquet.io.SeekableInputStream;
 final class HadoopFileIO extends FileIO {
     private final FileSystem fs;
     /** Conditional-create probe verdicts by warehouse root, for this FileIO's lifetime. */
-    private final java.util.Map<Path, Boolean> conditionalCreate = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Path, Boolean> conditionalCreate = new ConcurrentHashMap<>();
 
     HadoopFileIO(FileSystem fs, Configuration conf) {
         super(conf);
@@ -122,9 +129,9 @@ final class HadoopFileIO extends FileIO {
      * @throws IllegalArgumentException naming the warehouse and the lock options when the client
      *                                  offers it and the store does not honour it
      */
-    java.util.Optional<AtomicPublisher> conditionalCreatePublisher(Path warehouseRoot) throws IOException {
+    Optional<AtomicPublisher> conditionalCreatePublisher(Path warehouseRoot) throws IOException {
         if (!ConditionalCreatePublisher.offered(fs, warehouseRoot)) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         ConditionalCreatePublisher publisher = new ConditionalCreatePublisher(fs);
         Boolean honoured = conditionalCreate.get(warehouseRoot);
@@ -139,11 +146,11 @@ final class HadoopFileIO extends FileIO {
                     + "commit.lock.class), as a table option or as strata.commit.lock.jdbc.url in the Hadoop "
                     + "configuration (see docs/FORMAT.md)");
         }
-        return java.util.Optional.of(publisher);
+        return Optional.of(publisher);
     }
 
     /** Object stores whose single PUT makes an object visible whole. */
-    private static final java.util.Set<String> OBJECT_STORES = java.util.Set.of("s3", "s3a", "s3n", "gs", "oss", "abfs",
+    private static final Set<String> OBJECT_STORES = Set.of("s3", "s3a", "s3n", "gs", "oss", "abfs",
             "abfss", "wasb", "wasbs", "cos", "cosn", "obs");
 
     @Override
@@ -162,7 +169,7 @@ final class HadoopFileIO extends FileIO {
             if (fs.rename(src, dst)) {
                 return;
             }
-        } catch (org.apache.hadoop.fs.FileAlreadyExistsException exists) {
+        } catch (FileAlreadyExistsException exists) {
             // the object store's way of saying what HDFS says with false
         }
         fs.delete(dst, false);
@@ -183,7 +190,7 @@ final class HadoopFileIO extends FileIO {
             return;
         }
         try (FSDataOutputStream out = fs.create(path, true)) {
-            out.write(content.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            out.write(content.getBytes(StandardCharsets.UTF_8));
         }
     }
 
@@ -213,7 +220,7 @@ final class HadoopFileIO extends FileIO {
             @Override
             public PositionOutputStream create(long blockSizeHint) throws IOException {
                 FSDataOutputStream out = fs.create(path, false);
-                return new org.apache.parquet.io.DelegatingPositionOutputStream(out) {
+                return new DelegatingPositionOutputStream(out) {
                     @Override
                     public long getPos() throws IOException {
                         return out.getPos();

@@ -1,5 +1,6 @@
 package io.strata.storage.fs;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.sql.SQLException;
 import java.util.UUID;
@@ -17,7 +18,7 @@ final class JdbcLocks {
         String host;
         try {
             host = InetAddress.getLocalHost().getHostName();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             host = "unknown-host";
         }
         return host + "/" + ProcessHandle.current().pid() + "/" + UUID.randomUUID();

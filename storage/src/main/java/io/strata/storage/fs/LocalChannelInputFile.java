@@ -4,6 +4,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.apache.parquet.io.InputFile;
@@ -30,7 +31,7 @@ final class LocalChannelInputFile implements InputFile {
     @Override
     public long getLength() throws IOException {
         if (length < 0) {
-            length = java.nio.file.Files.size(path);
+            length = Files.size(path);
         }
         return length;
     }

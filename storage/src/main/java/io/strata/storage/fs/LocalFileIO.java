@@ -1,5 +1,6 @@
 package io.strata.storage.fs;
 
+import java.io.BufferedOutputStream;
 import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -16,6 +17,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.io.DelegatingPositionOutputStream;
@@ -151,7 +153,7 @@ final class LocalFileIO extends FileIO {
             @Override
             public PositionOutputStream create(long blockSizeHint) throws IOException {
                 OutputStream out = LocalFileIO.create(path, backgroundSync);
-                return new DelegatingPositionOutputStream(new java.io.BufferedOutputStream(out, 1 << 16)) {
+                return new DelegatingPositionOutputStream(new BufferedOutputStream(out, 1 << 16)) {
                     private long pos;
 
                     @Override
@@ -193,7 +195,7 @@ final class LocalFileIO extends FileIO {
         private boolean closed;
         /** Background only: bytes written since the last early force was asked for. */
         private long unforced;
-        private java.util.concurrent.CompletableFuture<Void> earlyForce = BackgroundSync.NO_EARLY_FORCE;
+        private CompletableFuture<Void> earlyForce = BackgroundSync.NO_EARLY_FORCE;
 
         SyncingOutputStream(java.nio.file.Path path, FileChannel out, boolean background) {
             this.path = path;

@@ -1,5 +1,6 @@
 package io.strata.storage.manifest;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /** Reads the live files of a base manifest list, skipping manifests and entries a filter rules out. */
@@ -35,7 +36,7 @@ public final class LiveFileScanner {
 
     /** Every entry, ADD and DELETE, of a manifest list (e.g. a snapshot's delta). */
     public List<ManifestEntry> entries(String manifestListName) {
-        List<ManifestEntry> out = new java.util.ArrayList<>();
+        List<ManifestEntry> out = new ArrayList<>();
         for (ManifestFileMeta m : manifestList.read(manifestListName)) {
             out.addAll(manifestFile.read(m.fileName()));
         }

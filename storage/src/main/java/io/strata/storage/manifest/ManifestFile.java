@@ -17,6 +17,7 @@ import io.strata.storage.schema.DataField;
 import io.strata.storage.schema.DataType;
 import io.strata.storage.schema.TableSchema;
 import io.strata.storage.util.CorruptFileException;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -213,7 +214,7 @@ public final class ManifestFile {
     }
 
     static List<ColumnStats> decodeStats(byte[] bytes) throws IOException {
-        DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(bytes));
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
         int n = in.readInt();
         if (n < 0 || n > 100_000) {
             throw new IOException("corrupt stats: " + n + " columns");

@@ -1,5 +1,6 @@
 package io.strata.storage.merge;
 
+import io.strata.storage.data.ValueComparators;
 import io.strata.storage.schema.DataType;
 import java.math.BigDecimal;
 import java.util.Locale;
@@ -174,6 +175,6 @@ public enum AggregateFunction {
     }
 
     static int compare(DataType t, Object a, Object b) {
-        return io.strata.storage.data.ValueComparators.forType(t).compare(a, b);
+        return ValueComparators.forType(t).compare(a, b);
     }
 }

@@ -2,12 +2,13 @@ package io.strata.storage.merge;
 
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.data.RowKind;
-import io.strata.storage.options.MergeOptions;
 import io.strata.storage.options.MergeOptions.MergeEngine;
+import io.strata.storage.options.MergeOptions;
 import io.strata.storage.options.TableOptions;
 import io.strata.storage.schema.DataField;
 import io.strata.storage.schema.DataType;
 import io.strata.storage.schema.TableSchema;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -83,7 +84,7 @@ public final class MergeEngines {
                 }
             }
         }
-        this.hasCount = java.util.Arrays.asList(functions).contains(AggregateFunction.COUNT);
+        this.hasCount = Arrays.asList(functions).contains(AggregateFunction.COUNT);
         String seqField = o.get(MergeOptions.SEQUENCE_FIELD);
         this.sequenceFieldIndex = seqField == null ? -1 : schema.fieldIndex(seqField);
         if (seqField != null) {

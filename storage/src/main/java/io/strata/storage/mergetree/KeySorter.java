@@ -3,6 +3,7 @@ package io.strata.storage.mergetree;
 import io.strata.storage.data.KeyValue;
 import io.strata.storage.schema.DataType;
 import io.strata.storage.schema.TableSchema;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -37,7 +38,7 @@ public final class KeySorter {
     KeyValue[] sort(List<KeyValue> records) {
         KeyValue[] in = records.toArray(new KeyValue[0]);
         if (keyIndex < 0 || in.length < 64) {
-            java.util.Arrays.sort(in, comparator.records());
+            Arrays.sort(in, comparator.records());
             return in;
         }
         int n = in.length;
@@ -52,7 +53,7 @@ public final class KeySorter {
         int[] counts = new int[1 << 16];
         for (int pass = 0; pass < 4; pass++) {
             int shift = pass * 16;
-            java.util.Arrays.fill(counts, 0);
+            Arrays.fill(counts, 0);
             for (int i = 0; i < n; i++) {
                 counts[(int) ((keys[i] >>> shift) & 0xFFFF)]++;
             }

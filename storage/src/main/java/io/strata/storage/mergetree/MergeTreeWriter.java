@@ -1,6 +1,5 @@
 package io.strata.storage.mergetree;
 
-import io.strata.storage.options.FileOptions;
 import io.strata.storage.data.KeyValue;
 import io.strata.storage.data.RowKind;
 import io.strata.storage.format.DataFileMeta;
@@ -9,9 +8,11 @@ import io.strata.storage.format.DataFileWriter;
 import io.strata.storage.format.FileSource;
 import io.strata.storage.format.RollingFileWriter;
 import io.strata.storage.fs.FileIO;
+import io.strata.storage.options.FileOptions;
 import io.strata.storage.schema.TableSchema;
 import io.strata.storage.store.TableContext;
 import io.strata.storage.util.CloseableIterator;
+import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,7 +80,7 @@ public final class MergeTreeWriter {
      * prepareCommit as the commit's changelog, one run sorted as {@link InputChangelogBuffer} says.
      * Under memory pressure those rows spill to {@code spillDir}, whether or not the data does.
      */
-    public void enableInputChangelog(java.io.File spillDir) {
+    public void enableInputChangelog(File spillDir) {
         this.inputChangelog = new InputChangelogBuffer(comparator, spillDir);
     }
 

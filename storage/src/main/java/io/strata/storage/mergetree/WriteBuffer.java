@@ -7,6 +7,7 @@ import java.io.File;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -116,7 +117,7 @@ public final class WriteBuffer {
     }
 
     private CloseableIterator<KeyValue> sortedInMemory() {
-        List<KeyValue> sortedRecords = java.util.Arrays.asList(sorter.sort(records));
+        List<KeyValue> sortedRecords = Arrays.asList(sorter.sort(records));
         CloseableIterator<KeyValue> single = CloseableIterator.wrap(sortedRecords.iterator(), () -> { });
         return new MergingIterator(List.of(single), comparator, functions.get(), MergingIterator.Mode.PARTIAL);
     }

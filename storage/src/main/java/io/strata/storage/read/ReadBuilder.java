@@ -6,6 +6,7 @@ import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.SnapshotNotFoundException;
 import io.strata.storage.store.TableContext;
 import io.strata.storage.util.CloseableIterator;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -63,7 +64,7 @@ public final class ReadBuilder {
             Optional<Snapshot> s = table.snapshotManager().atOrBefore(timestampMillis);
             if (s.isEmpty()) {
                 throw new SnapshotNotFoundException("table " + table.name() + " has no snapshot at or before "
-                        + java.time.Instant.ofEpochMilli(timestampMillis));
+                        + Instant.ofEpochMilli(timestampMillis));
             }
             return s;
         }

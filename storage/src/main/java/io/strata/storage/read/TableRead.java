@@ -4,6 +4,7 @@ import io.strata.storage.data.GenericRow;
 import io.strata.storage.data.KeyValue;
 import io.strata.storage.data.PartitionPath;
 import io.strata.storage.data.RowKind;
+import io.strata.storage.data.ValueComparators;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.format.DataFileReader;
 import io.strata.storage.merge.MergeEngines;
@@ -17,6 +18,7 @@ import io.strata.storage.store.TableContext;
 import io.strata.storage.util.CloseableIterator;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Comparator;
 import java.util.List;
 import java.util.NoSuchElementException;
 
@@ -31,7 +33,7 @@ final class TableRead {
     private final Predicate filter;
     private final int[] projection;
     private final BitSet decode;
-    private final java.util.Comparator<Object[]> keyTupleComparator;
+    private final Comparator<Object[]> keyTupleComparator;
 
     TableRead(TableContext table, Predicate filter, int[] projection) {
         this.table = table;
@@ -39,7 +41,7 @@ final class TableRead {
         this.filter = filter;
         this.projection = projection;
         this.decode = columnsToDecode();
-        this.keyTupleComparator = io.strata.storage.data.ValueComparators.forTuple(
+        this.keyTupleComparator = ValueComparators.forTuple(
                 schema.typesOf(schema.primaryKeyIndexes()));
     }
 

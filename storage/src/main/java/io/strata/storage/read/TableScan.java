@@ -8,6 +8,7 @@ import io.strata.storage.schema.TableSchema;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.store.TableContext;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +50,7 @@ final class TableScan {
     }
 
     private static Set<Integer> toSet(int[] a) {
-        Set<Integer> s = new java.util.HashSet<>();
+        Set<Integer> s = new HashSet<>();
         for (int i : a) {
             s.add(i);
         }

@@ -1,5 +1,6 @@
 package io.strata.storage.schema;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.strata.storage.fs.AtomicPublisher;
 import io.strata.storage.fs.FileIO;
 import io.strata.storage.fs.TablePaths;
@@ -72,7 +73,7 @@ public final class SchemaManager {
             throw new UncheckedIOException("table " + tableName + ": cannot read schema file " + file + ": " + e.getMessage(), e);
         }
         try {
-            com.fasterxml.jackson.databind.JsonNode node = Json.MAPPER.readTree(bytes);
+            JsonNode node = Json.MAPPER.readTree(bytes);
             int version = node.path("version").asInt(-1);
             if (version != TableSchema.FORMAT_VERSION) {
                 throw new CorruptFileException(file, "unsupported schema version " + version

@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One version of a table's schema, persisted as {@code schema/schema-<id>} (JSON). Immutable:
@@ -44,7 +45,7 @@ public final class TableSchema {
         this.highestFieldId = highestFieldId;
         this.partitionKeys = partitionKeys == null ? List.of() : List.copyOf(partitionKeys);
         this.primaryKeys = primaryKeys == null ? List.of() : List.copyOf(primaryKeys);
-        this.options = options == null ? Map.of() : Collections.unmodifiableMap(new java.util.TreeMap<>(options));
+        this.options = options == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(options));
         this.timeMillis = timeMillis;
         for (int i = 0; i < this.fields.size(); i++) {
             indexByName.put(this.fields.get(i).name(), i);

@@ -7,6 +7,7 @@ import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.compact.TableCompactor;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.data.RowKind;
+import io.strata.storage.fs.DelegatingFileIO;
 import io.strata.storage.read.IncrementalRead;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.table.Catalog;
@@ -15,11 +16,16 @@ import io.strata.storage.table.TableWrite;
 import io.strata.storage.testutil.Rows;
 import io.strata.storage.testutil.TestTables;
 import io.strata.storage.util.CloseableIterator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.parquet.io.OutputFile;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -98,8 +104,8 @@ class ChangelogExactTest {
                         .containsExactly("+I(2, 7, null)");
             }
             Map<Long, List<Object>> expected = new TreeMap<>();
-            expected.put(1L, java.util.Arrays.asList(1L, null));
-            expected.put(2L, java.util.Arrays.asList(7L, null));
+            expected.put(1L, Arrays.asList(1L, null));
+            expected.put(2L, Arrays.asList(7L, null));
             assertThat(Rows.byKey(TestTables.scan(t))).isEqualTo(expected);
         }
     }
@@ -203,7 +209,7 @@ class ChangelogExactTest {
             w.write(row(RowKind.INSERT, 2, 1, null));
             w.write(row(RowKind.INSERT, 1, 1, null));
             w.write(row(RowKind.DELETE, 2, 1, null));
-            org.assertj.core.api.Assertions.assertThatThrownBy(w::prepareCommit)
+            Assertions.assertThatThrownBy(w::prepareCommit)
                     .hasStackTraceContaining("injected: cannot create");
             c.commit(1, w.prepareCommit());
         }
@@ -213,7 +219,7 @@ class ChangelogExactTest {
     }
 
     /** Fails the creation of the first changelog file, once. */
-    private static final class FailsFirstChangelogFile extends io.strata.storage.fs.DelegatingFileIO {
+    private static final class FailsFirstChangelogFile extends DelegatingFileIO {
         boolean failed;
 
         FailsFirstChangelogFile(String warehouse) {
@@ -221,10 +227,10 @@ class ChangelogExactTest {
         }
 
         @Override
-        public org.apache.parquet.io.OutputFile dataOutputFile(org.apache.hadoop.fs.Path path) {
+        public OutputFile dataOutputFile(org.apache.hadoop.fs.Path path) {
             if (!failed && path.getName().startsWith("changelog-")) {
                 failed = true;
-                throw new java.io.UncheckedIOException(new java.io.IOException("injected: cannot create " + path));
+                throw new UncheckedIOException(new IOException("injected: cannot create " + path));
             }
             return super.dataOutputFile(path);
         }

@@ -12,8 +12,9 @@ import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
 import io.strata.storage.table.system.BucketsTable;
-import io.strata.storage.testutil.TableModel;
+import io.strata.storage.testutil.ChangelogReplay;
 import io.strata.storage.testutil.TableModel.Mode;
+import io.strata.storage.testutil.TableModel;
 import io.strata.storage.testutil.TestTables;
 import io.strata.storage.util.CloseableIterator;
 import java.nio.file.Path;
@@ -23,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -95,7 +97,7 @@ class ChangelogReplayTest {
     }
 
     private static Map<List<Object>, List<Object>> replay(FileStoreTable t) {
-        return io.strata.storage.testutil.ChangelogReplay.replay(t);
+        return ChangelogReplay.replay(t);
     }
 
     @ParameterizedTest(name = "lookup-compact={0}")
@@ -213,7 +215,7 @@ class ChangelogReplayTest {
         }
         assertThat(changelog).containsExactlyInAnyOrderElementsOf(written);
         // applying the input rows in order gives the table (deduplicate)
-        Map<List<Object>, List<Object>> state = new java.util.TreeMap<>(TableModel::compareKeys);
+        Map<List<Object>, List<Object>> state = new TreeMap<>(TableModel::compareKeys);
         for (GenericRow r : changelog) {
             List<Object> key = List.of(r.get(0), r.get(1));
             if (r.kind().isRetract()) {

@@ -8,6 +8,7 @@ import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.format.FileSource;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -94,7 +95,7 @@ class CommitMessageSerializerTest {
         CommitMessageSerializer s = new CommitMessageSerializer();
         byte[] bytes = s.serialize(CommitMessage.append(new Object[0], 0, 1, List.of(file("a", 0))));
         assertThatThrownBy(() -> s.deserialize(2, bytes)).hasMessageContaining("version 2");
-        byte[] longer = java.util.Arrays.copyOf(bytes, bytes.length + 1);
+        byte[] longer = Arrays.copyOf(bytes, bytes.length + 1);
         assertThatThrownBy(() -> s.deserialize(1, longer)).hasMessageContaining("trailing");
     }
 }

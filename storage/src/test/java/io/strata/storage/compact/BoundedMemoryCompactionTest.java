@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -74,7 +75,7 @@ class BoundedMemoryCompactionTest {
             List<BucketsTable.BucketRow> before = BucketsTable.rows(t, null);
             System.out.println("runs before: " + before.get(0).sortedRuns);
             long liveBefore = count(t);
-            FileStoreTable writable = t.copyWithOptions(java.util.Map.of("write-only", "false", "sort-spill-threshold", System.getProperty("spill.threshold", "10")));
+            FileStoreTable writable = t.copyWithOptions(Map.of("write-only", "false", "sort-spill-threshold", System.getProperty("spill.threshold", "10")));
             writable.newCompactor().compact(CompactStrategy.FULL, "compactor", 1);
             List<BucketsTable.BucketRow> after = BucketsTable.rows(t, null);
             System.out.println("runs after: " + after.get(0).sortedRuns);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.data.GenericRow;
+import io.strata.storage.data.ValueComparators;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.read.IncrementalRead;
 import io.strata.storage.schema.Schema;
@@ -15,6 +16,7 @@ import io.strata.storage.testutil.LsmInvariants;
 import io.strata.storage.testutil.TestTables;
 import io.strata.storage.util.CloseableIterator;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +59,7 @@ class RawStringCompactionTest {
                     String s = word(rnd, 2);
                     String[] old = model.get(k);
                     boolean wins = !sequenceField || old == null
-                            || io.strata.storage.data.ValueComparators.compareStrings(s, old[1]) >= 0;
+                            || ValueComparators.compareStrings(s, old[1]) >= 0;
                     if (rnd.nextInt(8) == 0) {
                         w.write(GenericRow.delete(k, null, s));
                         if (wins) {
@@ -83,12 +85,12 @@ class RawStringCompactionTest {
                 Map<String, List<Object>> scan = new TreeMap<>();
                 for (GenericRow r : TestTables.scan(t)) {
                     assertThat(r.get(1)).isInstanceOfAny(String.class, Void.class);
-                    scan.put((String) r.get(0), java.util.Arrays.asList(r.fields()));
+                    scan.put((String) r.get(0), Arrays.asList(r.fields()));
                 }
                 Map<String, List<Object>> expected = new TreeMap<>();
                 model.forEach((k, vs) -> {
                     if (vs[0] != null) {
-                        expected.put(k, java.util.Arrays.asList(k, vs[0], vs[1]));
+                        expected.put(k, Arrays.asList(k, vs[0], vs[1]));
                     }
                 });
                 assertThat(scan).as("scan after commit %d", commit).isEqualTo(expected);
@@ -104,7 +106,7 @@ class RawStringCompactionTest {
         try (CloseableIterator<GenericRow> it = t.newIncrementalRead().read(0, latest)) {
             while (it.hasNext()) {
                 GenericRow r = it.next();
-                List<Object> row = java.util.Arrays.asList(r.fields());
+                List<Object> row = Arrays.asList(r.fields());
                 if (r.kind().isRetract()) {
                     assertThat(state.get((String) r.get(0))).as("%s of %s", r.kind(), r.get(0)).isEqualTo(row);
                     state.remove((String) r.get(0));

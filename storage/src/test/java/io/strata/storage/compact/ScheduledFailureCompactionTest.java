@@ -2,12 +2,12 @@ package io.strata.storage.compact;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.strata.storage.data.BucketId;
 import io.strata.storage.commit.TableCommit;
+import io.strata.storage.data.BucketId;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.data.RowKind;
-import io.strata.storage.fs.ScheduledFailureFileIO;
 import io.strata.storage.fs.ScheduledFailureFileIO.Op;
+import io.strata.storage.fs.ScheduledFailureFileIO;
 import io.strata.storage.manifest.EntryFilter;
 import io.strata.storage.mergetree.Levels;
 import io.strata.storage.schema.Schema;
@@ -19,6 +19,7 @@ import io.strata.storage.testutil.TestTables;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -49,7 +50,7 @@ class ScheduledFailureCompactionTest {
     /** The rows of step {@code i}: overlapping keys, so compactions merge versions. */
     private static List<GenericRow> rows(int step) {
         Random rnd = new Random(SEED * 31 + step);
-        List<GenericRow> rows = new java.util.ArrayList<>();
+        List<GenericRow> rows = new ArrayList<>();
         for (int r = 0; r < 40; r++) {
             rows.add(new GenericRow(RowKind.INSERT, (long) rnd.nextInt(60), (long) step * 1000 + r));
         }

@@ -8,6 +8,7 @@ import io.strata.storage.data.GenericRow;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.manifest.EntryFilter;
 import io.strata.storage.manifest.ManifestEntry;
+import io.strata.storage.manifest.PartitionBucketFilter;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
@@ -15,6 +16,7 @@ import io.strata.storage.table.TableWrite;
 import io.strata.storage.testutil.TableModel;
 import io.strata.storage.testutil.TestTables;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,7 +67,7 @@ class SnapshotPlanningTest {
         Snapshot s = latest(t);
         Map<BucketId, List<DataFileMeta>> files = new HashMap<>();
         for (ManifestEntry e : t.manifests().scanner().scan(s.baseManifestList(), EntryFilter.ALL)) {
-            files.computeIfAbsent(e.bucketId(), x -> new java.util.ArrayList<>()).add(e.file());
+            files.computeIfAbsent(e.bucketId(), x -> new ArrayList<>()).add(e.file());
         }
         assertThat(files).hasSize(4); // 2 partitions x 2 buckets
 
@@ -101,7 +103,7 @@ class SnapshotPlanningTest {
         FileStoreTable t = table();
         append(t, 2, 1);
         BucketId one = BucketId.of(new Object[] {1}, 0);
-        SnapshotPlan plan = t.newCompactor().plan(latest(t), new io.strata.storage.manifest.PartitionBucketFilter(
+        SnapshotPlan plan = t.newCompactor().plan(latest(t), new PartitionBucketFilter(
                 t.schema().typesOf(t.schema().partitionIndexes())).add(one), CompactStrategy.FULL);
         assertThat(plan.shapes()).extracting(BucketShape::bucket).containsExactly(one);
         assertThat(plan.plans()).extracting(BucketPlan::bucket).containsExactly(one);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -148,7 +149,7 @@ class BufferPoolTest {
                         if (order.isEmpty() || (order.size() < 8 && rnd.nextBoolean())) {
                             ByteBuffer b = pool.allocate(BufferPool.MIN_POOLED << rnd.nextInt(3));
                             assertThat(held.put(b, true)).as("seed %d: lent twice to one holder", seed).isNull();
-                            java.util.Arrays.fill(b.array(), 0, b.limit(), mark);
+                            Arrays.fill(b.array(), 0, b.limit(), mark);
                             order.add(b);
                         } else {
                             ByteBuffer b = order.remove(rnd.nextInt(order.size()));

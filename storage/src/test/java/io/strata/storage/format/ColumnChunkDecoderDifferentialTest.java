@@ -21,6 +21,7 @@ import java.util.BitSet;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
@@ -31,8 +32,8 @@ import org.apache.hadoop.fs.Path;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.EncodingStats;
-import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.ParquetProperties.WriterVersion;
+import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.values.ValuesWriter;
 import org.apache.parquet.column.values.deltalengthbytearray.DeltaLengthByteArrayValuesWriter;
 import org.apache.parquet.column.values.factory.DefaultValuesWriterFactory;
@@ -227,7 +228,7 @@ class ColumnChunkDecoderDifferentialTest {
             }
         }
         Map<String, String> options = new HashMap<>();
-        options.put("file.compression", c.codec.name().toLowerCase(java.util.Locale.ROOT));
+        options.put("file.compression", c.codec.name().toLowerCase(Locale.ROOT));
         options.put("file.page-size", String.valueOf(c.pageSize));
         options.put("file.block-size", String.valueOf(c.blockSize));
         c.schema = new TableSchema(0, fields, id, List.of(), c.primaryKey ? List.of("c0") : List.of(), options, 0);

@@ -3,6 +3,7 @@ package io.strata.storage.format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -47,7 +48,7 @@ class HybridDecoderTest {
                 encoded = enc.toBytes().toByteArray();
             }
             RunLengthBitPackingHybridDecoder parquet = new RunLengthBitPackingHybridDecoder(bitWidth,
-                    new java.io.ByteArrayInputStream(encoded));
+                    new ByteArrayInputStream(encoded));
             int[] expected = new int[n];
             for (int i = 0; i < n; i++) {
                 expected[i] = parquet.readInt();

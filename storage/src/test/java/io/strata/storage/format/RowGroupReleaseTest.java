@@ -20,6 +20,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -75,7 +76,7 @@ class RowGroupReleaseTest {
         Path file;
         try (Stream<Path> files = Files.walk(dir)) {
             file = files.filter(p -> p.getFileName().toString().endsWith(".parquet"))
-                    .max(java.util.Comparator.comparingLong(p -> p.toFile().length())).orElseThrow();
+                    .max(Comparator.comparingLong(p -> p.toFile().length())).orElseThrow();
         }
         byte[] bytes = Files.readAllBytes(file);
         int footer = ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();

@@ -13,6 +13,7 @@ import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,10 +27,11 @@ import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.example.data.Group;
-import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.TimeUnit;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Types;
 import org.junit.jupiter.api.io.TempDir;
@@ -159,7 +161,7 @@ class TableFilesOpenWithParquetMrTest {
         Object[] r = {p, k, rnd.nextBoolean(), rnd.nextInt(), rnd.nextFloat() * 100, rnd.nextGaussian(),
                 BigDecimal.valueOf(rnd.nextInt(9_999_999) - 5_000_000, 2),
                 BigDecimal.valueOf(rnd.nextLong() % 999_999_999_999_999_999L, 4),
-                new BigDecimal(new java.math.BigInteger(120, rnd), 10), "value " + rnd.nextInt(50) + " é漢",
+                new BigDecimal(new BigInteger(120, rnd), 10), "value " + rnd.nextInt(50) + " é漢",
                 randomBytes(rnd), rnd.nextInt(40_000), rnd.nextLong() >> 20, rnd.nextLong() >> 10};
         for (int i = 2; i < r.length; i++) {
             if (rnd.nextInt(5) == 0) {
@@ -283,7 +285,7 @@ class TableFilesOpenWithParquetMrTest {
         List<Type> fields = new ArrayList<>();
         for (int id = 0; id < columns.length; id++) {
             String name = (String) columns[id][0];
-            Types.PrimitiveBuilder<org.apache.parquet.schema.PrimitiveType> p =
+            Types.PrimitiveBuilder<PrimitiveType> p =
                     Types.required((PrimitiveTypeName) columns[id][1]);
             if (name.equals("file_name")) {
                 p = p.as(LogicalTypeAnnotation.stringType());

@@ -11,15 +11,17 @@ import io.strata.storage.schema.DataType;
 import io.strata.storage.schema.TableSchema;
 import io.strata.storage.util.CorruptFileException;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.ParquetProperties.WriterVersion;
+import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.values.ValuesWriter;
 import org.apache.parquet.column.values.factory.DefaultValuesWriterFactory;
 import org.apache.parquet.column.values.factory.ValuesWriterFactory;
@@ -34,6 +36,7 @@ import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -89,7 +92,7 @@ class UnreadableColumnsTest {
                 .isInstanceOf(CorruptFileException.class).hasMessageContaining(cents.getName())
                 .hasMessageContaining("column v").hasMessageContaining("another scale than DECIMAL(12, 3)");
         assertThat(readAll(cents, schemaOf(DataType.decimal(12, 2)))).extracting(kv -> kv.row()[0])
-                .containsExactly(new java.math.BigDecimal("12.34"));
+                .containsExactly(new BigDecimal("12.34"));
 
         Path millis = singleColumn("millis", Types.optional(PrimitiveTypeName.INT64)
                 .as(LogicalTypeAnnotation.timestampType(false, LogicalTypeAnnotation.TimeUnit.MILLIS)).id(1).named("v"),
@@ -116,15 +119,15 @@ class UnreadableColumnsTest {
         return new TableSchema(0, List.of(new DataField(1, "v", type)), 1, List.of(), List.of(), Map.of(), 0);
     }
 
-    private Path singleColumn(String name, org.apache.parquet.schema.Type column,
-                              java.util.function.Consumer<Group> value) throws IOException {
+    private Path singleColumn(String name, Type column,
+                              Consumer<Group> value) throws IOException {
         Path file = new Path(dir.resolve(name + ".parquet").toUri());
         write(file, Types.buildMessage().addField(column).named("other"), value);
         return file;
     }
 
     /** A one-row file of {@code type} by parquet-mr's writer, marked as a Strata data file. */
-    private static void write(Path file, MessageType type, java.util.function.Consumer<Group> row) throws IOException {
+    private static void write(Path file, MessageType type, Consumer<Group> row) throws IOException {
         try (ParquetWriter<Group> w = ExampleParquetWriter.builder(HadoopOutputFile.fromPath(file, CONF)).withConf(CONF)
                 .withType(type).withExtraMetaData(Map.of(DataFileWriter.VERSION_KEY, DataFileWriter.VERSION)).build()) {
             Group g = new SimpleGroupFactory(type).newGroup();

@@ -3,18 +3,25 @@ package io.strata.storage.fs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.parquet.io.PositionOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,8 +41,8 @@ class BackgroundSyncTest {
     /** Records the forces after close and at commit of files under {@code dir}; may hold them until released. */
     private static final class RecordingForces implements BackgroundSync.ForceListener, AutoCloseable {
         private final Path dir;
-        final Map<Path, Integer> forced = new java.util.concurrent.ConcurrentHashMap<>();
-        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        final Map<Path, Integer> forced = new ConcurrentHashMap<>();
+        final CountDownLatch release = new CountDownLatch(1);
         volatile boolean hold;
 
         RecordingForces(Path dir) {
@@ -49,11 +56,11 @@ class BackgroundSyncTest {
                 return; // a force another test handed over
             }
             try {
-                if (hold && !release.await(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                if (hold && !release.await(30, TimeUnit.SECONDS)) {
                     throw new IOException("test: forces held too long");
                 }
             } catch (InterruptedException e) {
-                throw new java.io.InterruptedIOException();
+                throw new InterruptedIOException();
             }
             forced.merge(file, 1, Integer::sum);
         }
@@ -75,7 +82,7 @@ class BackgroundSyncTest {
         FileIO io = io();
         byte[] content = new byte[3 << 20];
         new Random(7).nextBytes(content);
-        List<org.apache.hadoop.fs.Path> written = new java.util.ArrayList<>();
+        List<org.apache.hadoop.fs.Path> written = new ArrayList<>();
         try (RecordingForces forces = new RecordingForces(dir)) {
             forces.hold = true;
             for (int i = 0; i < 8; i++) {
@@ -91,14 +98,14 @@ class BackgroundSyncTest {
                 try {
                     io.makeDurable(written);
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    throw new UncheckedIOException(e);
                 }
             });
             Thread.sleep(300);
             assertThat(durable).as("makeDurable returned while the forces of its files were held").isNotDone();
             assertThat(forces.forced).isEmpty();
             forces.release.countDown();
-            durable.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            durable.get(30, TimeUnit.SECONDS);
             // a file whose background force ended before makeDurable came to it is forced again by makeDurable
             assertThat(forces.forced).as("each file forced before makeDurable returned").hasSize(written.size());
             Map<Path, Integer> once = Map.copyOf(forces.forced);
@@ -123,11 +130,11 @@ class BackgroundSyncTest {
         byte[] chunk = new byte[64 << 10];
         Random random = new Random(11);
         long before = BackgroundSync.earlyForces();
-        List<org.apache.hadoop.fs.Path> written = new java.util.ArrayList<>();
-        List<byte[]> contents = new java.util.ArrayList<>();
+        List<org.apache.hadoop.fs.Path> written = new ArrayList<>();
+        List<byte[]> contents = new ArrayList<>();
         for (int f = 0; f < 4; f++) {
             org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(dir.toUri().toString(), "bucket-0/long-" + f);
-            java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+            ByteArrayOutputStream expected = new ByteArrayOutputStream();
             try (PositionOutputStream out = io.dataOutputFile(p).create(0)) {
                 // 3 x EARLY_FORCE_BYTES and a bit, in writes of uneven sizes
                 while (expected.size() < 3 * BackgroundSync.EARLY_FORCE_BYTES + 12_345) {
@@ -158,7 +165,7 @@ class BackgroundSyncTest {
         FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         out.write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
         CompletableFuture<Void> failedEarly = CompletableFuture.failedFuture(
-                new java.io.UncheckedIOException(new IOException("injected: EIO")));
+                new UncheckedIOException(new IOException("injected: EIO")));
         assertThat(BackgroundSync.forceEarly(out, failedEarly)).as("no early force after a failed one")
                 .isSameAs(failedEarly);
         BackgroundSync.forceAndClose(file, out, failedEarly);

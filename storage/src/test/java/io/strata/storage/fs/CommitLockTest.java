@@ -12,14 +12,18 @@ import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
 import io.strata.storage.testutil.TestTables;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.LongStream;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,7 +61,7 @@ class CommitLockTest {
         int before = JvmLock.USES.get();
         ExecutorService pool = Executors.newFixedThreadPool(3);
         try {
-            List<Future<?>> futures = new java.util.ArrayList<>();
+            List<Future<?>> futures = new ArrayList<>();
             for (int w = 0; w < 3; w++) {
                 int writer = w;
                 futures.add(pool.submit(() -> {
@@ -77,7 +81,7 @@ class CommitLockTest {
             pool.shutdownNow();
         }
         assertThat(t.snapshotManager().listIds()).hasSize(15).containsExactlyElementsOf(
-                java.util.stream.LongStream.rangeClosed(1, 15).boxed().toList());
+                LongStream.rangeClosed(1, 15).boxed().toList());
         assertThat(TestTables.scan(t)).hasSize(15);
         assertThat(JvmLock.USES.get() - before).as("every publish went through the lock").isGreaterThanOrEqualTo(15);
     }
@@ -86,7 +90,7 @@ class CommitLockTest {
     void aFileSystemWithoutATrustedPrimitiveIsRefusedWithTheOptionToSet() {
         // a non-HDFS Hadoop file system: the raw local one under a scheme Strata does not trust for commits
         Configuration conf = new Configuration();
-        conf.set("fs.untrusted.impl", org.apache.hadoop.fs.RawLocalFileSystem.class.getName());
+        conf.set("fs.untrusted.impl", RawLocalFileSystem.class.getName());
         conf.setBoolean("fs.untrusted.impl.disable.cache", true);
         FileIO io = FileIO.forWarehouse("untrusted:///" + dir.toAbsolutePath(), conf);
         assertThatThrownBy(() -> Publishers.forTable(io, "untrusted:///wh/db.db/t", TableOptions.empty()))
@@ -96,12 +100,12 @@ class CommitLockTest {
                 .contains("lock");
         assertThatThrownBy(() -> Publishers.forTable(io, "t", lockClass("no.such.Lock")))
                 .hasMessageContaining("no.such.Lock");
-        assertThatThrownBy(() -> Publishers.forTable(io, "t", TableOptions.validate("t", java.util.Map.of(
+        assertThatThrownBy(() -> Publishers.forTable(io, "t", TableOptions.validate("t", Map.of(
                 "commit.lock.class", JvmLock.class.getName(), "commit.lock.jdbc.url", "jdbc:h2:mem:x"))))
                 .hasMessageContaining("not both");
     }
 
     private static TableOptions lockClass(String name) {
-        return TableOptions.validate("t", java.util.Map.of("commit.lock.class", name));
+        return TableOptions.validate("t", Map.of("commit.lock.class", name));
     }
 }

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.OutputFile;
@@ -17,7 +18,7 @@ public abstract class DelegatingFileIO extends FileIO {
     protected final FileIO local;
 
     protected DelegatingFileIO(String warehouse) {
-        this(FileIO.forWarehouse(warehouse, java.util.Map.of()));
+        this(FileIO.forWarehouse(warehouse, Map.of()));
     }
 
     private DelegatingFileIO(FileIO local) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -45,7 +46,7 @@ class HadoopReplaceTest {
     void setUp() throws IOException {
         Configuration conf = new Configuration();
         fs = new FalseRenameFileSystem();
-        fs.initialize(java.net.URI.create("file:///"), conf);
+        fs.initialize(URI.create("file:///"), conf);
         io = new HadoopFileIO(fs, conf);
     }
 

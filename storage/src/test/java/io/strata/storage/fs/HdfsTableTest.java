@@ -7,7 +7,9 @@ import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -16,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -61,8 +64,8 @@ class HdfsTableTest {
         }
         FileSystem.closeAll();
         if (baseDir != null && baseDir.exists()) {
-            try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(baseDir.toPath())) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            try (Stream<java.nio.file.Path> files = Files.walk(baseDir.toPath())) {
+                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
             }
         }
     }

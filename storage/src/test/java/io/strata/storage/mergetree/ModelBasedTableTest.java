@@ -4,24 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.strata.storage.commit.CommitMessage;
 import io.strata.storage.commit.TableCommit;
-import io.strata.storage.data.GenericRow;
 import io.strata.storage.compact.CompactResult;
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.compact.TableCompactor;
+import io.strata.storage.data.GenericRow;
 import io.strata.storage.data.RowKind;
 import io.strata.storage.options.FileOptions;
 import io.strata.storage.snapshot.CommitKind;
-import io.strata.storage.testutil.LsmInvariants;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
-import io.strata.storage.testutil.TableModel;
+import io.strata.storage.testutil.LsmInvariants;
 import io.strata.storage.testutil.TableModel.Mode;
+import io.strata.storage.testutil.TableModel;
 import io.strata.storage.testutil.TestTables;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -79,7 +80,7 @@ class ModelBasedTableTest {
         // chunks are released to the buffer pool when the reader moves on; tests run with it poisoning)
         Random format = new Random(seed * 31 + 7);
         options.put("file.compression", FileOptions.Compression.values()[format.nextInt(FileOptions.Compression.values().length)]
-                .name().toLowerCase(java.util.Locale.ROOT));
+                .name().toLowerCase(Locale.ROOT));
         if (format.nextBoolean()) {
             options.put("file.block-size", (1 + format.nextInt(8)) + " kb");
             options.put("file.page-size", (64 + format.nextInt(2048)) + " b");

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -59,7 +60,7 @@ class OptionsDocTest {
         TableOptions o = TableOptions.validate("t", Map.of("write-buffer-size", "64 mb", "commit.min-retry-wait", "2 s",
                 "merge-engine", "partial-update"));
         assertThat(o.get(WriteOptions.WRITE_BUFFER_SIZE)).isEqualTo(64L << 20);
-        assertThat(o.get(CommitOptions.MIN_RETRY_WAIT)).isEqualTo(java.time.Duration.ofSeconds(2));
+        assertThat(o.get(CommitOptions.MIN_RETRY_WAIT)).isEqualTo(Duration.ofSeconds(2));
         assertThat(o.get(MergeOptions.MERGE_ENGINE)).isEqualTo(MergeOptions.MergeEngine.PARTIAL_UPDATE);
         assertThat(o.get(BucketOptions.BUCKET)).isEqualTo(1);
         assertThatThrownBy(() -> TableOptions.validate("t", Map.of("merge-engine", "dedup")))

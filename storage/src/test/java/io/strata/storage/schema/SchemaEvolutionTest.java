@@ -11,6 +11,8 @@ import io.strata.storage.table.TableWrite;
 import io.strata.storage.testutil.DirListing;
 import io.strata.storage.testutil.Rows;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,8 +48,8 @@ class SchemaEvolutionTest {
 
         // rows written before the change read null for the new column
         assertThat(Rows.byKey(Rows.readAll(reopened.newReadBuilder()))).isEqualTo(Map.of(
-                1L, java.util.Arrays.asList("one", null), 2L, java.util.Arrays.asList("two", null),
-                3L, java.util.Arrays.asList("three", null)));
+                1L, Arrays.asList("one", null), 2L, Arrays.asList("two", null),
+                3L, Arrays.asList("three", null)));
 
         // rows written after carry it; an update of an old key takes the new value, a delete works
         try (TableWrite w = reopened.newWrite("u"); TableCommit c = reopened.newCommit("u")) {
@@ -59,9 +61,9 @@ class SchemaEvolutionTest {
         }
         assertThat(reopened.snapshotManager().snapshot(2).schemaId()).isEqualTo(1);
         assertThat(reopened.snapshotManager().snapshot(1).schemaId()).isEqualTo(0);
-        Map<Long, java.util.List<Object>> latest = Map.of(
-                1L, java.util.Arrays.asList("one", null), 2L, java.util.Arrays.asList("TWO", 20),
-                4L, java.util.Arrays.asList("four", 40), 5L, java.util.Arrays.asList("five", null));
+        Map<Long, List<Object>> latest = Map.of(
+                1L, Arrays.asList("one", null), 2L, Arrays.asList("TWO", 20),
+                4L, Arrays.asList("four", 40), 5L, Arrays.asList("five", null));
         assertThat(Rows.byKey(Rows.readAll(reopened.newReadBuilder()))).isEqualTo(latest);
         assertThat(Rows.byKey(Rows.readAll(catalog.getTable("db", "t").newReadBuilder()))).isEqualTo(latest);
 
@@ -72,13 +74,13 @@ class SchemaEvolutionTest {
 
         // time travel to the snapshot before the change still reads (in the current schema)
         assertThat(Rows.byKey(Rows.readAll(reopened.newReadBuilder().withSnapshot(1)))).isEqualTo(Map.of(
-                1L, java.util.Arrays.asList("one", null), 2L, java.util.Arrays.asList("two", null),
-                3L, java.util.Arrays.asList("three", null)));
+                1L, Arrays.asList("one", null), 2L, Arrays.asList("two", null),
+                3L, Arrays.asList("three", null)));
 
         // a handle opened before the change still reads its own columns of the latest snapshot
         assertThat(Rows.byKey(Rows.readAll(v0.newReadBuilder()))).isEqualTo(Map.of(
-                1L, java.util.List.of("one"), 2L, java.util.List.of("TWO"), 4L, java.util.List.of("four"),
-                5L, java.util.List.of("five")));
+                1L, List.of("one"), 2L, List.of("TWO"), 4L, List.of("four"),
+                5L, List.of("five")));
     }
 
     @Test

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.strata.storage.commit.CommitMessage;
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.data.GenericRow;
+import io.strata.storage.manifest.EntryFilter;
 import io.strata.storage.manifest.ManifestFileMeta;
+import io.strata.storage.read.ReadBuilder;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.schema.SchemaFiles;
 import io.strata.storage.snapshot.Snapshot;
@@ -21,6 +23,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.BeforeEach;
@@ -74,7 +77,7 @@ class BadInputTest {
         assertThat(read(table.newReadBuilder().withSnapshot(1))).isEqualTo(AT_1);
     }
 
-    private static Map<Long, List<Object>> read(io.strata.storage.read.ReadBuilder rb) {
+    private static Map<Long, List<Object>> read(ReadBuilder rb) {
         return Rows.byKey(Rows.readAll(rb));
     }
 
@@ -199,7 +202,7 @@ class BadInputTest {
         if (how != Damage.GARBAGE) {
             long recorded = table.manifests().scanner()
                     .scan(table.snapshotManager().latest().orElseThrow().baseManifestList(),
-                            io.strata.storage.manifest.EntryFilter.ALL)
+                            EntryFilter.ALL)
                     .stream().filter(e -> e.file().fileName().equals(file.getFileName().toString()))
                     .findFirst().orElseThrow().file().fileSize();
             assertThatThrownBy(() -> Rows.readAll(table.newReadBuilder()))
@@ -337,7 +340,7 @@ class BadInputTest {
             assertThatThrownBy(() -> w.write(GenericRow.insert(8L, 8L))).isInstanceOf(IllegalArgumentException.class);
             assertThat(c.commit(5, w.prepareCommit())).containsExactly(4L);
         }
-        Map<Long, List<Object>> expected = new java.util.TreeMap<>(AT_3);
+        Map<Long, List<Object>> expected = new TreeMap<>(AT_3);
         expected.put(7L, List.of("g"));
         assertThat(read(table.newReadBuilder())).isEqualTo(expected);
     }
@@ -384,7 +387,7 @@ class BadInputTest {
             assertThat(snapshotsAfter.get("snapshot-" + id)).isEqualTo(snapshotsBefore.get("snapshot-" + id));
         }
         assertThat(snapshotsAfter).containsKey("snapshot-4");
-        Map<Long, List<Object>> expected = new java.util.TreeMap<>(AT_3);
+        Map<Long, List<Object>> expected = new TreeMap<>(AT_3);
         expected.put(2L, List.of("BB"));
         assertThat(read(catalog.getTable("db", "t").newReadBuilder())).isEqualTo(expected);
     }

@@ -20,6 +20,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,7 +31,7 @@ class RunOptionsTest {
     /** A lock that excludes nobody: the lock the writers of issue 13 each set for themselves. */
     public static final class NoLock implements CommitLock {
         @Override
-        public <T> T runExclusive(String tableLocation, java.util.concurrent.Callable<T> action) throws Exception {
+        public <T> T runExclusive(String tableLocation, Callable<T> action) throws Exception {
             return action.call();
         }
     }

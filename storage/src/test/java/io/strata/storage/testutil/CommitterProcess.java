@@ -7,6 +7,7 @@ import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -57,11 +58,11 @@ public final class CommitterProcess {
         if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("committer process did not finish in " + seconds + " s; log:\n"
-                    + java.nio.file.Files.readString(log.toPath()));
+                    + Files.readString(log.toPath()));
         }
         if (p.exitValue() != 0) {
             throw new AssertionError("committer process exited " + p.exitValue() + "; log:\n"
-                    + java.nio.file.Files.readString(log.toPath()));
+                    + Files.readString(log.toPath()));
         }
     }
 }

@@ -4,6 +4,7 @@ import io.strata.storage.data.GenericRow;
 import io.strata.storage.read.ReadBuilder;
 import io.strata.storage.util.CloseableIterator;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +46,7 @@ public final class Rows {
     public static Map<Long, List<Object>> expect(Object... kv) {
         Map<Long, List<Object>> m = new LinkedHashMap<>();
         for (int i = 0; i < kv.length; i += 2) {
-            m.put(((Number) kv[i]).longValue(), java.util.Arrays.asList(kv[i + 1]));
+            m.put(((Number) kv[i]).longValue(), Arrays.asList(kv[i + 1]));
         }
         return new TreeMap<>(m);
     }

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Random;
 import java.util.TreeMap;
 
 /**
@@ -252,7 +253,7 @@ public final class TableModel {
     }
 
     /** A random row of the model schema: keys in two partitions x {@code keys} ids, every row kind, some nulls. */
-    public static GenericRow randomRow(java.util.Random rnd, int keys) {
+    public static GenericRow randomRow(Random rnd, int keys) {
         int p = rnd.nextInt(2);
         int id = rnd.nextInt(keys);
         int k = rnd.nextInt(10);
