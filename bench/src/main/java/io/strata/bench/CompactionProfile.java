@@ -24,8 +24,7 @@ import java.util.stream.Stream;
  * buckets on N plain threads (the cpu printed is then the calling thread's only).
  */
 public final class CompactionProfile {
-    private CompactionProfile() {
-    }
+    private CompactionProfile() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> o = new HashMap<>();
@@ -49,7 +48,8 @@ public final class CompactionProfile {
                 WorkloadBenchmark.deleteRecursively(template);
             }
             Files.createDirectories(template);
-            StrataPeer peer = StrataPeer.createTable(template, "t", producer.equals("none") ? Map.of() : Map.of("changelog-producer", producer));
+            StrataPeer peer = StrataPeer.createTable(
+                    template, "t", producer.equals("none") ? Map.of() : Map.of("changelog-producer", producer));
             peer.ingest(workload.restart(), true);
             Files.createFile(template.resolve("done"));
         }
@@ -65,8 +65,15 @@ public final class CompactionProfile {
             CompactionResult r = threads == 1 ? peer.fullCompaction() : peer.fullCompaction(threads);
             System.out.println("  " + split.since());
             cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu;
-            System.out.printf(Locale.ROOT, "iteration %d: %.3f s (cpu %.3f s), %.3f M input rows/s, out %s, changelog rows %d%n",
-                    i, r.nanos() / 1e9, cpu / 1e9, r.inputRowsPerSecond() / 1e6, r.output(), peer.changelogRows());
+            System.out.printf(
+                    Locale.ROOT,
+                    "iteration %d: %.3f s (cpu %.3f s), %.3f M input rows/s, out %s, changelog rows %d%n",
+                    i,
+                    r.nanos() / 1e9,
+                    cpu / 1e9,
+                    r.inputRowsPerSecond() / 1e6,
+                    r.output(),
+                    peer.changelogRows());
             System.out.println("  " + BufferPool.shared());
             WorkloadCheck actual = peer.check();
             if (!actual.equals(expected)) {
@@ -88,8 +95,15 @@ public final class CompactionProfile {
             long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
             IngestResult r = peer.ingest(workload.restart(), false);
             cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu;
-            System.out.printf(Locale.ROOT, "iteration %d: lookup ingest %.3f s (cpu of the writer thread %.3f s), "
-                    + "changelog rows %d, files %s%n", i, r.nanos() / 1e9, cpu / 1e9, peer.changelogRows(), r.files());
+            System.out.printf(
+                    Locale.ROOT,
+                    "iteration %d: lookup ingest %.3f s (cpu of the writer thread %.3f s), "
+                            + "changelog rows %d, files %s%n",
+                    i,
+                    r.nanos() / 1e9,
+                    cpu / 1e9,
+                    peer.changelogRows(),
+                    r.files());
             WorkloadCheck actual = peer.check();
             if (!actual.equals(expected)) {
                 throw new IllegalStateException("wrong result " + actual + ", expected " + expected);

@@ -56,8 +56,7 @@ public final class JobBenchmark {
     /** -Dstrata.bench.timeline=true prints every event of the job with its time. */
     private static final boolean TIMELINE = Boolean.getBoolean("strata.bench.timeline");
 
-    private JobBenchmark() {
-    }
+    private JobBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = new LinkedHashMap<>();
@@ -71,9 +70,12 @@ public final class JobBenchmark {
         Path dir = Path.of(opts.getOrDefault("dir", System.getProperty("java.io.tmpdir")));
         int warmups = Integer.parseInt(opts.getOrDefault("warmups", "1"));
         int runs = Integer.parseInt(opts.getOrDefault("runs", "3"));
-        StandardWorkload workload = new StandardWorkload(Integer.parseInt(opts.getOrDefault("commits", "10")),
-                Integer.parseInt(opts.getOrDefault("rows", "200000")), Long.parseLong(opts.getOrDefault("keys", "1000000")),
-                0.05, Long.parseLong(opts.getOrDefault("seed", "42")));
+        StandardWorkload workload = new StandardWorkload(
+                Integer.parseInt(opts.getOrDefault("commits", "10")),
+                Integer.parseInt(opts.getOrDefault("rows", "200000")),
+                Long.parseLong(opts.getOrDefault("keys", "1000000")),
+                0.05,
+                Long.parseLong(opts.getOrDefault("seed", "42")));
         WorkloadCheck expected = ExpectedTable.of(workload.restart());
         String clusterMode = opts.getOrDefault("cluster", "shared");
         if (!clusterMode.equals("shared") && !clusterMode.equals("per-run")) {
@@ -126,14 +128,27 @@ public final class JobBenchmark {
         return StrataPeer.open(wh, "workload");
     }
 
-    private static void run(Path dir, int warmups, int runs, StandardWorkload workload, WorkloadCheck expected,
-                            SharedCluster cluster, String submit) throws Exception {
-        System.out.printf("%s; java %s, %d cpus; %s%n", workload, System.getProperty("java.version"),
-                Runtime.getRuntime().availableProcessors(), cluster == null ? "a MiniCluster started for each job"
+    private static void run(
+            Path dir,
+            int warmups,
+            int runs,
+            StandardWorkload workload,
+            WorkloadCheck expected,
+            SharedCluster cluster,
+            String submit)
+            throws Exception {
+        System.out.printf(
+                "%s; java %s, %d cpus; %s%n",
+                workload,
+                System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(),
+                cluster == null
+                        ? "a MiniCluster started for each job"
                         : "one MiniCluster started before the first job, jobs submitted " + submit);
 
         // 0 direct s, 1 job p1 s, 2 job p2 s, 3 paimon s, 4 job p1 wall, 5 job p2 wall, 6 direct on 2 threads s,
-        // 7 the machine's speed-up on two threads, 8/9 JIT compiler CPU ms during job p1/p2, 10/11 GC ms during job p1/p2
+        // 7 the machine's speed-up on two threads, 8/9 JIT compiler CPU ms during job p1/p2, 10/11 GC ms during job
+        // p1/p2
         double[][] m = new double[12][runs];
         long inputRows = 0;
         for (int i = -warmups; i < runs; i++) {
@@ -154,11 +169,24 @@ public final class JobBenchmark {
             } finally {
                 WorkloadBenchmark.deleteRecursively(pw);
             }
-            System.out.printf(Locale.ROOT, "%s: full compaction, engine directly %.2f s (2 threads %.2f s) | job p=1 %.2f s "
-                    + "(%.2f s from submission) | job p=2 %.2f s (%.2f s) | paimon %.2f s | machine 2 threads %.2fx | JIT cpu during p=1/p=2 %.0f/%.0f ms | GC during p=1/p=2 %.0f/%.0f ms | load %.2f%n",
-                    label, direct, direct2, p1[1], p1[0],
-                    p2[1], p2[0], paimon, machine, p1[2], p2[2], p1[3], p2[3], ManagementFactory.getOperatingSystemMXBean()
-                            .getSystemLoadAverage());
+            System.out.printf(
+                    Locale.ROOT,
+                    "%s: full compaction, engine directly %.2f s (2 threads %.2f s) | job p=1 %.2f s "
+                            + "(%.2f s from submission) | job p=2 %.2f s (%.2f s) | paimon %.2f s | machine 2 threads %.2fx | JIT cpu during p=1/p=2 %.0f/%.0f ms | GC during p=1/p=2 %.0f/%.0f ms | load %.2f%n",
+                    label,
+                    direct,
+                    direct2,
+                    p1[1],
+                    p1[0],
+                    p2[1],
+                    p2[0],
+                    paimon,
+                    machine,
+                    p1[2],
+                    p2[2],
+                    p1[3],
+                    p2[3],
+                    ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
             if (i >= 0) {
                 m[0][i] = direct;
                 m[1][i] = p1[1];
@@ -203,8 +231,10 @@ public final class JobBenchmark {
         json.put("job_p2_speedup_over_p1", r3(p1 / p2));
         json.put("job_p1_input_rows_per_s_over_paimon", r3(paimon / p1));
         json.put("job_p2_input_rows_per_s_over_paimon", r3(paimon / p2));
-        System.out.println(json.entrySet().stream().map(e -> "\"" + e.getKey() + "\":" + (e.getValue() instanceof String
-                ? "\"" + e.getValue() + "\"" : e.getValue())).collect(Collectors.joining(",", "{", "}")));
+        System.out.println(json.entrySet().stream()
+                .map(e -> "\"" + e.getKey() + "\":"
+                        + (e.getValue() instanceof String ? "\"" + e.getValue() + "\"" : e.getValue()))
+                .collect(Collectors.joining(",", "{", "}")));
     }
 
     /**
@@ -283,8 +313,14 @@ public final class JobBenchmark {
      * threads from submission to result, milliseconds of garbage collection in the same span}: the second is the figure the issue asks for (start-up
      * excluded); it still includes planning hand-off, every rewrite and the commit.
      */
-    private static double[] viaJob(Path dir, StandardWorkload workload, WorkloadCheck expected, int parallelism,
-                                   SharedCluster cluster, String submit) throws Exception {
+    private static double[] viaJob(
+            Path dir,
+            StandardWorkload workload,
+            WorkloadCheck expected,
+            int parallelism,
+            SharedCluster cluster,
+            String submit)
+            throws Exception {
         Path wh = Files.createTempDirectory(Files.createDirectories(dir), "strata-job-");
         try {
             workloadTable(wh, workload);
@@ -305,13 +341,20 @@ public final class JobBenchmark {
             long uptimeAtStart = ManagementFactory.getRuntimeMXBean().getUptime();
             String savepoints = wh.resolve("savepoints").toUri().toString();
             ThreadCpu cpu = ThreadCpu.start();
-            try (EmbeddedJobRunner runner = cluster == null ? new EmbeddedJobRunner(spec, savepoints)
+            try (EmbeddedJobRunner runner = cluster == null
+                    ? new EmbeddedJobRunner(spec, savepoints)
                     : new EmbeddedJobRunner(spec, savepoints, () -> cluster.environment(submit))) {
                 runner.run(e -> {
                     long now = System.nanoTime();
                     if (TIMELINE) {
-                        System.out.printf(Locale.ROOT, "  p=%d %7.3f s %s %s %d ms%n", parallelism, (now - start) / 1e9,
-                                e.kind, e.bucket == null ? "" : e.partition + "/" + e.bucket, e.millis);
+                        System.out.printf(
+                                Locale.ROOT,
+                                "  p=%d %7.3f s %s %s %d ms%n",
+                                parallelism,
+                                (now - start) / 1e9,
+                                e.kind,
+                                e.bucket == null ? "" : e.partition + "/" + e.bucket,
+                                e.millis);
                     }
                     if (CompactionEvent.REWRITTEN.equals(e.kind)) {
                         firstStart[0] = Math.min(firstStart[0], now - e.millis * 1_000_000);
@@ -324,12 +367,17 @@ public final class JobBenchmark {
             long compilerMillis = cpu.compilerMillisSince();
             long gcMillis = cpu.gcMillisSince();
             if (TIMELINE) {
-                System.out.println("  p=" + parallelism + " from submission to result (JVM uptime " + uptimeAtStart + "-"
-                        + ManagementFactory.getRuntimeMXBean().getUptime() + " ms, the time "
-                        + "-XX:+PrintCompilation prints): " + cpu.since());
+                System.out.println(
+                        "  p=" + parallelism + " from submission to result (JVM uptime " + uptimeAtStart + "-"
+                                + ManagementFactory.getRuntimeMXBean().getUptime() + " ms, the time "
+                                + "-XX:+PrintCompilation prints): " + cpu.since());
             }
-            check("job p=" + parallelism, TableChecksum.of(Catalog.open(wh.toString()).getTable("bench.workload")
-                    .newReadBuilder()), expected);
+            check(
+                    "job p=" + parallelism,
+                    TableChecksum.of(Catalog.open(wh.toString())
+                            .getTable("bench.workload")
+                            .newReadBuilder()),
+                    expected);
             return new double[] {wall, (lastCommit[0] - firstStart[0]) / 1e9, compilerMillis, gcMillis};
         } finally {
             WorkloadBenchmark.deleteRecursively(wh);
@@ -353,9 +401,11 @@ public final class JobBenchmark {
         static SharedCluster start(int slots) throws Exception {
             Configuration conf = new Configuration();
             conf.set(RestOptions.BIND_PORT, "0");
-            MiniCluster c = new MiniCluster(
-                    new MiniClusterConfiguration.Builder().setConfiguration(conf)
-                            .setNumTaskManagers(1).setNumSlotsPerTaskManager(slots).build());
+            MiniCluster c = new MiniCluster(new MiniClusterConfiguration.Builder()
+                    .setConfiguration(conf)
+                    .setNumTaskManagers(1)
+                    .setNumSlotsPerTaskManager(slots)
+                    .build());
             c.start();
             return new SharedCluster(c, c.getRestAddress().get());
         }
@@ -376,47 +426,42 @@ public final class JobBenchmark {
             Configuration conf = new Configuration();
             conf.set(DeploymentOptions.TARGET, IN_PROCESS);
             PipelineExecutor executor = (pipeline, configuration, classLoader) -> {
-                StreamGraph graph =
-                        PipelineExecutorUtils.getStreamGraph(pipeline,
-                                configuration);
-                return cluster.submitJob(graph).thenApply(submitted ->
-                        new MiniClusterJobClient(submitted.getJobID(), cluster,
+                StreamGraph graph = PipelineExecutorUtils.getStreamGraph(pipeline, configuration);
+                return cluster.submitJob(graph)
+                        .thenApply(submitted -> new MiniClusterJobClient(
+                                submitted.getJobID(),
+                                cluster,
                                 classLoader,
                                 MiniClusterJobClient.JobFinalizationBehavior.NOTHING));
             };
-            PipelineExecutorFactory factory =
-                    new PipelineExecutorFactory() {
-                        @Override
-                        public String getName() {
-                            return IN_PROCESS;
-                        }
+            PipelineExecutorFactory factory = new PipelineExecutorFactory() {
+                @Override
+                public String getName() {
+                    return IN_PROCESS;
+                }
 
-                        @Override
-                        public boolean isCompatibleWith(Configuration c) {
-                            return IN_PROCESS.equals(c.get(DeploymentOptions.TARGET));
-                        }
+                @Override
+                public boolean isCompatibleWith(Configuration c) {
+                    return IN_PROCESS.equals(c.get(DeploymentOptions.TARGET));
+                }
 
-                        @Override
-                        public PipelineExecutor getExecutor(
-                                Configuration c) {
-                            return executor;
-                        }
-                    };
-            PipelineExecutorServiceLoader loader =
-                    new PipelineExecutorServiceLoader() {
-                        @Override
-                        public PipelineExecutorFactory getExecutorFactory(
-                                Configuration c) {
-                            return factory;
-                        }
+                @Override
+                public PipelineExecutor getExecutor(Configuration c) {
+                    return executor;
+                }
+            };
+            PipelineExecutorServiceLoader loader = new PipelineExecutorServiceLoader() {
+                @Override
+                public PipelineExecutorFactory getExecutorFactory(Configuration c) {
+                    return factory;
+                }
 
-                        @Override
-                        public Stream<String> getExecutorNames() {
-                            return Stream.of(IN_PROCESS);
-                        }
-                    };
-            return new StreamExecutionEnvironment(loader, conf,
-                    JobBenchmark.class.getClassLoader());
+                @Override
+                public Stream<String> getExecutorNames() {
+                    return Stream.of(IN_PROCESS);
+                }
+            };
+            return new StreamExecutionEnvironment(loader, conf, JobBenchmark.class.getClassLoader());
         }
 
         private static final String IN_PROCESS = "strata-bench-in-process";

@@ -103,14 +103,15 @@ public final class PaimonPeer implements AutoCloseable {
      * Paimon's Flink sink does for a lookup table with {@code changelog-producer.lookup-wait}
      * (its default), so each commit carries the changelog of its own rows.
      */
-    public IngestResult ingest(StandardWorkload workload, boolean writeOnly, boolean waitEveryCommit)
-            throws Exception {
+    public IngestResult ingest(StandardWorkload workload, boolean writeOnly, boolean waitEveryCommit) throws Exception {
         int first = workload.nextCommit();
-        Table table = writeOnly ? catalog.getTable(identifier).copy(Map.of("write-only", "true"))
+        Table table = writeOnly
+                ? catalog.getTable(identifier).copy(Map.of("write-only", "true"))
                 : catalog.getTable(identifier);
         StreamWriteBuilder builder = table.newStreamWriteBuilder().withCommitUser(INGEST_USER);
         long start = System.nanoTime();
-        try (StreamTableWrite write = builder.newWrite(); StreamTableCommit commit = builder.newCommit()) {
+        try (StreamTableWrite write = builder.newWrite();
+                StreamTableCommit commit = builder.newCommit()) {
             write.withIOManager(ioManager);
             for (int c = first; c < workload.commits(); c++) {
                 workload.forEachRowOfCommit(c, row -> write(write, row));
@@ -127,12 +128,12 @@ public final class PaimonPeer implements AutoCloseable {
      * Scenario 6: the next commit of {@code workload}, write-only, as one Paimon commit;
      * {@code observer} sees every row written.
      */
-    public void ingestOneCommit(StandardWorkload workload, Consumer<GenericRow> observer)
-            throws Exception {
+    public void ingestOneCommit(StandardWorkload workload, Consumer<GenericRow> observer) throws Exception {
         int c = workload.nextCommit();
         Table table = catalog.getTable(identifier).copy(Map.of("write-only", "true"));
         StreamWriteBuilder builder = table.newStreamWriteBuilder().withCommitUser(INGEST_USER);
-        try (StreamTableWrite write = builder.newWrite(); StreamTableCommit commit = builder.newCommit()) {
+        try (StreamTableWrite write = builder.newWrite();
+                StreamTableCommit commit = builder.newCommit()) {
             write.withIOManager(ioManager);
             workload.forEachRowOfCommit(c, row -> {
                 write(write, row);
@@ -153,7 +154,8 @@ public final class PaimonPeer implements AutoCloseable {
         int buckets = Integer.parseInt(table.options().get("bucket"));
         StreamWriteBuilder builder = table.newStreamWriteBuilder().withCommitUser(COMPACT_USER);
         long start = System.nanoTime();
-        try (StreamTableWrite write = builder.newWrite(); StreamTableCommit commit = builder.newCommit()) {
+        try (StreamTableWrite write = builder.newWrite();
+                StreamTableCommit commit = builder.newCommit()) {
             write.withIOManager(ioManager);
             for (int b = 0; b < buckets; b++) {
                 write.compact(BinaryRow.EMPTY_ROW, b, true);
@@ -172,10 +174,12 @@ public final class PaimonPeer implements AutoCloseable {
      * @throws IllegalStateException if the read returns a retracting row
      */
     public WorkloadCheck check() throws Exception {
-        ReadBuilder rb = catalog.getTable(identifier).newReadBuilder()
+        ReadBuilder rb = catalog.getTable(identifier)
+                .newReadBuilder()
                 .withProjection(new int[] {WorkloadSchema.ID, WorkloadSchema.TS});
         WorkloadChecksum checksum = new WorkloadChecksum();
-        try (RecordReader<InternalRow> reader = rb.newRead().createReader(rb.newScan().plan())) {
+        try (RecordReader<InternalRow> reader =
+                rb.newRead().createReader(rb.newScan().plan())) {
             reader.forEachRemaining(row -> {
                 if (row.getRowKind().isRetract()) {
                     throw new IllegalStateException("a batch read returned a " + row.getRowKind() + " row");
@@ -200,7 +204,8 @@ public final class PaimonPeer implements AutoCloseable {
 
     /** The data files of the latest snapshot. */
     public FileSummary files() throws Exception {
-        List<Split> splits = catalog.getTable(identifier).newReadBuilder().newScan().plan().splits();
+        List<Split> splits =
+                catalog.getTable(identifier).newReadBuilder().newScan().plan().splits();
         int files = 0;
         long rows = 0;
         long bytes = 0;

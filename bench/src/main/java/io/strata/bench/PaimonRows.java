@@ -13,8 +13,7 @@ import org.apache.paimon.data.BinaryString;
 final class PaimonRows {
     private static final boolean[] IS_STRING = stringColumns();
 
-    private PaimonRows() {
-    }
+    private PaimonRows() {}
 
     /** A new Paimon row; {@code row} must have the {@link WorkloadSchema} columns. */
     static org.apache.paimon.data.GenericRow toPaimon(GenericRow row) {
@@ -29,11 +28,16 @@ final class PaimonRows {
 
     static org.apache.paimon.types.RowKind kind(RowKind kind) {
         switch (kind) {
-            case INSERT: return org.apache.paimon.types.RowKind.INSERT;
-            case UPDATE_BEFORE: return org.apache.paimon.types.RowKind.UPDATE_BEFORE;
-            case UPDATE_AFTER: return org.apache.paimon.types.RowKind.UPDATE_AFTER;
-            case DELETE: return org.apache.paimon.types.RowKind.DELETE;
-            default: throw new IllegalArgumentException("unknown row kind " + kind);
+            case INSERT:
+                return org.apache.paimon.types.RowKind.INSERT;
+            case UPDATE_BEFORE:
+                return org.apache.paimon.types.RowKind.UPDATE_BEFORE;
+            case UPDATE_AFTER:
+                return org.apache.paimon.types.RowKind.UPDATE_AFTER;
+            case DELETE:
+                return org.apache.paimon.types.RowKind.DELETE;
+            default:
+                throw new IllegalArgumentException("unknown row kind " + kind);
         }
     }
 

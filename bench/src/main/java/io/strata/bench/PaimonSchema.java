@@ -8,8 +8,7 @@ import org.apache.paimon.types.DataTypes;
 
 /** The workload table ({@link WorkloadSchema}) as a Paimon schema: same columns, key and table options. */
 final class PaimonSchema {
-    private PaimonSchema() {
-    }
+    private PaimonSchema() {}
 
     static Schema workloadTable() {
         return workloadTable(Map.of());
@@ -30,11 +29,16 @@ final class PaimonSchema {
     /** The Paimon type of a workload type root; the workload uses only these four. */
     static DataType type(String root) {
         switch (root) {
-            case "BIGINT": return DataTypes.BIGINT();
-            case "INT": return DataTypes.INT();
-            case "DOUBLE": return DataTypes.DOUBLE();
-            case "STRING": return DataTypes.STRING();
-            default: throw new IllegalArgumentException("no Paimon mapping for workload type " + root);
+            case "BIGINT":
+                return DataTypes.BIGINT();
+            case "INT":
+                return DataTypes.INT();
+            case "DOUBLE":
+                return DataTypes.DOUBLE();
+            case "STRING":
+                return DataTypes.STRING();
+            default:
+                throw new IllegalArgumentException("no Paimon mapping for workload type " + root);
         }
     }
 }

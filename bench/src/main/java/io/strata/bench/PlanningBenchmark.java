@@ -23,8 +23,7 @@ import java.util.Locale;
  * proportional to live files.
  */
 public final class PlanningBenchmark {
-    private PlanningBenchmark() {
-    }
+    private PlanningBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         int files = 100_000;
@@ -40,8 +39,16 @@ public final class PlanningBenchmark {
         }
         Path dir = Files.createTempDirectory("strata-planning-");
         try {
-            FileStoreTable table = Catalog.open(dir.toString()).createTable("bench", "many", Schema.newBuilder()
-                    .column("id", "BIGINT").column("v", "STRING").primaryKey("id").option("bucket", "16").build());
+            FileStoreTable table = Catalog.open(dir.toString())
+                    .createTable(
+                            "bench",
+                            "many",
+                            Schema.newBuilder()
+                                    .column("id", "BIGINT")
+                                    .column("v", "STRING")
+                                    .primaryKey("id")
+                                    .option("bucket", "16")
+                                    .build());
             long start = System.nanoTime();
             try (TableCommit commit = table.newCommit("planning")) {
                 int made = 0;
@@ -54,15 +61,26 @@ public final class PlanningBenchmark {
                 }
             }
             double commitSeconds = (System.nanoTime() - start) / 1e9;
-            int manifests = table.manifests().manifestList().read(
-                    table.snapshotManager().latest().orElseThrow().baseManifestList()).size();
-            System.out.printf(Locale.ROOT, "committed %d files in %.1f s; base manifest list holds %d manifests%n",
-                    files, commitSeconds, manifests);
+            int manifests = table.manifests()
+                    .manifestList()
+                    .read(table.snapshotManager().latest().orElseThrow().baseManifestList())
+                    .size();
+            System.out.printf(
+                    Locale.ROOT,
+                    "committed %d files in %.1f s; base manifest list holds %d manifests%n",
+                    files,
+                    commitSeconds,
+                    manifests);
             for (int run = 1; run <= 5; run++) {
                 long t0 = System.nanoTime();
                 List<Split> splits = table.newReadBuilder().plan();
                 long n = splits.stream().mapToLong(s -> s.files().size()).sum();
-                System.out.printf(Locale.ROOT, "plan %d: %d splits, %d files in %.3f s%n", run, splits.size(), n,
+                System.out.printf(
+                        Locale.ROOT,
+                        "plan %d: %d splits, %d files in %.3f s%n",
+                        run,
+                        splits.size(),
+                        n,
                         (System.nanoTime() - t0) / 1e9);
             }
         } finally {
@@ -71,9 +89,19 @@ public final class PlanningBenchmark {
     }
 
     private static DataFileMeta fakeFile(int i) {
-        return new DataFileMeta("data-planning-" + i + ".parquet", 8 << 20, 50_000, 100,
-                new Object[] {(long) i * 1000}, new Object[] {(long) i * 1000 + 999}, i * 50_000L, i * 50_000L + 49_999,
-                0, 0, List.of(new ColumnStats(0, (long) i * 1000, (long) i * 1000 + 999, 0),
-                        new ColumnStats(1, "a", "z", 5)), System.currentTimeMillis(), FileSource.APPEND);
+        return new DataFileMeta(
+                "data-planning-" + i + ".parquet",
+                8 << 20,
+                50_000,
+                100,
+                new Object[] {(long) i * 1000},
+                new Object[] {(long) i * 1000 + 999},
+                i * 50_000L,
+                i * 50_000L + 49_999,
+                0,
+                0,
+                List.of(new ColumnStats(0, (long) i * 1000, (long) i * 1000 + 999, 0), new ColumnStats(1, "a", "z", 5)),
+                System.currentTimeMillis(),
+                FileSource.APPEND);
     }
 }

@@ -19,8 +19,7 @@ import java.util.Map;
 final class RepeatedFullChangelog {
     private static final Map<String, String> OPTIONS = Map.of("changelog-producer", "full-compaction");
 
-    private RepeatedFullChangelog() {
-    }
+    private RepeatedFullChangelog() {}
 
     /** One engine's figures: compaction time summed, and per compaction the changelog rows emitted and expected. */
     record Result(long nanos, long[] rows, long[] expected) {

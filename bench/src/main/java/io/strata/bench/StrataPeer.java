@@ -67,7 +67,7 @@ final class StrataPeer {
     IngestResult ingest(StandardWorkload workload, boolean writeOnly) {
         FileStoreTable writer = table.copyWithOptions(Map.of("write-only", String.valueOf(writeOnly)));
         long start = System.nanoTime();
-        long rows = WorkloadIngest.write(writer, workload, row -> { }, c -> { });
+        long rows = WorkloadIngest.write(writer, workload, row -> {}, c -> {});
         long nanos = System.nanoTime() - start;
         return new IngestResult(rows, workload.commits(), nanos, files());
     }
@@ -76,8 +76,7 @@ final class StrataPeer {
      * Scenario 6: write-only ingest; {@code observer} sees every row written and {@code afterCommit}
      * the index of each commit once it is published (the writer stays open, holding nothing).
      */
-    void ingest(StandardWorkload workload, Consumer<GenericRow> observer,
-                IntConsumer afterCommit) {
+    void ingest(StandardWorkload workload, Consumer<GenericRow> observer, IntConsumer afterCommit) {
         WorkloadIngest.write(table.copyWithOptions(Map.of("write-only", "true")), workload, observer, afterCommit);
     }
 
@@ -109,10 +108,9 @@ final class StrataPeer {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             List<Future<CompactResult>> futures = new ArrayList<>();
-            for (CompactPlan plan : compactor.plan(CompactStrategy.FULL,
-                    EntryFilter.ALL)) {
-                futures.add(pool.submit(() -> REWRITE_CPU ? reportedRewrite(compactor, plan, start)
-                        : compactor.rewrite(plan)));
+            for (CompactPlan plan : compactor.plan(CompactStrategy.FULL, EntryFilter.ALL)) {
+                futures.add(pool.submit(
+                        () -> REWRITE_CPU ? reportedRewrite(compactor, plan, start) : compactor.rewrite(plan)));
             }
             List<CompactResult> results = new ArrayList<>();
             for (Future<CompactResult> f : futures) {
@@ -131,19 +129,20 @@ final class StrataPeer {
     }
 
     /** {@code compactor.rewrite(plan)}, printing its wall time, CPU time and allocation (see {@link #REWRITE_CPU}). */
-    private static CompactResult reportedRewrite(TableCompactor compactor,
-                                                                          CompactPlan plan,
-                                                                          long start) {
-        ThreadMXBean mx =
-                (ThreadMXBean) ManagementFactory.getThreadMXBean();
+    private static CompactResult reportedRewrite(TableCompactor compactor, CompactPlan plan, long start) {
+        ThreadMXBean mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         long cpu = mx.getCurrentThreadCpuTime();
         long allocated = mx.getCurrentThreadAllocatedBytes();
         long t0 = System.nanoTime();
         CompactResult r = compactor.rewrite(plan);
-        System.out.printf(Locale.ROOT, "  rewrite of bucket %d: %d ms wall, %d ms cpu, %d MB allocated, "
-                + "ends at %d ms%n", plan.bucket(), (System.nanoTime() - t0) / 1_000_000,
+        System.out.printf(
+                Locale.ROOT,
+                "  rewrite of bucket %d: %d ms wall, %d ms cpu, %d MB allocated, " + "ends at %d ms%n",
+                plan.bucket(),
+                (System.nanoTime() - t0) / 1_000_000,
                 (mx.getCurrentThreadCpuTime() - cpu) / 1_000_000,
-                (mx.getCurrentThreadAllocatedBytes() - allocated) / 1_000_000, (System.nanoTime() - start) / 1_000_000);
+                (mx.getCurrentThreadAllocatedBytes() - allocated) / 1_000_000,
+                (System.nanoTime() - start) / 1_000_000);
         return r;
     }
 
@@ -163,11 +162,18 @@ final class StrataPeer {
         long outBytes = 0;
         for (FilesTable.FileRow f : rows) {
             org.apache.hadoop.fs.Path src = table.paths().dataFile("", f.bucket, f.file.fileName());
-            org.apache.hadoop.fs.Path dst = new org.apache.hadoop.fs.Path(scratch.toUri().toString(), "copy-" + (n++) + ".parquet");
+            org.apache.hadoop.fs.Path dst =
+                    new org.apache.hadoop.fs.Path(scratch.toUri().toString(), "copy-" + (n++) + ".parquet");
             try (DataFileReader in = DataFileReader.of(io, table.formatConfig().conf(), src, table.schema())
-                    .fileSize(f.file.fileSize()).rawStrings().open();
-                 DataFileWriter out = DataFileWriter.durableOnFinish(io, table.schema(), table.formatConfig(),
-                         table.context().clock()).create(dst, 1, FileSource.COMPACT)) {
+                            .fileSize(f.file.fileSize())
+                            .rawStrings()
+                            .open();
+                    DataFileWriter out = DataFileWriter.durableOnFinish(
+                                    io,
+                                    table.schema(),
+                                    table.formatConfig(),
+                                    table.context().clock())
+                            .create(dst, 1, FileSource.COMPACT)) {
                 while (in.hasNext()) {
                     out.write(in.next());
                 }

@@ -27,8 +27,8 @@ final class ThreadCpu {
     }
 
     String since() {
-        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "process cpu %d ms; by thread name (ms):",
-                (processCpu() - processNanos) / 1_000_000));
+        StringBuilder b = new StringBuilder(String.format(
+                Locale.ROOT, "process cpu %d ms; by thread name (ms):", (processCpu() - processNanos) / 1_000_000));
         for (Map.Entry<String, Long> e : threadTicks().entrySet()) {
             long d = e.getValue() - threadTicks.getOrDefault(e.getKey(), 0L);
             if (d > 0) {
@@ -59,16 +59,14 @@ final class ThreadCpu {
 
     private static long gcMillis() {
         long total = 0;
-        for (GarbageCollectorMXBean gc : ManagementFactory
-                .getGarbageCollectorMXBeans()) {
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             total += Math.max(0, gc.getCollectionTime());
         }
         return total;
     }
 
     private static long processCpu() {
-        return ((OperatingSystemMXBean) ManagementFactory
-                .getOperatingSystemMXBean()).getProcessCpuTime();
+        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private static Map<String, Long> threadTicks() {
@@ -85,7 +83,8 @@ final class ThreadCpu {
                 } catch (IOException ended) {
                     continue;
                 }
-                String name = st.substring(st.indexOf('(') + 1, st.lastIndexOf(')')).replaceAll("[0-9]+$", "")
+                String name = st.substring(st.indexOf('(') + 1, st.lastIndexOf(')'))
+                        .replaceAll("[0-9]+$", "")
                         .replace(' ', '_');
                 String[] f = st.substring(st.lastIndexOf(')') + 2).split(" ");
                 m.merge(name, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum); // utime + stime

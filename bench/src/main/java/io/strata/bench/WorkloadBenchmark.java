@@ -43,18 +43,21 @@ public final class WorkloadBenchmark {
     private static final Set<String> OPTIONS =
             Set.of("dir", "warmups", "runs", "commits", "rows", "keys", "delete-fraction", "seed", "scenarios");
 
-    private WorkloadBenchmark() {
-    }
+    private WorkloadBenchmark() {}
 
     /** One engine's figures of one run; scenarios not selected are null. */
-    private record Run(IngestResult ingest, CompactionResult compaction, CompactionResult copy, Lookup lookup,
-                       Lookup lookupWait, CompactionResult fullChangelog, long fullChangelogRows,
-                       RepeatedFullChangelog.Result repeated) {
-    }
+    private record Run(
+            IngestResult ingest,
+            CompactionResult compaction,
+            CompactionResult copy,
+            Lookup lookup,
+            Lookup lookupWait,
+            CompactionResult fullChangelog,
+            long fullChangelogRows,
+            RepeatedFullChangelog.Result repeated) {}
 
     /** Scenario 3 in one mode: end-to-end ingest and the changelog rows it committed. */
-    private record Lookup(IngestResult ingest, long changelogRows) {
-    }
+    private record Lookup(IngestResult ingest, long changelogRows) {}
 
     /** Which scenarios run: {@code --scenarios=1,2,3,4,5,6} (2 and 5 need 1; 3 measures both lookup modes). */
     private record Scenarios(boolean writeOnly, boolean lookup, boolean fullChangelog, boolean repeatedFull) {
@@ -65,11 +68,15 @@ public final class WorkloadBenchmark {
             }
             for (String x : set) {
                 if (!Set.of("1", "2", "3", "4", "5", "6").contains(x)) {
-                    throw new IllegalArgumentException("--scenarios: unknown scenario '" + x + "' (known: 1,2,3,4,5,6)");
+                    throw new IllegalArgumentException(
+                            "--scenarios: unknown scenario '" + x + "' (known: 1,2,3,4,5,6)");
                 }
             }
-            return new Scenarios(set.contains("1") || set.contains("2") || set.contains("5"), set.contains("3"),
-                    set.contains("4"), set.contains("6"));
+            return new Scenarios(
+                    set.contains("1") || set.contains("2") || set.contains("5"),
+                    set.contains("3"),
+                    set.contains("4"),
+                    set.contains("6"));
         }
     }
 
@@ -84,8 +91,12 @@ public final class WorkloadBenchmark {
                 Long.parseLong(opts.getOrDefault("keys", "1000000")),
                 Double.parseDouble(opts.getOrDefault("delete-fraction", "0.05")),
                 Long.parseLong(opts.getOrDefault("seed", "42")));
-        System.out.printf("%s; java %s, %d cpus, max heap %d MiB%n", workload, System.getProperty("java.version"),
-                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
+        System.out.printf(
+                "%s; java %s, %d cpus, max heap %d MiB%n",
+                workload,
+                System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(),
+                Runtime.getRuntime().maxMemory() >> 20);
         WorkloadCheck expected = ExpectedTable.of(workload.restart());
         Scenarios sc = Scenarios.parse(opts.getOrDefault("scenarios", "1,2,3,4,5"));
 
@@ -100,39 +111,69 @@ public final class WorkloadBenchmark {
             Run s = runStrata(dir, workload.restart(), expected, sc);
             Run p = runPaimon(dir, workload.restart(), expected, sc);
             if (sc.writeOnly()) {
-                System.out.printf(Locale.ROOT, "%s: ingest strata %.3f | paimon %.3f M rows/s; full compaction strata %.3f "
-                            + "(%.2f s, out %s) | paimon %.3f M input rows/s (%.2f s, out %s); copy limit %.3f M rows/s "
-                            + "(%.2f s) | load %.2f%n",
-                    label, s.ingest.rowsPerSecond() / 1e6, p.ingest.rowsPerSecond() / 1e6,
-                    s.compaction.inputRowsPerSecond() / 1e6, s.compaction.nanos() / 1e9, s.compaction.output(),
-                    p.compaction.inputRowsPerSecond() / 1e6, p.compaction.nanos() / 1e9, p.compaction.output(),
-                    s.copy.inputRowsPerSecond() / 1e6, s.copy.nanos() / 1e9,
-                    ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+                System.out.printf(
+                        Locale.ROOT,
+                        "%s: ingest strata %.3f | paimon %.3f M rows/s; full compaction strata %.3f "
+                                + "(%.2f s, out %s) | paimon %.3f M input rows/s (%.2f s, out %s); copy limit %.3f M rows/s "
+                                + "(%.2f s) | load %.2f%n",
+                        label,
+                        s.ingest.rowsPerSecond() / 1e6,
+                        p.ingest.rowsPerSecond() / 1e6,
+                        s.compaction.inputRowsPerSecond() / 1e6,
+                        s.compaction.nanos() / 1e9,
+                        s.compaction.output(),
+                        p.compaction.inputRowsPerSecond() / 1e6,
+                        p.compaction.nanos() / 1e9,
+                        p.compaction.output(),
+                        s.copy.inputRowsPerSecond() / 1e6,
+                        s.copy.nanos() / 1e9,
+                        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
             }
             if (sc.lookup()) {
-                System.out.printf(Locale.ROOT, "%s: lookup changelog ingest strata %.2f s (%d changelog rows) | paimon "
+                System.out.printf(
+                        Locale.ROOT,
+                        "%s: lookup changelog ingest strata %.2f s (%d changelog rows) | paimon "
                                 + "%.2f s (%d); with lookup-wait strata %.2f s (%d) | paimon %.2f s (%d) | load %.2f%n",
-                        label, s.lookup.ingest().nanos() / 1e9, s.lookup.changelogRows(),
-                        p.lookup.ingest().nanos() / 1e9, p.lookup.changelogRows(),
-                        s.lookupWait.ingest().nanos() / 1e9, s.lookupWait.changelogRows(),
-                        p.lookupWait.ingest().nanos() / 1e9, p.lookupWait.changelogRows(),
+                        label,
+                        s.lookup.ingest().nanos() / 1e9,
+                        s.lookup.changelogRows(),
+                        p.lookup.ingest().nanos() / 1e9,
+                        p.lookup.changelogRows(),
+                        s.lookupWait.ingest().nanos() / 1e9,
+                        s.lookupWait.changelogRows(),
+                        p.lookupWait.ingest().nanos() / 1e9,
+                        p.lookupWait.changelogRows(),
                         ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
             }
             if (sc.fullChangelog()) {
-                System.out.printf(Locale.ROOT, "%s: full-compaction changelog strata %.2f s (%d) | paimon %.2f s (%d)%n",
-                        label, s.fullChangelog.nanos() / 1e9, s.fullChangelogRows, p.fullChangelog.nanos() / 1e9,
+                System.out.printf(
+                        Locale.ROOT,
+                        "%s: full-compaction changelog strata %.2f s (%d) | paimon %.2f s (%d)%n",
+                        label,
+                        s.fullChangelog.nanos() / 1e9,
+                        s.fullChangelogRows,
+                        p.fullChangelog.nanos() / 1e9,
                         p.fullChangelogRows);
             }
             if (sc.repeatedFull()) {
-                System.out.printf(Locale.ROOT, "%s: repeated full-compaction changelog, %d compactions: strata %.2f s "
+                System.out.printf(
+                        Locale.ROOT,
+                        "%s: repeated full-compaction changelog, %d compactions: strata %.2f s "
                                 + "(%d changelog rows, %d mismatched) | paimon %.2f s (%d, %d mismatched); the "
                                 + "changes call for %d%n",
-                        label, s.repeated.rows().length, s.repeated.nanos() / 1e9, s.repeated.totalRows(),
-                        s.repeated.mismatches(), p.repeated.nanos() / 1e9, p.repeated.totalRows(),
-                        p.repeated.mismatches(), s.repeated.totalExpected());
+                        label,
+                        s.repeated.rows().length,
+                        s.repeated.nanos() / 1e9,
+                        s.repeated.totalRows(),
+                        s.repeated.mismatches(),
+                        p.repeated.nanos() / 1e9,
+                        p.repeated.totalRows(),
+                        p.repeated.mismatches(),
+                        s.repeated.totalExpected());
                 if (s.repeated.mismatches() > 0) {
                     System.err.println("Strata repeated full-compaction changelog: rows per compaction "
-                            + Arrays.toString(s.repeated.rows()) + ", expected " + Arrays.toString(s.repeated.expected()));
+                            + Arrays.toString(s.repeated.rows()) + ", expected "
+                            + Arrays.toString(s.repeated.expected()));
                     System.exit(1);
                 }
             }
@@ -167,39 +208,39 @@ public final class WorkloadBenchmark {
         json.put("workload", workload.toString());
         json.put("runs", runs);
         if (sc.writeOnly()) {
-        json.put("s1_ingest_rows_per_s_strata", Math.round(median(m[0])));
-        json.put("s1_ingest_rows_per_s_paimon", Math.round(median(m[1])));
-        json.put("s1_ratio", round3(median(m[0]) / median(m[1])));
-        json.put("s2_full_compaction_input_rows_per_s_strata", Math.round(median(m[2])));
-        json.put("s2_full_compaction_input_rows_per_s_paimon", Math.round(median(m[3])));
-        json.put("s2_ratio", round3(median(m[2]) / median(m[3])));
-        json.put("s2_input_rows_strata", lastStrata.compaction.input().rows());
-        json.put("s2_input_rows_paimon", lastPaimon.compaction.input().rows());
-        json.put("s2_output_files_strata", lastStrata.compaction.output().files());
-        json.put("s2_output_bytes_strata", lastStrata.compaction.output().bytes());
-        json.put("s2_output_files_paimon", lastPaimon.compaction.output().files());
-        json.put("s2_output_bytes_paimon", lastPaimon.compaction.output().bytes());
-        json.put("s5_copy_limit_rows_per_s", Math.round(median(m[4])));
-        json.put("s2_strata_time_over_copy_limit", round3(median(m[5])));
+            json.put("s1_ingest_rows_per_s_strata", Math.round(median(m[0])));
+            json.put("s1_ingest_rows_per_s_paimon", Math.round(median(m[1])));
+            json.put("s1_ratio", round3(median(m[0]) / median(m[1])));
+            json.put("s2_full_compaction_input_rows_per_s_strata", Math.round(median(m[2])));
+            json.put("s2_full_compaction_input_rows_per_s_paimon", Math.round(median(m[3])));
+            json.put("s2_ratio", round3(median(m[2]) / median(m[3])));
+            json.put("s2_input_rows_strata", lastStrata.compaction.input().rows());
+            json.put("s2_input_rows_paimon", lastPaimon.compaction.input().rows());
+            json.put("s2_output_files_strata", lastStrata.compaction.output().files());
+            json.put("s2_output_bytes_strata", lastStrata.compaction.output().bytes());
+            json.put("s2_output_files_paimon", lastPaimon.compaction.output().files());
+            json.put("s2_output_bytes_paimon", lastPaimon.compaction.output().bytes());
+            json.put("s5_copy_limit_rows_per_s", Math.round(median(m[4])));
+            json.put("s2_strata_time_over_copy_limit", round3(median(m[5])));
         }
         if (sc.lookup()) {
-        json.put("s3_lookup_changelog_seconds_strata", round3(median(m[6])));
-        json.put("s3_lookup_changelog_seconds_paimon", round3(median(m[7])));
-        json.put("s3_speedup_strata_over_paimon", round3(median(m[7]) / median(m[6])));
-        json.put("s3_changelog_rows_strata", lastStrata.lookup.changelogRows());
-        json.put("s3_changelog_rows_paimon", lastPaimon.lookup.changelogRows());
-        json.put("s3w_lookup_wait_seconds_strata", round3(median(m[10])));
-        json.put("s3w_lookup_wait_seconds_paimon", round3(median(m[11])));
-        json.put("s3w_speedup_strata_over_paimon", round3(median(m[11]) / median(m[10])));
-        json.put("s3w_changelog_rows_strata", lastStrata.lookupWait.changelogRows());
-        json.put("s3w_changelog_rows_paimon", lastPaimon.lookupWait.changelogRows());
+            json.put("s3_lookup_changelog_seconds_strata", round3(median(m[6])));
+            json.put("s3_lookup_changelog_seconds_paimon", round3(median(m[7])));
+            json.put("s3_speedup_strata_over_paimon", round3(median(m[7]) / median(m[6])));
+            json.put("s3_changelog_rows_strata", lastStrata.lookup.changelogRows());
+            json.put("s3_changelog_rows_paimon", lastPaimon.lookup.changelogRows());
+            json.put("s3w_lookup_wait_seconds_strata", round3(median(m[10])));
+            json.put("s3w_lookup_wait_seconds_paimon", round3(median(m[11])));
+            json.put("s3w_speedup_strata_over_paimon", round3(median(m[11]) / median(m[10])));
+            json.put("s3w_changelog_rows_strata", lastStrata.lookupWait.changelogRows());
+            json.put("s3w_changelog_rows_paimon", lastPaimon.lookupWait.changelogRows());
         }
         if (sc.fullChangelog()) {
-        json.put("s4_full_compaction_changelog_seconds_strata", round3(median(m[8])));
-        json.put("s4_full_compaction_changelog_seconds_paimon", round3(median(m[9])));
-        json.put("s4_speedup_strata_over_paimon", round3(median(m[9]) / median(m[8])));
-        json.put("s4_changelog_rows_strata", lastStrata.fullChangelogRows);
-        json.put("s4_changelog_rows_paimon", lastPaimon.fullChangelogRows);
+            json.put("s4_full_compaction_changelog_seconds_strata", round3(median(m[8])));
+            json.put("s4_full_compaction_changelog_seconds_paimon", round3(median(m[9])));
+            json.put("s4_speedup_strata_over_paimon", round3(median(m[9]) / median(m[8])));
+            json.put("s4_changelog_rows_strata", lastStrata.fullChangelogRows);
+            json.put("s4_changelog_rows_paimon", lastPaimon.fullChangelogRows);
         }
         if (sc.repeatedFull()) {
             json.put("s6_repeated_full_changelog_seconds_strata", round3(median(m[12])));
@@ -219,7 +260,8 @@ public final class WorkloadBenchmark {
     }
 
     private static Map<String, String> lookupOptions(boolean waitEveryCommit) {
-        return Map.of("changelog-producer", "lookup", "changelog-producer.lookup-wait", String.valueOf(waitEveryCommit));
+        return Map.of(
+                "changelog-producer", "lookup", "changelog-producer.lookup-wait", String.valueOf(waitEveryCommit));
     }
 
     private static Run runStrata(Path dir, StandardWorkload workload, WorkloadCheck expected, Scenarios sc)
@@ -247,23 +289,23 @@ public final class WorkloadBenchmark {
             CompactionResult fullCompaction = null;
             long fullRows = 0;
             if (sc.fullChangelog()) {
-                StrataPeer full = StrataPeer.createTable(warehouse, "full",
-                        Map.of("changelog-producer", "full-compaction"));
+                StrataPeer full =
+                        StrataPeer.createTable(warehouse, "full", Map.of("changelog-producer", "full-compaction"));
                 full.ingest(workload.restart(), true);
                 fullCompaction = full.fullCompaction();
                 verify("Strata full-compaction-changelog table", full.check(), expected);
                 fullRows = full.changelogRows();
             }
-            RepeatedFullChangelog.Result repeated = sc.repeatedFull()
-                    ? RepeatedFullChangelog.strata(warehouse, workload.restart(), expected) : null;
+            RepeatedFullChangelog.Result repeated =
+                    sc.repeatedFull() ? RepeatedFullChangelog.strata(warehouse, workload.restart(), expected) : null;
             return new Run(ingest, compaction, copy, lookup, lookupWait, fullCompaction, fullRows, repeated);
         } finally {
             deleteRecursively(warehouse);
         }
     }
 
-    private static Lookup strataLookup(Path warehouse, String name, StandardWorkload workload, WorkloadCheck expected,
-                                       boolean waitEveryCommit) {
+    private static Lookup strataLookup(
+            Path warehouse, String name, StandardWorkload workload, WorkloadCheck expected, boolean waitEveryCommit) {
         StrataPeer lookup = StrataPeer.createTable(warehouse, name, lookupOptions(waitEveryCommit));
         IngestResult ingest = lookup.ingest(workload.restart(), false);
         verify("Strata lookup-changelog table (lookup-wait " + waitEveryCommit + ")", lookup.check(), expected);
@@ -293,27 +335,30 @@ public final class WorkloadBenchmark {
             CompactionResult fullCompaction = null;
             long fullRows = 0;
             if (sc.fullChangelog()) {
-                try (PaimonPeer full = PaimonPeer.createTable(warehouse, "full",
-                        Map.of("changelog-producer", "full-compaction"))) {
+                try (PaimonPeer full =
+                        PaimonPeer.createTable(warehouse, "full", Map.of("changelog-producer", "full-compaction"))) {
                     full.ingest(workload.restart(), true);
                     fullCompaction = full.fullCompaction();
                     verify("Paimon full-compaction-changelog table", full.check(), expected);
                     fullRows = full.changelogRows();
                 }
             }
-            RepeatedFullChangelog.Result repeated = sc.repeatedFull()
-                    ? RepeatedFullChangelog.paimon(warehouse, workload.restart(), expected) : null;
+            RepeatedFullChangelog.Result repeated =
+                    sc.repeatedFull() ? RepeatedFullChangelog.paimon(warehouse, workload.restart(), expected) : null;
             return new Run(ingest, compaction, null, lookup, lookupWait, fullCompaction, fullRows, repeated);
         } finally {
             deleteRecursively(warehouse);
         }
     }
 
-    private static Lookup paimonLookup(Path warehouse, String name, StandardWorkload workload, WorkloadCheck expected,
-                                       boolean waitEveryCommit) throws Exception {
+    private static Lookup paimonLookup(
+            Path warehouse, String name, StandardWorkload workload, WorkloadCheck expected, boolean waitEveryCommit)
+            throws Exception {
         try (PaimonPeer lookup = PaimonPeer.createTable(warehouse, name, lookupOptions(waitEveryCommit))) {
             IngestResult ingest = lookup.ingest(workload.restart(), false, waitEveryCommit);
-            verify("Paimon lookup-changelog table (wait every commit " + waitEveryCommit + ")", lookup.check(),
+            verify(
+                    "Paimon lookup-changelog table (wait every commit " + waitEveryCommit + ")",
+                    lookup.check(),
                     expected);
             return new Lookup(ingest, lookup.changelogRows());
         }
@@ -338,7 +383,8 @@ public final class WorkloadBenchmark {
         for (String a : args) {
             int eq = a.indexOf('=');
             if (!a.startsWith("--") || eq < 0 || !OPTIONS.contains(a.substring(2, eq))) {
-                throw new IllegalArgumentException("unknown argument " + a + " (known: --NAME=VALUE with NAME in " + OPTIONS + ")");
+                throw new IllegalArgumentException(
+                        "unknown argument " + a + " (known: --NAME=VALUE with NAME in " + OPTIONS + ")");
             }
             m.put(a.substring(2, eq), a.substring(eq + 1));
         }

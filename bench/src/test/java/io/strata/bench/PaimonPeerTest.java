@@ -19,9 +19,12 @@ class PaimonPeerTest {
             IngestResult ingest = peer.ingest(workload);
 
             assertThat(ingest.rows()).isEqualTo(100_000);
-            assertThat(ingest.files().files()).as("write-only: one level-0 file per bucket per commit").isEqualTo(5 * 4);
+            assertThat(ingest.files().files())
+                    .as("write-only: one level-0 file per bucket per commit")
+                    .isEqualTo(5 * 4);
             assertThat(ingest.files().rows())
-                    .as("Paimon merges the rows of one key within a commit before writing, so files hold fewer rows than written")
+                    .as(
+                            "Paimon merges the rows of one key within a commit before writing, so files hold fewer rows than written")
                     .isBetween(SMALL.liveRows(), 100_000L);
             assertThat(peer.check()).isEqualTo(SMALL);
 
@@ -29,7 +32,9 @@ class PaimonPeerTest {
 
             assertThat(compaction.input()).isEqualTo(ingest.files());
             assertThat(compaction.output().files()).isEqualTo(4);
-            assertThat(compaction.output().rows()).as("deletes are dropped at the top level").isEqualTo(SMALL.liveRows());
+            assertThat(compaction.output().rows())
+                    .as("deletes are dropped at the top level")
+                    .isEqualTo(SMALL.liveRows());
             assertThat(peer.check()).isEqualTo(SMALL);
         }
     }

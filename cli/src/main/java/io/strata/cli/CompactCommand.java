@@ -25,42 +25,67 @@ import picocli.CommandLine.Spec;
  * dedicated compaction job on an embedded Flink (a local MiniCluster): batch by default, or
  * {@code --mode streaming} until Ctrl-C.
  */
-@Command(name = "compact", mixinStandardHelpOptions = true,
+@Command(
+        name = "compact",
+        mixinStandardHelpOptions = true,
         description = "Compact a table with the dedicated Flink compaction job on an embedded Flink (full: everything "
                 + "to the top level, batch only; minor: what the triggers ask for). --dry-run prints the plan per "
                 + "bucket and changes nothing; --mode streaming runs until Ctrl-C.")
 final class CompactCommand implements Callable<Integer> {
-    @Mixin WarehouseOptions target;
-    @Spec CommandSpec spec;
+    @Mixin
+    WarehouseOptions target;
 
-    @Option(names = "--strategy", defaultValue = "minor", paramLabel = "full|minor",
+    @Spec
+    CommandSpec spec;
+
+    @Option(
+            names = "--strategy",
+            defaultValue = "minor",
+            paramLabel = "full|minor",
             description = "full or minor (default ${DEFAULT-VALUE}).")
     String strategy;
 
     @Option(names = "--dry-run", description = "Print the plan and exit (default: run the job).")
     boolean dryRun;
 
-    @Option(names = "--mode", defaultValue = "batch", paramLabel = "batch|streaming",
+    @Option(
+            names = "--mode",
+            defaultValue = "batch",
+            paramLabel = "batch|streaming",
             description = "batch or streaming (default ${DEFAULT-VALUE}).")
     String mode;
 
-    @Option(names = "--parallelism", defaultValue = "2", paramLabel = "N",
+    @Option(
+            names = "--parallelism",
+            defaultValue = "2",
+            paramLabel = "N",
             description = "Rewrite subtasks (default ${DEFAULT-VALUE}).")
     int parallelism;
 
-    @Option(names = "--where", paramLabel = "EXPR",
+    @Option(
+            names = "--where",
+            paramLabel = "EXPR",
             description = "Only partitions matching, e.g. \"dt >= '2026-11-01'\" (default: all).")
     String where;
 
-    @Option(names = "--table-option", paramLabel = "k=v", description = "Table option for this job (repeatable); "
-            + "options that define the table (docs/OPTIONS.md) must keep its value.")
+    @Option(
+            names = "--table-option",
+            paramLabel = "k=v",
+            description = "Table option for this job (repeatable); "
+                    + "options that define the table (docs/OPTIONS.md) must keep its value.")
     List<String> tableOptions = new ArrayList<>();
 
-    @Option(names = "--discovery-interval", defaultValue = "5 s", paramLabel = "DURATION",
+    @Option(
+            names = "--discovery-interval",
+            defaultValue = "5 s",
+            paramLabel = "DURATION",
             description = "Streaming: how often new snapshots are planned (default ${DEFAULT-VALUE}).")
     String discoveryInterval;
 
-    @Option(names = "--checkpoint-interval", defaultValue = "5 s", paramLabel = "DURATION",
+    @Option(
+            names = "--checkpoint-interval",
+            defaultValue = "5 s",
+            paramLabel = "DURATION",
             description = "Streaming: checkpoint (and so commit) interval (default ${DEFAULT-VALUE}).")
     String checkpointInterval;
 
@@ -76,8 +101,8 @@ final class CompactCommand implements Callable<Integer> {
         FileStoreTable table = tables.table(target.tableName());
         TableCompactor compactor = table.newCompactor();
         PrintWriter out = spec.commandLine().getOut();
-        List<CompactPlan> plans = compactor.plan(tables.strategyFor(table),
-                job.partitions().toEntryFilter(table.name(), table.schema()));
+        List<CompactPlan> plans =
+                compactor.plan(tables.strategyFor(table), job.partitions().toEntryFilter(table.name(), table.schema()));
         if (plans.isEmpty() && job.mode() == JobSpec.Mode.BATCH) {
             out.println("nothing to compact in " + table.name() + " (strategy " + strategy + ")");
             return 0;
@@ -90,8 +115,7 @@ final class CompactCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
-        EmbeddedCompaction.run(job, plans.size(), out,
-                spec.commandLine().getErr());
+        EmbeddedCompaction.run(job, plans.size(), out, spec.commandLine().getErr());
         return 0;
     }
 
@@ -111,24 +135,47 @@ final class CompactCommand implements Callable<Integer> {
     }
 
     private static void printPlan(PrintWriter out, FileStoreTable table, CompactPlan p) {
-        String part = PartitionPath.display(table.schema().partitionKeys(),
-                table.schema().typesOf(table.schema().partitionIndexes()), p.partition());
-        out.printf("partition %s bucket %d: %s, %d runs picked -> level %d%s%n", Values.partitionText(part), p.bucket(),
-                p.reason(), p.unit().runs().size(), p.outputLevel(), p.dropDelete() ? " (drops deletes)" : "");
+        String part = PartitionPath.display(
+                table.schema().partitionKeys(),
+                table.schema().typesOf(table.schema().partitionIndexes()),
+                p.partition());
+        out.printf(
+                "partition %s bucket %d: %s, %d runs picked -> level %d%s%n",
+                Values.partitionText(part),
+                p.bucket(),
+                p.reason(),
+                p.unit().runs().size(),
+                p.outputLevel(),
+                p.dropDelete() ? " (drops deletes)" : "");
         StringBuilder runs = new StringBuilder();
         for (LevelSortedRun r : p.unit().runs()) {
-            runs.append(runs.length() == 0 ? "" : ", ").append('L').append(r.level()).append('(')
-                    .append(r.run().files().size()).append(" files, ").append(r.run().totalSize()).append(" B)");
+            runs.append(runs.length() == 0 ? "" : ", ")
+                    .append('L')
+                    .append(r.level())
+                    .append('(')
+                    .append(r.run().files().size())
+                    .append(" files, ")
+                    .append(r.run().totalSize())
+                    .append(" B)");
         }
         out.println("  runs: " + runs);
         int i = 0;
         for (CompactPlan.Section sec : p.sections()) {
             long rows = sec.files().stream().mapToLong(DataFileMeta::rowCount).sum();
-            out.printf("  section %d: %s %d files in %d runs, %d rows, %d B%n", i++, sec.rewrite() ? "rewrite" : "upgrade",
-                    sec.files().size(), sec.runs().size(), rows, sec.bytes());
+            out.printf(
+                    "  section %d: %s %d files in %d runs, %d rows, %d B%n",
+                    i++,
+                    sec.rewrite() ? "rewrite" : "upgrade",
+                    sec.files().size(),
+                    sec.runs().size(),
+                    rows,
+                    sec.bytes());
         }
-        out.printf("  files upgraded: %d, rewritten: %d; bytes to read: %d, to write: at most %d%n",
-                p.upgradedFiles().size(), p.inputFiles().size() - p.upgradedFiles().size(), p.bytesToRead(),
+        out.printf(
+                "  files upgraded: %d, rewritten: %d; bytes to read: %d, to write: at most %d%n",
+                p.upgradedFiles().size(),
+                p.inputFiles().size() - p.upgradedFiles().size(),
+                p.bytesToRead(),
                 p.bytesToRead());
     }
 }

@@ -5,17 +5,16 @@ import io.strata.cli.workload.StandardWorkload;
 import io.strata.cli.workload.TableChecksum;
 import io.strata.cli.workload.WorkloadCheck;
 import io.strata.cli.workload.WorkloadIngest;
+import io.strata.compaction.CompactionJob;
+import io.strata.storage.data.GenericRow;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.system.BucketsTable;
+import io.strata.storage.util.CloseableIterator;
 import java.io.File;
 import java.io.PrintWriter;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
-import io.strata.compaction.CompactionJob;
-import io.strata.storage.data.GenericRow;
-import io.strata.storage.read.IncrementalRead;
-import io.strata.storage.util.CloseableIterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -31,37 +30,56 @@ import picocli.CommandLine.Spec;
  * dedicated compaction job on an embedded Flink, show the buckets and the changelog it produced, and
  * verify again.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
         description = "Ingest the standard workload write-only into a fresh local warehouse, show its buckets, "
                 + "run the dedicated compaction job (embedded Flink) with lookup changelog, and verify the scan "
                 + "against WORKLOAD.md before and after.")
 final class DemoCommand implements Callable<Integer> {
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
-    @Option(names = "--warehouse", defaultValue = "./demo-warehouse", paramLabel = "DIR",
+    @Option(
+            names = "--warehouse",
+            defaultValue = "./demo-warehouse",
+            paramLabel = "DIR",
             description = "Parent directory; each run creates a fresh warehouse inside it (default ${DEFAULT-VALUE}).")
     String parent;
 
-    @Option(names = "--large", description = "The first workload of WORKLOAD.md (10 x 200,000 rows) instead of the "
-            + "second (5 x 20,000).")
+    @Option(
+            names = "--large",
+            description =
+                    "The first workload of WORKLOAD.md (10 x 200,000 rows) instead of the " + "second (5 x 20,000).")
     boolean large;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        String warehouse = new File(parent, "run-" + LocalDateTime.now().format(
-                DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"))).toPath().toAbsolutePath().normalize().toString();
+        String warehouse = new File(
+                        parent, "run-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")))
+                .toPath()
+                .toAbsolutePath()
+                .normalize()
+                .toString();
         StandardWorkload workload = large ? StandardWorkload.large() : StandardWorkload.small();
         out.println("== Strata demo: warehouse " + warehouse);
         out.println("== 1. ingest " + workload + " with a write-only writer (one snapshot per commit), "
                 + "changelog-producer lookup");
         out.flush();
-        FileStoreTable table = WorkloadIngest.openOrCreate(Catalog.open(warehouse), "demo", "workload", 4,
+        FileStoreTable table = WorkloadIngest.openOrCreate(
+                Catalog.open(warehouse),
+                "demo",
+                "workload",
+                4,
                 Map.of("write-only", "true", "changelog-producer", "lookup"));
         ExpectedTable expected = new ExpectedTable(workload.keySpace());
         Progress progress = new Progress(spec.commandLine().getErr(), "commit", workload.commits());
         long start = System.nanoTime();
-        long rows = WorkloadIngest.write(table, workload, expected::apply,
+        long rows = WorkloadIngest.write(
+                table,
+                workload,
+                expected::apply,
                 c -> progress.update(c + 1, (long) (c + 1) * workload.rowsPerCommit()));
         progress.done();
         double ingestSeconds = (System.nanoTime() - start) / 1e9;
@@ -89,7 +107,8 @@ final class DemoCommand implements Callable<Integer> {
         args.discoveryInterval = "10 s";
         args.checkpointInterval = "10 s";
         args.tableOptions = List.of();
-        EmbeddedCompaction.Summary summary = EmbeddedCompaction.run(args.toSpec(), 4, out, spec.commandLine().getErr());
+        EmbeddedCompaction.Summary summary =
+                EmbeddedCompaction.run(args.toSpec(), 4, out, spec.commandLine().getErr());
         out.println("== 5. buckets after the job");
         BucketsCommand.printTable(out, BucketsTable.rows(table, null));
         long[] kinds = new long[4];
@@ -102,10 +121,15 @@ final class DemoCommand implements Callable<Integer> {
         out.println("== 6. changelog produced by the job (write-only writers produce none), and the scan again");
         out.printf("   changelog: +I=%d -U=%d +U=%d -D=%d%n", kinds[0], kinds[1], kinds[2], kinds[3]);
         WorkloadCheck afterCompaction = TableChecksum.of(table.newReadBuilder());
-        out.printf("   after compaction live_rows=%d checksum=%d%n", afterCompaction.liveRows(), afterCompaction.checksum());
+        out.printf(
+                "   after compaction live_rows=%d checksum=%d%n",
+                afterCompaction.liveRows(), afterCompaction.checksum());
         ok &= afterCompaction.equals(want) && kinds[0] - kinds[3] == want.liveRows() && summary.buckets.size() == 4;
-        out.println("== result: " + (ok ? "OK, the table holds exactly the workload's last writes, before and after "
-                + "compaction, and the changelog adds up" : "MISMATCH: the table does not match the workload"));
+        out.println("== result: "
+                + (ok
+                        ? "OK, the table holds exactly the workload's last writes, before and after "
+                                + "compaction, and the changelog adds up"
+                        : "MISMATCH: the table does not match the workload"));
         out.flush();
         return ok ? 0 : 2;
     }

@@ -28,8 +28,7 @@ final class EmbeddedCompaction {
         double seconds;
     }
 
-    private EmbeddedCompaction() {
-    }
+    private EmbeddedCompaction() {}
 
     /** Runs the job, then prints its summary to {@code out}. */
     static Summary run(JobSpec spec, int plannedBuckets, PrintWriter out, PrintWriter err) throws Exception {
@@ -37,19 +36,22 @@ final class EmbeddedCompaction {
         CountDownLatch printed = new CountDownLatch(1);
         long start = System.nanoTime();
         File savepoints = new File(System.getProperty("java.io.tmpdir"), "strata-savepoints");
-        try (EmbeddedJobRunner runner = new EmbeddedJobRunner(spec, savepoints.toURI().toString())) {
-            Thread stopper = new Thread(() -> {
-                err.println();
-                err.println("strata: stopping: committing what is complete (final savepoint)...");
-                err.flush();
-                try {
-                    runner.stop();
-                    // the JVM exits when this hook returns: let the summary be printed first
-                    printed.await(60, TimeUnit.SECONDS);
-                } catch (Exception e) {
-                    err.println("strata: error: could not stop the job cleanly: " + e.getMessage());
-                }
-            }, "strata-stop");
+        try (EmbeddedJobRunner runner =
+                new EmbeddedJobRunner(spec, savepoints.toURI().toString())) {
+            Thread stopper = new Thread(
+                    () -> {
+                        err.println();
+                        err.println("strata: stopping: committing what is complete (final savepoint)...");
+                        err.flush();
+                        try {
+                            runner.stop();
+                            // the JVM exits when this hook returns: let the summary be printed first
+                            printed.await(60, TimeUnit.SECONDS);
+                        } catch (Exception e) {
+                            err.println("strata: error: could not stop the job cleanly: " + e.getMessage());
+                        }
+                    },
+                    "strata-stop");
             boolean streaming = spec.mode() == JobSpec.Mode.STREAMING;
             if (streaming) {
                 Runtime.getRuntime().addShutdownHook(stopper);
@@ -64,8 +66,13 @@ final class EmbeddedCompaction {
                     s.bytesWritten += e.bytesWritten;
                     s.changelogRows += e.changelogRows;
                     double secs = Math.max(1e-9, (System.nanoTime() - start) / 1e9);
-                    String line = String.format("buckets %d%s  %,d rows  %.1f MB/s  %.1f s", s.buckets.size(),
-                            streaming ? "" : "/" + plannedBuckets, s.rowsRead, s.bytesRead / 1e6 / secs, secs);
+                    String line = String.format(
+                            "buckets %d%s  %,d rows  %.1f MB/s  %.1f s",
+                            s.buckets.size(),
+                            streaming ? "" : "/" + plannedBuckets,
+                            s.rowsRead,
+                            s.bytesRead / 1e6 / secs,
+                            secs);
                     if (tty) {
                         err.print("\r" + line + "   ");
                     } else if (streaming) {
@@ -101,12 +108,33 @@ final class EmbeddedCompaction {
     }
 
     private static void printSummary(PrintWriter out, Summary s) {
-        TextTable t = new TextTable("table", "partition", "bucket", "runs before", "runs after", "L0 before",
-                "L0 after", "rows read", "rows written", "MB read", "MB written", "changelog rows");
+        TextTable t = new TextTable(
+                "table",
+                "partition",
+                "bucket",
+                "runs before",
+                "runs after",
+                "L0 before",
+                "L0 after",
+                "rows read",
+                "rows written",
+                "MB read",
+                "MB written",
+                "changelog rows");
         for (CompactionEvent e : s.buckets) {
-            t.add(e.table, Values.partitionText(e.partition), e.bucket, e.sortedRunsBefore, e.sortedRunsAfter,
-                    e.level0FilesBefore, e.level0FilesAfter, e.rowsRead, e.rowsWritten, String.format("%.1f", e.bytesRead / 1e6),
-                    String.format("%.1f", e.bytesWritten / 1e6), e.changelogRows);
+            t.add(
+                    e.table,
+                    Values.partitionText(e.partition),
+                    e.bucket,
+                    e.sortedRunsBefore,
+                    e.sortedRunsAfter,
+                    e.level0FilesBefore,
+                    e.level0FilesAfter,
+                    e.rowsRead,
+                    e.rowsWritten,
+                    String.format("%.1f", e.bytesRead / 1e6),
+                    String.format("%.1f", e.bytesWritten / 1e6),
+                    e.changelogRows);
         }
         t.print(out);
         List<String> snapshots = new ArrayList<>();
@@ -115,9 +143,16 @@ final class EmbeddedCompaction {
                 snapshots.add(c.table + "@" + c.snapshots);
             }
         }
-        out.printf("compacted %d buckets: %,d input rows, %.1f MB read, %.1f MB written, %,d changelog rows in %.1f s "
-                        + "(%.1f MB/s); committed %s%s%n", s.buckets.size(), s.rowsRead, s.bytesRead / 1e6,
-                s.bytesWritten / 1e6, s.changelogRows, s.seconds, s.bytesRead / 1e6 / Math.max(1e-9, s.seconds),
+        out.printf(
+                "compacted %d buckets: %,d input rows, %.1f MB read, %.1f MB written, %,d changelog rows in %.1f s "
+                        + "(%.1f MB/s); committed %s%s%n",
+                s.buckets.size(),
+                s.rowsRead,
+                s.bytesRead / 1e6,
+                s.bytesWritten / 1e6,
+                s.changelogRows,
+                s.seconds,
+                s.bytesRead / 1e6 / Math.max(1e-9, s.seconds),
                 snapshots.isEmpty() ? "nothing" : "snapshot(s) " + String.join(", ", snapshots),
                 s.conflicts > 0 ? "; " + s.conflicts + " commits conflicted and were re-planned" : "");
         out.flush();

@@ -21,8 +21,11 @@ import picocli.CommandLine.Spec;
 /** {@code strata files}: like Paimon's {@code $files} system table. */
 @Command(name = "files", mixinStandardHelpOptions = true, description = "List the live data files of a snapshot.")
 final class FilesCommand implements Callable<Integer> {
-    @Mixin WarehouseOptions target;
-    @Spec CommandSpec spec;
+    @Mixin
+    WarehouseOptions target;
+
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--snapshot", paramLabel = "ID", description = "Snapshot to list (default: latest).")
     Long snapshot;
@@ -54,19 +57,44 @@ final class FilesCommand implements Callable<Integer> {
                 m.put("maxKey", keyJson(keyTypes, f.maxKey()));
                 m.put("schemaId", f.schemaId());
                 m.put("source", f.source());
-                m.put("creationTime", Instant.ofEpochMilli(f.creationTimeMillis()).toString());
+                m.put(
+                        "creationTime",
+                        Instant.ofEpochMilli(f.creationTimeMillis()).toString());
                 list.add(m);
             }
             Json.print(out, list);
             return 0;
         }
-        TextTable t = new TextTable("partition", "bucket", "level", "file", "rows", "delete_rows", "bytes", "min_seq",
-                "max_seq", "min_key", "max_key", "schema", "source");
+        TextTable t = new TextTable(
+                "partition",
+                "bucket",
+                "level",
+                "file",
+                "rows",
+                "delete_rows",
+                "bytes",
+                "min_seq",
+                "max_seq",
+                "min_key",
+                "max_key",
+                "schema",
+                "source");
         for (FilesTable.FileRow r : rows) {
             DataFileMeta f = r.file;
-            t.add(Values.partitionText(r.partition), r.bucket, f.level(), f.fileName(), f.rowCount(),
-                    f.deleteRowCount(), f.fileSize(), f.minSequence(), f.maxSequence(), keyText(keyTypes, f.minKey()),
-                    keyText(keyTypes, f.maxKey()), f.schemaId(), f.source());
+            t.add(
+                    Values.partitionText(r.partition),
+                    r.bucket,
+                    f.level(),
+                    f.fileName(),
+                    f.rowCount(),
+                    f.deleteRowCount(),
+                    f.fileSize(),
+                    f.minSequence(),
+                    f.maxSequence(),
+                    keyText(keyTypes, f.minKey()),
+                    keyText(keyTypes, f.maxKey()),
+                    f.schemaId(),
+                    f.source());
         }
         t.print(out);
         return 0;

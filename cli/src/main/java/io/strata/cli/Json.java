@@ -12,8 +12,7 @@ final class Json {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final ObjectMapper COMPACT = new ObjectMapper();
 
-    private Json() {
-    }
+    private Json() {}
 
     static void print(PrintWriter out, Object value) {
         try {

@@ -3,7 +3,6 @@ package io.strata.cli;
 import io.strata.cli.workload.TableChecksum;
 import io.strata.cli.workload.WorkloadCheck;
 import io.strata.storage.data.GenericRow;
-import io.strata.storage.read.IncrementalRead;
 import io.strata.storage.read.ReadBuilder;
 import io.strata.storage.schema.DataField;
 import io.strata.storage.table.FileStoreTable;
@@ -22,40 +21,58 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code strata scan}: merge-on-read of a snapshot. */
-@Command(name = "scan", mixinStandardHelpOptions = true,
+@Command(
+        name = "scan",
+        mixinStandardHelpOptions = true,
         description = "Read a snapshot (latest by default) with merge on read.")
 final class ScanCommand implements Callable<Integer> {
-    @Mixin WarehouseOptions target;
-    @Spec CommandSpec spec;
+    @Mixin
+    WarehouseOptions target;
+
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--snapshot", paramLabel = "ID", description = "Read this snapshot.")
     Long snapshot;
 
-    @Option(names = "--timestamp", paramLabel = "TIME",
+    @Option(
+            names = "--timestamp",
+            paramLabel = "TIME",
             description = "Time travel: the last snapshot at or before TIME (ISO-8601 instant or epoch milliseconds).")
     String timestamp;
 
     @Option(names = "--count", description = "Print only the number of rows: live_rows=<N>.")
     boolean count;
 
-    @Option(names = "--checksum",
+    @Option(
+            names = "--checksum",
             description = "Print live_rows=<N> checksum=<C> (WORKLOAD.md checksum over columns id and ts).")
     boolean checksum;
 
-    @Option(names = "--limit", defaultValue = "100", paramLabel = "N",
+    @Option(
+            names = "--limit",
+            defaultValue = "100",
+            paramLabel = "N",
             description = "Rows to print (default ${DEFAULT-VALUE}; -1 for all).")
     long limit;
 
-    @Option(names = "--json", description = "Print rows as JSON lines (with --count or --checksum one JSON object); "
-            + "summaries go to stderr.")
+    @Option(
+            names = "--json",
+            description = "Print rows as JSON lines (with --count or --checksum one JSON object); "
+                    + "summaries go to stderr.")
     boolean json;
 
-    @Option(names = "--changelog", description = "Print the changes after --from-snapshot up to --snapshot (default "
-            + "latest) with their row kind: the changelog files of the table's changelog-producer, or the commits' "
-            + "delta files with changelog-producer=none.")
+    @Option(
+            names = "--changelog",
+            description = "Print the changes after --from-snapshot up to --snapshot (default "
+                    + "latest) with their row kind: the changelog files of the table's changelog-producer, or the commits' "
+                    + "delta files with changelog-producer=none.")
     boolean changelog;
 
-    @Option(names = "--from-snapshot", paramLabel = "N", defaultValue = "0",
+    @Option(
+            names = "--from-snapshot",
+            paramLabel = "N",
+            defaultValue = "0",
             description = "With --changelog: changes after snapshot N (default ${DEFAULT-VALUE}: from the start).")
     long fromSnapshot;
 
@@ -76,20 +93,28 @@ final class ScanCommand implements Callable<Integer> {
             if (timestamp != null) {
                 throw new IllegalArgumentException("--changelog takes --from-snapshot and --snapshot, not --timestamp");
             }
-            long to = snapshot != null ? snapshot : table.snapshotManager().latestId().orElse(0);
+            long to = snapshot != null
+                    ? snapshot
+                    : table.snapshotManager().latestId().orElse(0);
             printChangelog(out, table, to);
             out.flush();
             return 0;
         }
         if (checksum) {
             WorkloadCheck c = TableChecksum.of(read);
-            out.println(json ? Json.compact(Json.object("live_rows", c.liveRows(), "checksum", c.checksum()))
-                    : "live_rows=" + c.liveRows() + " checksum=" + c.checksum());
+            out.println(
+                    json
+                            ? Json.compact(Json.object("live_rows", c.liveRows(), "checksum", c.checksum()))
+                            : "live_rows=" + c.liveRows() + " checksum=" + c.checksum());
         } else if (count) {
             long n = 0;
-            try (CloseableIterator<GenericRow> it = read.withProjection(table.schema().primaryKeys().isEmpty()
-                    ? new String[] {table.schema().fields().get(0).name()}
-                    : table.schema().primaryKeys().toArray(new String[0])).readAll()) {
+            try (CloseableIterator<GenericRow> it = read.withProjection(
+                            table.schema().primaryKeys().isEmpty()
+                                    ? new String[] {
+                                        table.schema().fields().get(0).name()
+                                    }
+                                    : table.schema().primaryKeys().toArray(new String[0]))
+                    .readAll()) {
                 while (it.hasNext()) {
                     it.next();
                     n++;
@@ -170,8 +195,9 @@ final class ScanCommand implements Callable<Integer> {
             return;
         }
         PrintWriter summary = json ? spec.commandLine().getErr() : out;
-        summary.printf("changelog snapshots %d..%d: +I=%d -U=%d +U=%d -D=%d%n", fromSnapshot + 1, to, counts[0],
-                counts[1], counts[2], counts[3]);
+        summary.printf(
+                "changelog snapshots %d..%d: +I=%d -U=%d +U=%d -D=%d%n",
+                fromSnapshot + 1, to, counts[0], counts[1], counts[2], counts[3]);
         summary.flush();
     }
 
@@ -206,8 +232,8 @@ final class ScanCommand implements Callable<Integer> {
             try {
                 return Instant.parse(t).toEpochMilli();
             } catch (DateTimeParseException e2) {
-                throw new IllegalArgumentException("--timestamp '" + t + "' is neither epoch milliseconds nor an ISO-8601 "
-                        + "instant such as 2026-11-29T23:00:00Z");
+                throw new IllegalArgumentException("--timestamp '" + t
+                        + "' is neither epoch milliseconds nor an ISO-8601 " + "instant such as 2026-11-29T23:00:00Z");
             }
         }
     }

@@ -15,8 +15,11 @@ import picocli.CommandLine.Spec;
 /** {@code strata snapshots}: like Paimon's {@code $snapshots} system table. */
 @Command(name = "snapshots", mixinStandardHelpOptions = true, description = "List the table's snapshots, oldest first.")
 final class SnapshotsCommand implements Callable<Integer> {
-    @Mixin WarehouseOptions target;
-    @Spec CommandSpec spec;
+    @Mixin
+    WarehouseOptions target;
+
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--json", description = "Print JSON.")
     boolean json;
@@ -29,11 +32,18 @@ final class SnapshotsCommand implements Callable<Integer> {
             Json.print(out, rows);
             return 0;
         }
-        TextTable t = new TextTable("id", "kind", "schema", "commit_user", "identifier", "time", "total_records",
-                "delta_records");
+        TextTable t = new TextTable(
+                "id", "kind", "schema", "commit_user", "identifier", "time", "total_records", "delta_records");
         for (Snapshot s : rows) {
-            t.add(s.id(), s.commitKind(), s.schemaId(), s.commitUser(), s.commitIdentifier(),
-                    Instant.ofEpochMilli(s.timeMillis()), s.totalRecordCount(), s.deltaRecordCount());
+            t.add(
+                    s.id(),
+                    s.commitKind(),
+                    s.schemaId(),
+                    s.commitUser(),
+                    s.commitIdentifier(),
+                    Instant.ofEpochMilli(s.timeMillis()),
+                    s.totalRecordCount(),
+                    s.deltaRecordCount());
         }
         t.print(out);
         return 0;

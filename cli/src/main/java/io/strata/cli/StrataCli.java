@@ -11,16 +11,28 @@ import picocli.CommandLine.Command;
  * {@code strata: error: <reason>} and exits 1; a command line that does not parse (or none)
  * prints the usage to stderr and exits 2.
  */
-@Command(name = "strata", mixinStandardHelpOptions = true, version = "strata 0.1.0",
+@Command(
+        name = "strata",
+        mixinStandardHelpOptions = true,
+        version = "strata 0.1.0",
         description = "An LSM lake-table engine on Parquet and Hadoop file systems.",
-        subcommands = {CreateCommand.class, GenCommand.class, ScanCommand.class, SnapshotsCommand.class,
-                FilesCommand.class, BucketsCommand.class, CompactCommand.class, DemoCommand.class,
-                CommandLine.HelpCommand.class})
+        subcommands = {
+            CreateCommand.class,
+            GenCommand.class,
+            ScanCommand.class,
+            SnapshotsCommand.class,
+            FilesCommand.class,
+            BucketsCommand.class,
+            CompactCommand.class,
+            DemoCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class StrataCli implements Callable<Integer> {
     /** The exit code of a usage error, as picocli gives for a command line that does not parse. */
     static final int USAGE_ERROR = 2;
 
-    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     /** {@code strata} without a command: the usage, as an error. */
     @Override

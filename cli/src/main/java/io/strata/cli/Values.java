@@ -15,8 +15,7 @@ final class Values {
     /** How an unpartitioned table's partition prints in text output. */
     static final String NO_PARTITION = "-";
 
-    private Values() {
-    }
+    private Values() {}
 
     /** The JSON value of {@code value} of {@code type}: a Boolean, a Number, a String, or null. */
     static Object json(DataType type, Object value) {
@@ -24,7 +23,11 @@ final class Values {
             return null;
         }
         switch (type.root()) {
-            case BOOLEAN: case INT: case BIGINT: case FLOAT: case DOUBLE:
+            case BOOLEAN:
+            case INT:
+            case BIGINT:
+            case FLOAT:
+            case DOUBLE:
                 return value;
             default:
                 return ValueText.of(type, value);

@@ -6,12 +6,19 @@ import picocli.CommandLine.Option;
 
 /** {@code --warehouse} and {@code --table}, shared by the commands. */
 public final class WarehouseOptions {
-    @Option(names = "--warehouse", defaultValue = "./warehouse", paramLabel = "URI",
+    @Option(
+            names = "--warehouse",
+            defaultValue = "./warehouse",
+            paramLabel = "URI",
             description = "Warehouse location: a local path or any Hadoop FileSystem URI (file://, hdfs://, s3a://). "
                     + "Default: ${DEFAULT-VALUE}")
     String warehouse;
 
-    @Option(names = "--table", required = true, paramLabel = "DB.NAME", description = "The table, as <database>.<table>.")
+    @Option(
+            names = "--table",
+            required = true,
+            paramLabel = "DB.NAME",
+            description = "The table, as <database>.<table>.")
     String table;
 
     Catalog catalog() {

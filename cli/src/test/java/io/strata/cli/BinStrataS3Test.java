@@ -38,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 class BinStrataS3Test {
     private static S3ProxyServer s3;
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @BeforeAll
     static void startS3() throws Exception {
@@ -52,18 +53,33 @@ class BinStrataS3Test {
         }
     }
 
-    private record Result(int exit, String output) {
-    }
+    private record Result(int exit, String output) {}
 
     @Test
     void binStrataReachesS3ThroughHadoopConfDirAndStrataClasspath() throws Exception {
         Path root = layout();
-        File conf = s3.writeCoreSite(dir.resolve("conf").toFile(),
-                Map.of("strata.commit.lock.jdbc.url", "jdbc:h2:file:" + dir.resolve("locks").toAbsolutePath()))
+        File conf = s3.writeCoreSite(
+                        dir.resolve("conf").toFile(),
+                        Map.of(
+                                "strata.commit.lock.jdbc.url",
+                                "jdbc:h2:file:" + dir.resolve("locks").toAbsolutePath()))
                 .getParentFile();
         String wh = s3.uri("cli");
-        String[] gen = {"gen", "--warehouse", wh, "--table", "db.t", "--commits", "2", "--rows-per-commit", "50",
-                "--key-space", "80", "--option", "write-only=true"};
+        String[] gen = {
+            "gen",
+            "--warehouse",
+            wh,
+            "--table",
+            "db.t",
+            "--commits",
+            "2",
+            "--rows-per-commit",
+            "50",
+            "--key-space",
+            "80",
+            "--option",
+            "write-only=true"
+        };
 
         Result noJars = run(root, Map.of("HADOOP_CONF_DIR", conf.getPath()), gen);
         assertThat(noJars.exit).as(noJars.output).isNotZero();
@@ -81,8 +97,15 @@ class BinStrataS3Test {
         assertThat(rows).isPositive();
         assertThat(scan.output).contains("live_rows=" + rows);
 
-        Result badConf = run(root, Map.of("HADOOP_CONF_DIR", dir.resolve("nope").toString()), "scan",
-                "--warehouse", wh, "--table", "db.t", "--count");
+        Result badConf = run(
+                root,
+                Map.of("HADOOP_CONF_DIR", dir.resolve("nope").toString()),
+                "scan",
+                "--warehouse",
+                wh,
+                "--table",
+                "db.t",
+                "--count");
         assertThat(badConf.exit).isEqualTo(2);
         assertThat(badConf.output).contains("HADOOP_CONF_DIR=" + dir.resolve("nope") + " is not a directory");
     }
@@ -91,7 +114,8 @@ class BinStrataS3Test {
     private Path layout() throws IOException {
         Path root = dir.resolve("strata");
         Path bin = Files.createDirectories(root.resolve("bin"));
-        Path script = Files.copy(Path.of(System.getProperty("strata.repo.root"), "bin", "strata"), bin.resolve("strata"));
+        Path script =
+                Files.copy(Path.of(System.getProperty("strata.repo.root"), "bin", "strata"), bin.resolve("strata"));
         script.toFile().setExecutable(true);
         Path target = Files.createDirectories(root.resolve("cli/target"));
         jar(Path.of(System.getProperty("strata.cli.classes")), target.resolve("strata-cli.jar"));
@@ -99,7 +123,8 @@ class BinStrataS3Test {
         int n = 0;
         for (String entry : System.getProperty("strata.cli.runtime.classpath").split(File.pathSeparator)) {
             Path p = Path.of(entry);
-            Path name = lib.resolve(String.format("%03d-%s", n++, p.getFileName() + (Files.isDirectory(p) ? ".jar" : "")));
+            Path name =
+                    lib.resolve(String.format("%03d-%s", n++, p.getFileName() + (Files.isDirectory(p) ? ".jar" : "")));
             if (Files.isDirectory(p)) {
                 jar(p, name); // a module of this reactor, not packaged yet
             } else {
@@ -110,8 +135,9 @@ class BinStrataS3Test {
     }
 
     private static void jar(Path classes, Path jar) throws IOException {
-        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream j = new JarOutputStream(out);
-             Stream<Path> files = Files.walk(classes)) {
+        try (OutputStream out = Files.newOutputStream(jar);
+                JarOutputStream j = new JarOutputStream(out);
+                Stream<Path> files = Files.walk(classes)) {
             for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
                 j.putNextEntry(new JarEntry(classes.relativize(f).toString().replace(File.separatorChar, '/')));
                 Files.copy(f, j);
@@ -123,15 +149,23 @@ class BinStrataS3Test {
     /** hadoop-aws, the AWS SDK bundle and the analytics accelerator: what bin/fetch-s3-jars copies. */
     private static String s3Jars() throws Exception {
         List<String> jars = new ArrayList<>();
-        for (String cls : List.of("org.apache.hadoop.fs.s3a.S3AFileSystem", "software.amazon.awssdk.services.s3.S3Client",
+        for (String cls : List.of(
+                "org.apache.hadoop.fs.s3a.S3AFileSystem",
+                "software.amazon.awssdk.services.s3.S3Client",
                 "software.amazon.s3.analyticsaccelerator.S3SeekableInputStreamFactory")) {
-            jars.add(Path.of(Class.forName(cls).getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+            jars.add(Path.of(Class.forName(cls)
+                            .getProtectionDomain()
+                            .getCodeSource()
+                            .getLocation()
+                            .toURI())
+                    .toString());
         }
         return String.join(File.pathSeparator, jars);
     }
 
     private Result run(Path root, Map<String, String> extraEnv, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("bash", root.resolve("bin/strata").toString()));
+        List<String> cmd =
+                new ArrayList<>(List.of("bash", root.resolve("bin/strata").toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         Map<String, String> env = pb.environment();

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The command-line flow of issue 2 with the second workload of WORKLOAD.md. */
 class CliFlowTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private record Result(int exit, String out, String err) {
         List<String> lines() {
@@ -24,7 +25,8 @@ class CliFlowTest {
     private Result run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exit = StrataCli.commandLine(new PrintWriter(out), new PrintWriter(err)).execute(args);
+        int exit = StrataCli.commandLine(new PrintWriter(out), new PrintWriter(err))
+                .execute(args);
         return new Result(exit, out.toString(), err.toString());
     }
 
@@ -34,8 +36,20 @@ class CliFlowTest {
 
     @Test
     void genScanAndBucketsWithTheSecondWorkload() {
-        Result gen = run("gen", "--warehouse", wh(), "--table", "db.t", "--commits", "5", "--rows-per-commit", "20000",
-                "--key-space", "50000", "--option", "write-only=true");
+        Result gen = run(
+                "gen",
+                "--warehouse",
+                wh(),
+                "--table",
+                "db.t",
+                "--commits",
+                "5",
+                "--rows-per-commit",
+                "20000",
+                "--key-space",
+                "50000",
+                "--option",
+                "write-only=true");
         assertThat(gen.exit).as(gen.err).isZero();
 
         Result scan = run("scan", "--warehouse", wh(), "--table", "db.t", "--count", "--checksum");
@@ -70,12 +84,16 @@ class CliFlowTest {
     @Test
     void createFromSchemaFileAndScanRows() throws Exception {
         Path schema = dir.resolve("s.yaml");
-        Files.writeString(schema, String.join("\n",
-                "fields:",
-                "  - {name: id, type: BIGINT, nullable: false}",
-                "  - {name: v, type: STRING}",
-                "primaryKey: [id]",
-                "options: {bucket: 2}", ""));
+        Files.writeString(
+                schema,
+                String.join(
+                        "\n",
+                        "fields:",
+                        "  - {name: id, type: BIGINT, nullable: false}",
+                        "  - {name: v, type: STRING}",
+                        "primaryKey: [id]",
+                        "options: {bucket: 2}",
+                        ""));
         Result r = run("create", "--warehouse", wh(), "--table", "db.s", "--schema-file", schema.toString());
         assertThat(r.exit).as(r.err).isZero();
         assertThat(r.out).contains("created table db.s").contains("2 buckets");
@@ -87,7 +105,10 @@ class CliFlowTest {
     void errorsAreOneLineNamingTheObjectAndExitNonZero() throws Exception {
         Result missing = run("scan", "--warehouse", wh(), "--table", "db.nope", "--count");
         assertThat(missing.exit).isNotZero();
-        assertThat(missing.err.strip()).startsWith("strata: error: ").contains("db.nope").doesNotContain("\n");
+        assertThat(missing.err.strip())
+                .startsWith("strata: error: ")
+                .contains("db.nope")
+                .doesNotContain("\n");
 
         Path bad = dir.resolve("bad.json");
         Files.writeString(bad, "{\"fields\": [{\"name\": \"id\", \"type\": \"INTEGR\"}], \"primaryKey\": [\"id\"]}");
@@ -95,11 +116,23 @@ class CliFlowTest {
         assertThat(create.exit).isNotZero();
         assertThat(create.err).contains(bad.toString()).contains("'id'").contains("INTEGR");
 
-        Result unknown = run("gen", "--warehouse", wh(), "--table", "db.g", "--commits", "1", "--rows-per-commit", "10",
-                "--option", "bukcet=3");
+        Result unknown = run(
+                "gen",
+                "--warehouse",
+                wh(),
+                "--table",
+                "db.g",
+                "--commits",
+                "1",
+                "--rows-per-commit",
+                "10",
+                "--option",
+                "bukcet=3");
         assertThat(unknown.exit).isNotZero();
         assertThat(unknown.err).contains("bukcet").contains("Known options");
-        assertThat(Files.exists(dir.resolve("wh").resolve("db.db").resolve("g"))).as("no table directory").isFalse();
+        assertThat(Files.exists(dir.resolve("wh").resolve("db.db").resolve("g")))
+                .as("no table directory")
+                .isFalse();
 
         Result badSnapshot = run("scan", "--warehouse", wh(), "--table", "db.s", "--snapshot", "1", "--timestamp", "5");
         assertThat(badSnapshot.exit).isNotZero();
@@ -107,21 +140,40 @@ class CliFlowTest {
 
     @Test
     void compactDryRunChangesNothingAndCompactionKeepsTheChecksum() {
-        Result gen = run("gen", "--warehouse", wh(), "--table", "db.c", "--commits", "5", "--rows-per-commit", "4000",
-                "--key-space", "5000", "--option", "write-only=true", "--option", "changelog-producer=full-compaction");
+        Result gen = run(
+                "gen",
+                "--warehouse",
+                wh(),
+                "--table",
+                "db.c",
+                "--commits",
+                "5",
+                "--rows-per-commit",
+                "4000",
+                "--key-space",
+                "5000",
+                "--option",
+                "write-only=true",
+                "--option",
+                "changelog-producer=full-compaction");
         assertThat(gen.exit).as(gen.err).isZero();
         String before = run("scan", "--warehouse", wh(), "--table", "db.c", "--checksum").out;
 
         Result dry = run("compact", "--warehouse", wh(), "--table", "db.c", "--strategy", "full", "--dry-run");
         assertThat(dry.exit).as(dry.err).isZero();
-        assertThat(dry.out).contains("FULL").contains("-> level 5").contains("section 0: rewrite")
+        assertThat(dry.out)
+                .contains("FULL")
+                .contains("-> level 5")
+                .contains("section 0: rewrite")
                 .contains("dry run: nothing was written");
-        assertThat(run("snapshots", "--warehouse", wh(), "--table", "db.c").lines()).hasSize(6);
+        assertThat(run("snapshots", "--warehouse", wh(), "--table", "db.c").lines())
+                .hasSize(6);
 
         Result full = run("compact", "--warehouse", wh(), "--table", "db.c", "--strategy", "full");
         assertThat(full.exit).as(full.err).isZero();
         assertThat(run("snapshots", "--warehouse", wh(), "--table", "db.c").out).contains("COMPACT");
-        assertThat(run("scan", "--warehouse", wh(), "--table", "db.c", "--checksum").out).isEqualTo(before);
+        assertThat(run("scan", "--warehouse", wh(), "--table", "db.c", "--checksum").out)
+                .isEqualTo(before);
         Result buckets = run("buckets", "--warehouse", wh(), "--table", "db.c");
         assertThat(buckets.lines().subList(1, buckets.lines().size())).allMatch(l -> l.contains("L5:1"));
 

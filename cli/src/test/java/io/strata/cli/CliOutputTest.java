@@ -32,7 +32,8 @@ class CliOutputTest {
     private static final LocalDate DAY = LocalDate.parse("2026-11-29");
     private static final LocalDateTime TIME = LocalDateTime.parse("2026-11-29T23:00:00.123456");
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private String wh() {
         return dir.resolve("wh").toString();
@@ -49,19 +50,44 @@ class CliOutputTest {
     /** db.v, partitioned by dt: a row of every type, a row of nulls, and a row before 1970. */
     @BeforeEach
     void writeEveryType() {
-        FileStoreTable t = Catalog.open(wh()).createTable("db", "v", Schema.newBuilder()
-                .column("dt", "DATE NOT NULL").column("id", "BIGINT NOT NULL").column("b", "BOOLEAN")
-                .column("i", "INT").column("f", "FLOAT").column("d", "DOUBLE").column("dec", "DECIMAL(30, 10)")
-                .column("s", "STRING").column("bytes", "BYTES").column("ts3", "TIMESTAMP(3)")
-                .column("ts6", "TIMESTAMP(6)").primaryKey("dt", "id").partitionKeys("dt").build());
+        FileStoreTable t = Catalog.open(wh())
+                .createTable(
+                        "db",
+                        "v",
+                        Schema.newBuilder()
+                                .column("dt", "DATE NOT NULL")
+                                .column("id", "BIGINT NOT NULL")
+                                .column("b", "BOOLEAN")
+                                .column("i", "INT")
+                                .column("f", "FLOAT")
+                                .column("d", "DOUBLE")
+                                .column("dec", "DECIMAL(30, 10)")
+                                .column("s", "STRING")
+                                .column("bytes", "BYTES")
+                                .column("ts3", "TIMESTAMP(3)")
+                                .column("ts6", "TIMESTAMP(6)")
+                                .primaryKey("dt", "id")
+                                .partitionKeys("dt")
+                                .build());
         int day = (int) DAY.toEpochDay();
         LocalDateTime old = LocalDateTime.parse("1969-12-31T23:59:59.999999");
-        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
-            w.write(GenericRow.insert(day, 1L, true, -7, 0.1f, 0.1, DECIMAL, "a \"quoted\" é", BYTES, millis(TIME),
-                    micros(TIME)));
+        try (TableWrite w = t.newWrite("w");
+                TableCommit c = t.newCommit("w")) {
+            w.write(GenericRow.insert(
+                    day, 1L, true, -7, 0.1f, 0.1, DECIMAL, "a \"quoted\" é", BYTES, millis(TIME), micros(TIME)));
             w.write(GenericRow.insert(day, 2L, null, null, null, null, null, null, null, null, null));
-            w.write(GenericRow.insert(day, 3L, false, Integer.MAX_VALUE, Float.MAX_VALUE, Double.MIN_VALUE,
-                    new BigDecimal("-0.0000000001"), "", new byte[0], millis(old), micros(old)));
+            w.write(GenericRow.insert(
+                    day,
+                    3L,
+                    false,
+                    Integer.MAX_VALUE,
+                    Float.MAX_VALUE,
+                    Double.MIN_VALUE,
+                    new BigDecimal("-0.0000000001"),
+                    "",
+                    new byte[0],
+                    millis(old),
+                    micros(old)));
             c.commit(1, w.prepareCommit());
         }
     }
@@ -136,36 +162,62 @@ class CliOutputTest {
         assertThat(JSON.readTree(count.out()).get("live_rows").longValue()).isEqualTo(3);
 
         Result text = run("scan", "--warehouse", wh(), "--table", "db.v", "--changelog");
-        assertThat(text.out()).contains("changelog snapshots 1..1: +I=3").contains("2026-11-29T23:00:00.123456")
+        assertThat(text.out())
+                .contains("changelog snapshots 1..1: +I=3")
+                .contains("2026-11-29T23:00:00.123456")
                 .contains(DECIMAL.toPlainString());
     }
 
     @Test
     void filesAndBucketsJsonParseAndPartitionsPrintAlikeEverywhere() throws Exception {
-        JsonNode files = JSON.readTree(run("files", "--warehouse", wh(), "--table", "db.v", "--json").out());
+        JsonNode files = JSON.readTree(
+                run("files", "--warehouse", wh(), "--table", "db.v", "--json").out());
         assertThat(files.get(0).get("partition").textValue()).isEqualTo("dt=2026-11-29");
         assertThat(files.get(0).get("minKey").get(0).textValue()).isEqualTo("2026-11-29");
         assertThat(files.get(0).get("minKey").get(1).longValue()).isEqualTo(1L);
-        JsonNode buckets = JSON.readTree(run("buckets", "--warehouse", wh(), "--table", "db.v", "--json").out());
+        JsonNode buckets = JSON.readTree(
+                run("buckets", "--warehouse", wh(), "--table", "db.v", "--json").out());
         assertThat(buckets.get(0).get("partition").textValue()).isEqualTo("dt=2026-11-29");
         assertThat(buckets.get(0).get("filesPerLevel").get("0").intValue()).isEqualTo(1);
 
         Result filesText = run("files", "--warehouse", wh(), "--table", "db.v");
         assertThat(filesText.lines().get(1)).startsWith("dt=2026-11-29 ").contains("[2026-11-29, 1]");
-        assertThat(run("buckets", "--warehouse", wh(), "--table", "db.v").lines().get(1)).startsWith("dt=2026-11-29 ");
+        assertThat(run("buckets", "--warehouse", wh(), "--table", "db.v")
+                        .lines()
+                        .get(1))
+                .startsWith("dt=2026-11-29 ");
 
-        Result gen = run("gen", "--warehouse", wh(), "--table", "db.u", "--commits", "6", "--rows-per-commit", "200",
-                "--key-space", "300", "--buckets", "1", "--option", "write-only=true");
+        Result gen = run(
+                "gen",
+                "--warehouse",
+                wh(),
+                "--table",
+                "db.u",
+                "--commits",
+                "6",
+                "--rows-per-commit",
+                "200",
+                "--key-space",
+                "300",
+                "--buckets",
+                "1",
+                "--option",
+                "write-only=true");
         assertThat(gen.exit()).as(gen.err()).isZero();
-        assertThat(run("files", "--warehouse", wh(), "--table", "db.u").lines().get(1)).startsWith("- ");
-        assertThat(run("buckets", "--warehouse", wh(), "--table", "db.u").lines().get(1)).startsWith("- ");
-        JsonNode unpartitioned = JSON.readTree(run("buckets", "--warehouse", wh(), "--table", "db.u", "--json").out());
+        assertThat(run("files", "--warehouse", wh(), "--table", "db.u").lines().get(1))
+                .startsWith("- ");
+        assertThat(run("buckets", "--warehouse", wh(), "--table", "db.u")
+                        .lines()
+                        .get(1))
+                .startsWith("- ");
+        JsonNode unpartitioned = JSON.readTree(
+                run("buckets", "--warehouse", wh(), "--table", "db.u", "--json").out());
         assertThat(unpartitioned.get(0).get("partition").isNull()).isTrue();
         Result plan = run("compact", "--warehouse", wh(), "--table", "db.u", "--dry-run");
         assertThat(plan.exit()).as(plan.err()).isZero();
         assertThat(plan.out()).contains("partition - bucket 0: ");
-        Result partitionedPlan = run("compact", "--warehouse", wh(), "--table", "db.v", "--strategy", "full",
-                "--dry-run");
+        Result partitionedPlan =
+                run("compact", "--warehouse", wh(), "--table", "db.v", "--strategy", "full", "--dry-run");
         assertThat(partitionedPlan.out()).contains("partition dt=2026-11-29 bucket 0: ");
     }
 
@@ -187,7 +239,12 @@ class CliOutputTest {
 
         Result compact = run("compact", "--help");
         assertThat(compact.exit()).isZero();
-        assertThat(compact.out().replaceAll("\\s+", " ")).contains("(default minor)").contains("(default batch)").contains("(default 2)")
-                .contains("planned (default 5 s)").contains("interval (default 5 s)").doesNotContain("${");
+        assertThat(compact.out().replaceAll("\\s+", " "))
+                .contains("(default minor)")
+                .contains("(default batch)")
+                .contains("(default 2)")
+                .contains("planned (default 5 s)")
+                .contains("interval (default 5 s)")
+                .doesNotContain("${");
     }
 }

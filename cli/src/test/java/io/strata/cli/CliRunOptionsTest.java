@@ -11,15 +11,27 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code strata gen --option} and {@code compact --table-option} on an existing table (issue 13). */
 class CliRunOptionsTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private String wh() {
         return dir.resolve("wh").toString();
     }
 
     private Result gen(String... extra) {
-        String[] base = {"gen", "--warehouse", wh(), "--table", "db.t", "--commits", "2", "--rows-per-commit", "500",
-                "--key-space", "1000"};
+        String[] base = {
+            "gen",
+            "--warehouse",
+            wh(),
+            "--table",
+            "db.t",
+            "--commits",
+            "2",
+            "--rows-per-commit",
+            "500",
+            "--key-space",
+            "1000"
+        };
         String[] args = new String[base.length + extra.length];
         System.arraycopy(base, 0, args, 0, base.length);
         System.arraycopy(extra, 0, args, base.length, extra.length);
@@ -41,8 +53,11 @@ class CliRunOptionsTest {
     void genRefusesToOverrideTheCommitLockAndWritesNothing() {
         Result r = gen("--option", "commit.lock.class=com.example.NoOpLock");
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.err().strip()).startsWith("strata: error: table db.t: option 'commit.lock.class' defines the table")
-                .contains("commit.lock.class=(none)").contains("com.example.NoOpLock").doesNotContain("\n");
+        assertThat(r.err().strip())
+                .startsWith("strata: error: table db.t: option 'commit.lock.class' defines the table")
+                .contains("commit.lock.class=(none)")
+                .contains("com.example.NoOpLock")
+                .doesNotContain("\n");
         assertThat(snapshots()).as("no commit was made").isEqualTo(2);
     }
 
@@ -62,16 +77,32 @@ class CliRunOptionsTest {
 
     @Test
     void genAcceptsTheTablesValuesAndPerRunOptions() {
-        Result r = gen("--buckets", "4", "--option", "bucket=4", "--option", "write-only=true",
-                "--option", "write-buffer-size=8 mb", "--option", "num-sorted-run.compaction-trigger=3");
+        Result r = gen(
+                "--buckets",
+                "4",
+                "--option",
+                "bucket=4",
+                "--option",
+                "write-only=true",
+                "--option",
+                "write-buffer-size=8 mb",
+                "--option",
+                "num-sorted-run.compaction-trigger=3");
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(snapshots()).isEqualTo(4);
     }
 
     @Test
     void compactRefusesATableDefiningTableOptionBeforePlanning() {
-        Result r = run("compact", "--warehouse", wh(), "--table", "db.t", "--dry-run",
-                "--table-option", "merge-engine=first-row");
+        Result r = run(
+                "compact",
+                "--warehouse",
+                wh(),
+                "--table",
+                "db.t",
+                "--dry-run",
+                "--table-option",
+                "merge-engine=first-row");
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.err()).contains("table db.t").contains("'merge-engine'").contains("merge-engine=deduplicate");
         assertThat(r.out()).isEmpty();

@@ -7,8 +7,7 @@ import java.util.List;
 
 /** Runs {@code strata} in-process as {@code bin/strata} does, capturing stdout, stderr and the exit code. */
 final class CliRunner {
-    private CliRunner() {
-    }
+    private CliRunner() {}
 
     record Result(int exit, String out, String err) {
         List<String> lines() {
@@ -19,7 +18,8 @@ final class CliRunner {
     static Result run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exit = StrataCli.commandLine(new PrintWriter(out), new PrintWriter(err)).execute(args);
+        int exit = StrataCli.commandLine(new PrintWriter(out), new PrintWriter(err))
+                .execute(args);
         return new Result(exit, out.toString(), err.toString());
     }
 }

@@ -1,8 +1,8 @@
 package io.strata.compaction;
 
-import io.strata.compaction.job.PartitionFilterSpec;
-import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.commit.CompactionEvent;
+import io.strata.compaction.job.JobSpec;
+import io.strata.compaction.job.PartitionFilterSpec;
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.fs.ProcessResources;
 import io.strata.storage.options.DurationParser;
@@ -24,14 +24,19 @@ import picocli.CommandLine.Option;
  * path (a local MiniCluster). The same arguments build the same {@link JobSpec} for the CLI's
  * embedded runner and for REST submission.
  */
-@Command(name = "strata-compaction-job", mixinStandardHelpOptions = true,
+@Command(
+        name = "strata-compaction-job",
+        mixinStandardHelpOptions = true,
         description = "Compacts Strata primary-key tables: plans per bucket from manifests, rewrites sorted runs in "
                 + "parallel, produces lookup / full-compaction changelog, and commits exactly once.")
 public final class CompactionJob {
 
     /** The job's arguments, shared with {@code strata compact}. */
     public static final class Args {
-        @Option(names = "--warehouse", required = true, description = "Warehouse URI (local path, file://, hdfs://, s3a://).")
+        @Option(
+                names = "--warehouse",
+                required = true,
+                description = "Warehouse URI (local path, file://, hdfs://, s3a://).")
         public String warehouse;
 
         @Option(names = "--database", description = "Database of the tables.")
@@ -40,46 +45,73 @@ public final class CompactionJob {
         @Option(names = "--table", description = "A table to compact (repeatable; db.table also accepted).")
         public List<String> tables = new ArrayList<>();
 
-        @Option(names = "--including-tables", paramLabel = "REGEX",
+        @Option(
+                names = "--including-tables",
+                paramLabel = "REGEX",
                 description = "Compact the tables of --database whose names match REGEX (default: all).")
         public String includingTables;
 
-        @Option(names = "--partition", paramLabel = "k=v[,k2=v2]",
+        @Option(
+                names = "--partition",
+                paramLabel = "k=v[,k2=v2]",
                 description = "Only this partition (repeatable: any of them).")
         public List<String> partitions = new ArrayList<>();
 
-        @Option(names = "--where", description = "Only partitions matching, e.g. \"dt >= '2026-11-01' AND region = 'eu'\".")
+        @Option(
+                names = "--where",
+                description = "Only partitions matching, e.g. \"dt >= '2026-11-01' AND region = 'eu'\".")
         public String where;
 
-        @Option(names = "--strategy", defaultValue = "minor",
+        @Option(
+                names = "--strategy",
+                defaultValue = "minor",
                 description = "full (batch only: everything to the top level) or minor (what the triggers ask for; "
                         + "lookup compaction for tables with changelog-producer=lookup). Default ${DEFAULT-VALUE}.")
         public String strategy;
 
-        @Option(names = "--mode", defaultValue = "batch", description = "batch or streaming (default ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--mode",
+                defaultValue = "batch",
+                description = "batch or streaming (default ${DEFAULT-VALUE}).")
         public String mode;
 
-        @Option(names = "--parallelism", defaultValue = "1", description = "Rewrite subtasks (default ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--parallelism",
+                defaultValue = "1",
+                description = "Rewrite subtasks (default ${DEFAULT-VALUE}).")
         public int parallelism;
 
-        @Option(names = "--discovery-interval", defaultValue = "10 s",
+        @Option(
+                names = "--discovery-interval",
+                defaultValue = "10 s",
                 description = "Streaming: how often new snapshots are planned (default ${DEFAULT-VALUE}).")
         public String discoveryInterval;
 
-        @Option(names = "--checkpoint-interval", defaultValue = "10 s",
+        @Option(
+                names = "--checkpoint-interval",
+                defaultValue = "10 s",
                 description = "Streaming: checkpoint (and so commit) interval (default ${DEFAULT-VALUE}).")
         public String checkpointInterval;
 
-        @Option(names = "--partial-commit-every", defaultValue = "0", paramLabel = "N",
-                description = "Batch: commit every N rewritten buckets, so a long job keeps its progress (0: at the end).")
+        @Option(
+                names = "--partial-commit-every",
+                defaultValue = "0",
+                paramLabel = "N",
+                description =
+                        "Batch: commit every N rewritten buckets, so a long job keeps its progress (0: at the end).")
         public int partialCommitEvery;
 
-        @Option(names = "--table-option", paramLabel = "k=v", description = "Table option for this job (repeatable); "
-                + "options that define the table (docs/OPTIONS.md, per run: no) must keep the table's value.")
+        @Option(
+                names = "--table-option",
+                paramLabel = "k=v",
+                description = "Table option for this job (repeatable); "
+                        + "options that define the table (docs/OPTIONS.md, per run: no) must keep the table's value.")
         public List<String> tableOptions = new ArrayList<>();
 
-        @Option(names = "--commit-user", description = "Identity of the job's commits (default: a new one per "
-                + "submission). Give the same one when restoring a savepoint.")
+        @Option(
+                names = "--commit-user",
+                description = "Identity of the job's commits (default: a new one per "
+                        + "submission). Give the same one when restoring a savepoint.")
         public String commitUser;
 
         public JobSpec toSpec() {
@@ -110,12 +142,19 @@ public final class CompactionJob {
                 }
                 options.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
             }
-            return JobSpec.builder(warehouse, db).tables(names).includingTables(includingTables)
-                    .partitions(PartitionFilterSpec.parse(partitions, where)).strategy(CompactStrategy.parse(strategy))
-                    .mode(parseMode(mode)).parallelism(parallelism)
+            return JobSpec.builder(warehouse, db)
+                    .tables(names)
+                    .includingTables(includingTables)
+                    .partitions(PartitionFilterSpec.parse(partitions, where))
+                    .strategy(CompactStrategy.parse(strategy))
+                    .mode(parseMode(mode))
+                    .parallelism(parallelism)
                     .discoveryInterval(duration("--discovery-interval", discoveryInterval))
-                    .partialCommitEvery(partialCommitEvery).tableOptions(options).commitUser(commitUser)
-                    .checkpointInterval(duration("--checkpoint-interval", checkpointInterval)).build();
+                    .partialCommitEvery(partialCommitEvery)
+                    .tableOptions(options)
+                    .commitUser(commitUser)
+                    .checkpointInterval(duration("--checkpoint-interval", checkpointInterval))
+                    .build();
         }
 
         private static JobSpec.Mode parseMode(String m) {
@@ -154,8 +193,8 @@ public final class CompactionJob {
         try {
             parsed = cl.parseArgs(argv);
         } catch (CommandLine.ParameterException e) {
-            throw new IllegalArgumentException("strata-compaction-job: error: " + e.getMessage()
-                    + " (--help lists the arguments)", e);
+            throw new IllegalArgumentException(
+                    "strata-compaction-job: error: " + e.getMessage() + " (--help lists the arguments)", e);
         }
         if (!CommandLine.printHelpIfRequested(parsed)) {
             try {
@@ -173,7 +212,9 @@ public final class CompactionJob {
         JobSpec spec;
         try {
             spec = args.toSpec();
-            CompactionPipeline.build(env, spec).sinkTo(new DiscardingSink<CompactionEvent>()).name("events")
+            CompactionPipeline.build(env, spec)
+                    .sinkTo(new DiscardingSink<CompactionEvent>())
+                    .name("events")
                     .setParallelism(1);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("strata-compaction-job: error: " + e.getMessage(), e);
@@ -182,9 +223,12 @@ public final class CompactionJob {
     }
 
     public static String jobName(JobSpec spec) {
-        return "strata compaction " + spec.database() + "." + (spec.tables().isEmpty()
-                ? (spec.includingTables() == null ? "*" : spec.includingTables()) : String.join(",", spec.tables()))
-                + " (" + spec.strategy().name().toLowerCase(Locale.ROOT) + ", " + spec.mode().name().toLowerCase(Locale.ROOT)
+        return "strata compaction " + spec.database() + "."
+                + (spec.tables().isEmpty()
+                        ? (spec.includingTables() == null ? "*" : spec.includingTables())
+                        : String.join(",", spec.tables()))
+                + " (" + spec.strategy().name().toLowerCase(Locale.ROOT) + ", "
+                + spec.mode().name().toLowerCase(Locale.ROOT)
                 + ")";
     }
 }

@@ -1,9 +1,9 @@
 package io.strata.compaction;
 
-import io.strata.compaction.job.JobTables;
-import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.commit.CommitOperator;
 import io.strata.compaction.commit.CompactionEvent;
+import io.strata.compaction.job.JobSpec;
+import io.strata.compaction.job.JobTables;
 import io.strata.compaction.rewrite.CompactionCommittable;
 import io.strata.compaction.rewrite.RewriteOperator;
 import io.strata.compaction.source.CompactionWork;
@@ -27,8 +27,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * </pre>
  */
 public final class CompactionPipeline {
-    private CompactionPipeline() {
-    }
+    private CompactionPipeline() {}
 
     /** Configures {@code env} for the spec's mode and adds the topology; returns the committer's events. */
     public static DataStream<CompactionEvent> build(StreamExecutionEnvironment env, JobSpec spec) {
@@ -55,7 +54,10 @@ public final class CompactionPipeline {
     }
 
     public static DataStream<CompactionWork> plan(StreamExecutionEnvironment env, JobSpec spec) {
-        return env.fromSource(new PlanSource(spec), WatermarkStrategy.noWatermarks(), "plan compactions",
+        return env.fromSource(
+                        new PlanSource(spec),
+                        WatermarkStrategy.noWatermarks(),
+                        "plan compactions",
                         TypeInformation.of(CompactionWork.class))
                 .setParallelism(spec.parallelism())
                 .uid("strata-plan");

@@ -1,20 +1,20 @@
 package io.strata.compaction;
 
-import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.commit.CompactionEvent;
+import io.strata.compaction.job.JobSpec;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.api.connector.sink2.SinkWriter;
-import org.apache.flink.api.connector.sink2.WriterInitContext;
 
 /**
  * Runs the job on an embedded Flink (a local MiniCluster in this JVM) and hands every committer
@@ -28,6 +28,7 @@ public final class EmbeddedJobRunner implements AutoCloseable {
     private volatile boolean stopping;
     /** The job reached a terminal state (a MiniCluster started for it shuts down with it). */
     private volatile boolean finished;
+
     private final String savepointDir;
     private final Supplier<StreamExecutionEnvironment> environment;
 
@@ -61,7 +62,10 @@ public final class EmbeddedJobRunner implements AutoCloseable {
         env.setParallelism(spec.parallelism());
         String relay = LISTENERS.register(listener);
         try {
-            CompactionPipeline.build(env, spec).sinkTo(new RelaySink(relay)).name("events").setParallelism(1);
+            CompactionPipeline.build(env, spec)
+                    .sinkTo(new RelaySink(relay))
+                    .name("events")
+                    .setParallelism(1);
             client = env.executeAsync(CompactionJob.jobName(spec));
             try {
                 client.getJobExecutionResult().get();
@@ -92,7 +96,7 @@ public final class EmbeddedJobRunner implements AutoCloseable {
         }
 
         Consumer<CompactionEvent> get(String id) {
-            return byId.getOrDefault(id, e -> { });
+            return byId.getOrDefault(id, e -> {});
         }
     }
 
@@ -117,12 +121,10 @@ public final class EmbeddedJobRunner implements AutoCloseable {
                 }
 
                 @Override
-                public void flush(boolean endOfInput) {
-                }
+                public void flush(boolean endOfInput) {}
 
                 @Override
-                public void close() {
-                }
+                public void close() {}
             };
         }
     }
@@ -132,7 +134,8 @@ public final class EmbeddedJobRunner implements AutoCloseable {
         JobClient c = client;
         stopping = true;
         if (c != null && !finished) {
-            c.stopWithSavepoint(false, savepointDir, SavepointFormatType.CANONICAL).get();
+            c.stopWithSavepoint(false, savepointDir, SavepointFormatType.CANONICAL)
+                    .get();
         }
     }
 

@@ -19,13 +19,15 @@ import org.apache.flink.streaming.api.graph.StreamGraph;
  * detached. Returns once the cluster has accepted the job.
  */
 public final class RestSubmitter {
-    private RestSubmitter() {
-    }
+    private RestSubmitter() {}
 
     /** Builds the job graph of {@code spec}, with {@code jobJar} (the shaded jar) attached when given. */
     public static JobGraph jobGraph(JobSpec spec, File jobJar) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        CompactionPipeline.build(env, spec).sinkTo(new DiscardingSink<CompactionEvent>()).name("events").setParallelism(1);
+        CompactionPipeline.build(env, spec)
+                .sinkTo(new DiscardingSink<CompactionEvent>())
+                .name("events")
+                .setParallelism(1);
         StreamGraph graph = env.getStreamGraph();
         graph.setJobName(CompactionJob.jobName(spec));
         JobGraph job = graph.getJobGraph();

@@ -1,5 +1,14 @@
 package io.strata.compaction;
 
+import static io.strata.compaction.JobTestSupport.contents;
+import static io.strata.compaction.JobTestSupport.create;
+import static io.strata.compaction.JobTestSupport.ingest;
+import static io.strata.compaction.JobTestSupport.levels;
+import static io.strata.compaction.JobTestSupport.runToEnd;
+import static io.strata.compaction.JobTestSupport.spec;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.strata.compaction.commit.CompactionEvent;
 import io.strata.compaction.job.JobSpec;
 import io.strata.storage.mergetree.Levels;
@@ -25,21 +34,14 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import static io.strata.compaction.JobTestSupport.contents;
-import static io.strata.compaction.JobTestSupport.create;
-import static io.strata.compaction.JobTestSupport.ingest;
-import static io.strata.compaction.JobTestSupport.levels;
-import static io.strata.compaction.JobTestSupport.runToEnd;
-import static io.strata.compaction.JobTestSupport.spec;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The job in batch mode on a MiniCluster, against the in-memory model. */
 class BatchCompactionJobTest {
     @RegisterExtension
     static final MiniClusterExtension MINI = JobTestSupport.miniCluster();
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private String wh() {
         return dir.toString();
@@ -52,7 +54,8 @@ class BatchCompactionJobTest {
         TableModel model = new TableModel(TableModel.Mode.DEDUPLICATE);
         ingest(t, model, new Random(seed), 6, 300, 200, "writer", 1);
         int buckets = levels(t).size();
-        assertThat(levels(t).values()).as("seed %d: several level-0 runs per bucket before", seed)
+        assertThat(levels(t).values())
+                .as("seed %d: several level-0 runs per bucket before", seed)
                 .allMatch(l -> l.level0().size() >= 5);
 
         List<CompactionEvent> events = runToEnd(spec(wh(), "full", "batch", 2, "--table", "orders"));
@@ -65,7 +68,8 @@ class BatchCompactionJobTest {
         }
         LsmInvariants.check(t);
         LsmInvariants.checkRowCounts(t);
-        assertThat(events.stream().filter(e -> e.kind.equals(CompactionEvent.REWRITTEN))).hasSize(buckets);
+        assertThat(events.stream().filter(e -> e.kind.equals(CompactionEvent.REWRITTEN)))
+                .hasSize(buckets);
         Snapshot last = t.snapshotManager().latest().orElseThrow();
         assertThat(last.commitKind()).isEqualTo(CommitKind.COMPACT);
         assertThat(last.id()).as("one commit at the end of a batch job").isEqualTo(7);
@@ -96,16 +100,20 @@ class BatchCompactionJobTest {
             tables.add(t);
             models.add(m);
         }
-        Catalog.open(wh()).createTable("db", "log", Schema.newBuilder().column("x", "BIGINT").build());
+        Catalog.open(wh())
+                .createTable(
+                        "db", "log", Schema.newBuilder().column("x", "BIGINT").build());
 
         runToEnd(spec(wh(), "full", "batch", 2, "--including-tables", "t_.*"));
         for (int i = 0; i < 2; i++) {
             assertThat(contents(tables.get(i))).isEqualTo(models.get(i).contents());
             assertThat(levels(tables.get(i)).values()).allMatch(l -> l.numberOfSortedRuns() == 1);
         }
-        assertThat(levels(tables.get(2)).values()).as("not matched by the regex").allMatch(l -> l.level0().size() == 4);
+        assertThat(levels(tables.get(2)).values())
+                .as("not matched by the regex")
+                .allMatch(l -> l.level0().size() == 4);
 
-        runToEnd(spec(wh(), "full", "batch", 1));  // the whole database
+        runToEnd(spec(wh(), "full", "batch", 1)); // the whole database
         assertThat(levels(tables.get(2)).values()).allMatch(l -> l.numberOfSortedRuns() == 1);
         assertThat(contents(tables.get(2))).isEqualTo(models.get(2).contents());
     }
@@ -117,8 +125,10 @@ class BatchCompactionJobTest {
         ingest(t, model, new Random(13), 5, 200, 100, "w", 1);
 
         runToEnd(spec(wh(), "full", "batch", 1, "--table", "parts", "--where", "p >= 1"));
-        levels(t).forEach((k, l) -> assertThat(l.numberOfSortedRuns()).as("bucket %s", k)
-                .isEqualTo(((Integer) k.partition()[0]) >= 1 ? 1 : 5));
+        levels(t)
+                .forEach((k, l) -> assertThat(l.numberOfSortedRuns())
+                        .as("bucket %s", k)
+                        .isEqualTo(((Integer) k.partition()[0]) >= 1 ? 1 : 5));
         runToEnd(spec(wh(), "full", "batch", 1, "--table", "parts", "--partition", "p=0"));
         assertThat(levels(t).values()).allMatch(l -> l.numberOfSortedRuns() == 1);
         assertThat(contents(t)).isEqualTo(model.contents());
@@ -138,15 +148,22 @@ class BatchCompactionJobTest {
             List<CompactionEvent> events = new CopyOnWriteArrayList<>();
             JobSpec spec = spec(wh(), "full", "batch", 2, "--table", name);
             AtomicInteger environments = new AtomicInteger();
-            try (EmbeddedJobRunner runner = new EmbeddedJobRunner(spec, dir.resolve("savepoints").toUri().toString(), () -> {
-                environments.incrementAndGet();
-                return StreamExecutionEnvironment.getExecutionEnvironment();
-            })) {
+            try (EmbeddedJobRunner runner = new EmbeddedJobRunner(
+                    spec, dir.resolve("savepoints").toUri().toString(), () -> {
+                        environments.incrementAndGet();
+                        return StreamExecutionEnvironment.getExecutionEnvironment();
+                    })) {
                 runner.run(events::add);
             }
-            assertThat(environments).as("the job ran where the given environment submits").hasValue(1);
-            assertThat(events.stream().filter(e -> e.kind.equals(CompactionEvent.REWRITTEN))).as(name).hasSize(buckets);
-            assertThat(events.stream().filter(e -> e.kind.equals(CompactionEvent.COMMITTED))).as(name).hasSize(1);
+            assertThat(environments)
+                    .as("the job ran where the given environment submits")
+                    .hasValue(1);
+            assertThat(events.stream().filter(e -> e.kind.equals(CompactionEvent.REWRITTEN)))
+                    .as(name)
+                    .hasSize(buckets);
+            assertThat(events.stream().filter(e -> e.kind.equals(CompactionEvent.COMMITTED)))
+                    .as(name)
+                    .hasSize(1);
             assertThat(contents(t)).as(name).isEqualTo(model.contents());
             assertThat(levels(t).values()).allMatch(l -> l.numberOfSortedRuns() == 1);
             LsmInvariants.check(t);
@@ -160,10 +177,11 @@ class BatchCompactionJobTest {
         ingest(t, model, new Random(14), 4, 200, 400, "w", 1);
         long before = t.snapshotManager().latestId().getAsLong();
 
-        List<CompactionEvent> events = runToEnd(spec(wh(), "full", "batch", 2, "--table", "partial",
-                "--partial-commit-every", "1"));
+        List<CompactionEvent> events =
+                runToEnd(spec(wh(), "full", "batch", 2, "--table", "partial", "--partial-commit-every", "1"));
 
-        assertThat(events.stream().filter(e -> e.kind.equals(CompactionEvent.COMMITTED))).hasSize(4);
+        assertThat(events.stream().filter(e -> e.kind.equals(CompactionEvent.COMMITTED)))
+                .hasSize(4);
         assertThat(t.snapshotManager().latestId().getAsLong()).isEqualTo(before + 4);
         assertThat(contents(t)).isEqualTo(model.contents());
     }
@@ -175,8 +193,10 @@ class BatchCompactionJobTest {
         ingest(t, model, new Random(15), 6, 300, 500, "w", 1);
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
-            Future<List<CompactionEvent>> a = pool.submit(() -> runToEnd(spec(wh(), "full", "batch", 1, "--table", "racy")));
-            Future<List<CompactionEvent>> b = pool.submit(() -> runToEnd(spec(wh(), "full", "batch", 1, "--table", "racy")));
+            Future<List<CompactionEvent>> a =
+                    pool.submit(() -> runToEnd(spec(wh(), "full", "batch", 1, "--table", "racy")));
+            Future<List<CompactionEvent>> b =
+                    pool.submit(() -> runToEnd(spec(wh(), "full", "batch", 1, "--table", "racy")));
             a.get();
             b.get();
         } finally {

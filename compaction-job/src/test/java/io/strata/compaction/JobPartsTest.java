@@ -1,5 +1,8 @@
 package io.strata.compaction;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.job.JobTables;
 import io.strata.compaction.job.PartitionFilterSpec;
@@ -31,17 +34,25 @@ import java.util.Map;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Partition filters, versioned forms and file tags: the small parts the job relies on. */
 class JobPartsTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private TableSchema schema() {
-        return Catalog.open(dir.toString()).createTable("db", "p", Schema.newBuilder()
-                .column("dt", "DATE NOT NULL").column("region", "STRING NOT NULL").column("id", "BIGINT NOT NULL")
-                .primaryKey("dt", "region", "id").partitionKeys("dt", "region").option("bucket", "2").build())
+        return Catalog.open(dir.toString())
+                .createTable(
+                        "db",
+                        "p",
+                        Schema.newBuilder()
+                                .column("dt", "DATE NOT NULL")
+                                .column("region", "STRING NOT NULL")
+                                .column("id", "BIGINT NOT NULL")
+                                .primaryKey("dt", "region", "id")
+                                .partitionKeys("dt", "region")
+                                .option("bucket", "2")
+                                .build())
                 .schema();
     }
 
@@ -55,8 +66,10 @@ class JobPartsTest {
         assertThat(f.accept(new Object[] {nov1 + 3, "eu"}, 1)).isTrue();
         assertThat(f.accept(new Object[] {nov1 - 1, "eu"}, 0)).isFalse();
         assertThat(f.accept(new Object[] {nov1, "us"}, 0)).isFalse();
-        assertThat(f.mayContainPartitions(new Object[] {nov1 - 10, "aa"}, new Object[] {nov1 - 1, "zz"})).isFalse();
-        assertThat(f.mayContainPartitions(new Object[] {nov1 - 10, "aa"}, new Object[] {nov1, "zz"})).isTrue();
+        assertThat(f.mayContainPartitions(new Object[] {nov1 - 10, "aa"}, new Object[] {nov1 - 1, "zz"}))
+                .isFalse();
+        assertThat(f.mayContainPartitions(new Object[] {nov1 - 10, "aa"}, new Object[] {nov1, "zz"}))
+                .isTrue();
 
         EntryFilter any = PartitionFilterSpec.parse(List.of("dt=2026-11-01,region=eu", "region=us"), null)
                 .toEntryFilter("db.p", s);
@@ -68,9 +81,12 @@ class JobPartsTest {
     void badFiltersNameTheTableAndTheColumn() {
         TableSchema s = schema();
         assertThatThrownBy(() -> PartitionFilterSpec.parse(List.of(), "id = 3").toEntryFilter("db.p", s))
-                .hasMessageContaining("db.p").hasMessageContaining("'id' is not a partition column");
-        assertThatThrownBy(() -> PartitionFilterSpec.parse(List.of(), "dt = 'yesterday'").toEntryFilter("db.p", s))
-                .hasMessageContaining("db.p").hasMessageContaining("'yesterday' is not a valid date");
+                .hasMessageContaining("db.p")
+                .hasMessageContaining("'id' is not a partition column");
+        assertThatThrownBy(() ->
+                        PartitionFilterSpec.parse(List.of(), "dt = 'yesterday'").toEntryFilter("db.p", s))
+                .hasMessageContaining("db.p")
+                .hasMessageContaining("'yesterday' is not a valid date");
         assertThatThrownBy(() -> PartitionFilterSpec.parse(List.of(), "dt ~ 3"))
                 .hasMessageContaining("cannot parse 'dt ~ 3'");
         assertThatThrownBy(() -> PartitionFilterSpec.parse(List.of("dt"), null)).hasMessageContaining("k=v");
@@ -78,7 +94,8 @@ class JobPartsTest {
 
     @Test
     void workAndCommittableRoundTripAndRejectUnknownVersions() throws IOException {
-        CompactionWork w = new CompactionWork("t", BucketId.of(new Object[] {19000, "eu"}, 3), 42, CompactStrategy.LOOKUP);
+        CompactionWork w =
+                new CompactionWork("t", BucketId.of(new Object[] {19000, "eu"}, 3), 42, CompactStrategy.LOOKUP);
         CompactionWorkSerializer ser = new CompactionWorkSerializer();
         CompactionWork back = ser.deserialize(ser.getVersion(), ser.serialize(w));
         assertThat(back.splitId()).isEqualTo(w.splitId());
@@ -104,8 +121,20 @@ class JobPartsTest {
 
     @Test
     void shippedFileListsRoundTripAndVersionOneWorksAreStillRead() throws IOException {
-        DataFileMeta f = new DataFileMeta("data-1.parquet", 1234, 10, 1, new Object[] {1L}, new Object[] {9L}, 3, 12,
-                0, 0, List.of(new ColumnStats(0, 1L, 9L, 0)), 77, FileSource.APPEND);
+        DataFileMeta f = new DataFileMeta(
+                "data-1.parquet",
+                1234,
+                10,
+                1,
+                new Object[] {1L},
+                new Object[] {9L},
+                3,
+                12,
+                0,
+                0,
+                List.of(new ColumnStats(0, 1L, 9L, 0)),
+                77,
+                FileSource.APPEND);
         CompactionWork w = new CompactionWork("t", BucketId.of(new Object[] {5}, 1), 8, CompactStrategy.FULL)
                 .withFiles(List.of(f, f));
         CompactionWorkSerializer ser = new CompactionWorkSerializer();
@@ -114,7 +143,8 @@ class JobPartsTest {
         assertThat(back.splitId()).isEqualTo(w.splitId());
 
         CompactionWork none = new CompactionWork("t", BucketId.of(new Object[] {5}, 1), 8, CompactStrategy.FULL);
-        assertThat(ser.deserialize(ser.getVersion(), ser.serialize(none)).filesValue()).isEmpty();
+        assertThat(ser.deserialize(ser.getVersion(), ser.serialize(none)).filesValue())
+                .isEmpty();
 
         // version 1, as a build before file lists wrote it
         ByteArrayOutputStream bos = new ByteArrayOutputStream();
@@ -131,63 +161,88 @@ class JobPartsTest {
 
         // a bucket with too many files to ship is planned from the manifests instead
         List<DataFileMeta> many = Collections.nCopies(20_000, f);
-        assertThat(new CompactionWork("t", BucketId.of(new Object[] {5}, 1), 8, CompactStrategy.FULL).withFiles(many).files)
+        assertThat(new CompactionWork("t", BucketId.of(new Object[] {5}, 1), 8, CompactStrategy.FULL)
+                        .withFiles(many)
+                        .files)
                 .isNull();
 
         CompactionWork damaged = ser.deserialize(ser.getVersion(), ser.serialize(w));
         damaged.files = Arrays.copyOf(damaged.files, damaged.files.length - 3);
-        assertThatThrownBy(damaged::filesValue).hasMessageContaining("corrupt file list of compaction work")
+        assertThatThrownBy(damaged::filesValue)
+                .hasMessageContaining("corrupt file list of compaction work")
                 .hasMessageContaining("t, partition=[5], bucket=1");
     }
 
     @Test
     void anInvalidTableOptionFailsWhenThePipelineIsBuiltNamingTableAndOption() {
         JobTestSupport.create(dir.toString(), "t", false, 1, Map.of());
-        JobSpec spec = JobTestSupport.spec(dir.toString(), "full", "batch", 1, "--table", "t",
-                "--table-option", "target-file-sise=64 mb");
-        assertThatThrownBy(() -> CompactionPipeline.build(
-                StreamExecutionEnvironment.getExecutionEnvironment(), spec))
+        JobSpec spec = JobTestSupport.spec(
+                dir.toString(), "full", "batch", 1, "--table", "t", "--table-option", "target-file-sise=64 mb");
+        assertThatThrownBy(() -> CompactionPipeline.build(StreamExecutionEnvironment.getExecutionEnvironment(), spec))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("db.t").hasMessageContaining("'target-file-sise'")
+                .hasMessageContaining("db.t")
+                .hasMessageContaining("'target-file-sise'")
                 .hasMessageContaining("target-file-size");
     }
 
     @Test
     void aTableOptionThatDefinesTheTableIsRefusedWhenThePipelineIsBuilt() {
-        JobTestSupport.create(dir.toString(), "t", false, 2, Map.of("commit.lock.class",
-                "io.strata.storage.fs.CommitLockTest$JvmLock"));
-        for (String option : List.of("commit.lock.class=io.strata.storage.table.RunOptionsTest$NoLock", "bucket=4",
-                "changelog-producer=lookup", "merge-engine=first-row")) {
-            JobSpec spec = JobTestSupport.spec(dir.toString(), "full", "batch", 1, "--table", "t",
-                    "--table-option", option);
+        JobTestSupport.create(
+                dir.toString(),
+                "t",
+                false,
+                2,
+                Map.of("commit.lock.class", "io.strata.storage.fs.CommitLockTest$JvmLock"));
+        for (String option : List.of(
+                "commit.lock.class=io.strata.storage.table.RunOptionsTest$NoLock",
+                "bucket=4",
+                "changelog-producer=lookup",
+                "merge-engine=first-row")) {
+            JobSpec spec =
+                    JobTestSupport.spec(dir.toString(), "full", "batch", 1, "--table", "t", "--table-option", option);
             String key = option.substring(0, option.indexOf('='));
-            assertThatThrownBy(() -> CompactionPipeline.build(
-                    StreamExecutionEnvironment.getExecutionEnvironment(), spec))
-                    .as(option).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("table db.t").hasMessageContaining("'" + key + "'")
+            assertThatThrownBy(
+                            () -> CompactionPipeline.build(StreamExecutionEnvironment.getExecutionEnvironment(), spec))
+                    .as(option)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("table db.t")
+                    .hasMessageContaining("'" + key + "'")
                     .hasMessageContaining("defines the table");
         }
-        JobSpec lock = JobTestSupport.spec(dir.toString(), "full", "batch", 1, "--table", "t",
-                "--table-option", "commit.lock.class=x.Lock");
+        JobSpec lock = JobTestSupport.spec(
+                dir.toString(), "full", "batch", 1, "--table", "t", "--table-option", "commit.lock.class=x.Lock");
         assertThatThrownBy(() -> new JobTables(lock, 0).table("t"))
                 .hasMessageContaining("commit.lock.class=io.strata.storage.fs.CommitLockTest$JvmLock");
 
-        JobSpec tuned = JobTestSupport.spec(dir.toString(), "full", "batch", 1, "--table", "t",
-                "--table-option", "bucket=2", "--table-option", "num-sorted-run.compaction-trigger=8",
-                "--table-option", "target-file-size=64 mb");
+        JobSpec tuned = JobTestSupport.spec(
+                dir.toString(),
+                "full",
+                "batch",
+                1,
+                "--table",
+                "t",
+                "--table-option",
+                "bucket=2",
+                "--table-option",
+                "num-sorted-run.compaction-trigger=8",
+                "--table-option",
+                "target-file-size=64 mb");
         FileStoreTable handle = new JobTables(tuned, 0).table("t");
         assertThat(handle.schema().numBuckets()).isEqualTo(2);
         assertThat(handle.schema().tableOptions().get(WriteOptions.TARGET_FILE_SIZE))
                 .isEqualTo(64L << 20);
         assertThat(TableCompactor.numLevels(handle.schema().tableOptions()))
-                .as("the table's levels (trigger 3 + 1), not the job's trigger's").isEqualTo(4);
+                .as("the table's levels (trigger 3 + 1), not the job's trigger's")
+                .isEqualTo(4);
     }
 
     @Test
     void fileTagsIdentifyTheJobAndTheAttempt() {
         String prefix = JobTables.filePrefix("user-a", 3);
-        assertThat(JobTables.attemptOf(prefix + "-data-uuid-0.parquet", "user-a")).isEqualTo(3);
-        assertThat(JobTables.attemptOf(prefix + "-data-uuid-0.parquet", "user-b")).isEqualTo(-1);
+        assertThat(JobTables.attemptOf(prefix + "-data-uuid-0.parquet", "user-a"))
+                .isEqualTo(3);
+        assertThat(JobTables.attemptOf(prefix + "-data-uuid-0.parquet", "user-b"))
+                .isEqualTo(-1);
         assertThat(JobTables.attemptOf("data-uuid-0.parquet", "user-a")).isEqualTo(-1);
     }
 }

@@ -30,7 +30,8 @@ class JobSubmissionIT {
     @RegisterExtension
     static final MiniClusterExtension MINI = JobTestSupport.miniCluster();
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void shadedJarMainCompactsALocalWarehouse() throws Exception {
@@ -38,10 +39,21 @@ class JobSubmissionIT {
         TableModel model = new TableModel(TableModel.Mode.DEDUPLICATE);
         ingest(t, model, new Random(21), 4, 100, 100, "w", 1);
         List<String> cp = jobClassPath();
-        Process p = new ProcessBuilder(System.getProperty("java.home") + "/bin/java", "-Xmx512m",
-                "-cp", String.join(File.pathSeparator, cp), "io.strata.compaction.CompactionJob",
-                "--warehouse", dir.toString(), "--table", "db.jarred", "--strategy", "full")
-                .redirectErrorStream(true).redirectOutput(dir.resolve("job.log").toFile()).start();
+        Process p = new ProcessBuilder(
+                        System.getProperty("java.home") + "/bin/java",
+                        "-Xmx512m",
+                        "-cp",
+                        String.join(File.pathSeparator, cp),
+                        "io.strata.compaction.CompactionJob",
+                        "--warehouse",
+                        dir.toString(),
+                        "--table",
+                        "db.jarred",
+                        "--strategy",
+                        "full")
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("job.log").toFile())
+                .start();
         assertThat(p.waitFor(180, TimeUnit.SECONDS)).as("the job ends").isTrue();
         assertThat(p.exitValue()).as(Files.readString(dir.resolve("job.log"))).isZero();
         assertThat(levels(t).values()).allMatch(l -> l.numberOfSortedRuns() == 1);
@@ -51,10 +63,19 @@ class JobSubmissionIT {
     @Test
     void shadedJarMainRejectsBadArgumentsNamingThem() throws Exception {
         List<String> cp = jobClassPath();
-        Process p = new ProcessBuilder(System.getProperty("java.home") + "/bin/java", "-cp",
-                String.join(File.pathSeparator, cp), "io.strata.compaction.CompactionJob",
-                "--warehouse", dir.toString(), "--table", "db.missing", "--strategy", "full")
-                .redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        System.getProperty("java.home") + "/bin/java",
+                        "-cp",
+                        String.join(File.pathSeparator, cp),
+                        "io.strata.compaction.CompactionJob",
+                        "--warehouse",
+                        dir.toString(),
+                        "--table",
+                        "db.missing",
+                        "--strategy",
+                        "full")
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes());
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).isNotZero();
@@ -83,7 +104,8 @@ class JobSubmissionIT {
         ingest(t, model, new Random(22), 4, 100, 100, "w", 1);
 
         JobID id = RestSubmitter.submit(client, spec(dir.toString(), "full", "batch", 2, "--table", "rest"), null);
-        assertThat(client.requestJobResult(id).get(120, TimeUnit.SECONDS).isSuccess()).isTrue();
+        assertThat(client.requestJobResult(id).get(120, TimeUnit.SECONDS).isSuccess())
+                .isTrue();
 
         assertThat(levels(t).values()).allMatch(l -> l.numberOfSortedRuns() == 1);
         assertThat(contents(t)).isEqualTo(model.contents());

@@ -3,7 +3,6 @@ package io.strata.compaction;
 import io.strata.compaction.commit.CompactionEvent;
 import io.strata.compaction.job.JobSpec;
 import io.strata.storage.commit.TableCommit;
-import io.strata.storage.compact.TableCompactor;
 import io.strata.storage.data.BucketId;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.manifest.EntryFilter;
@@ -28,17 +27,18 @@ import org.apache.flink.util.CloseableIterator;
 
 /** Tables written by a write-only writer against the in-memory model, and jobs run on the shared MiniCluster. */
 public final class JobTestSupport {
-    private JobTestSupport() {
-    }
+    private JobTestSupport() {}
 
     static MiniClusterExtension miniCluster() {
         return new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-                .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+                .setNumberTaskManagers(1)
+                .setNumberSlotsPerTaskManager(4)
+                .build());
     }
 
     /** A model table (p INT, id INT, ...), write-only, with {@code options}. */
-    public static FileStoreTable create(String warehouse, String name, boolean partitioned, int buckets,
-                                 Map<String, String> options) {
+    public static FileStoreTable create(
+            String warehouse, String name, boolean partitioned, int buckets, Map<String, String> options) {
         Map<String, String> o = new HashMap<>(options);
         o.put("write-only", "true");
         o.putIfAbsent("num-sorted-run.compaction-trigger", "3");
@@ -46,9 +46,17 @@ public final class JobTestSupport {
     }
 
     /** Writes {@code commits} commits of {@code rows} random rows each, applying them to the model. */
-    public static void ingest(FileStoreTable t, TableModel model, Random rnd, int commits, int rows, int keys,
-                       String user, long firstIdentifier) {
-        try (TableWrite w = t.newWrite(user); TableCommit c = t.newCommit(user)) {
+    public static void ingest(
+            FileStoreTable t,
+            TableModel model,
+            Random rnd,
+            int commits,
+            int rows,
+            int keys,
+            String user,
+            long firstIdentifier) {
+        try (TableWrite w = t.newWrite(user);
+                TableCommit c = t.newCommit(user)) {
             for (int i = 0; i < commits; i++) {
                 for (int r = 0; r < rows; r++) {
                     GenericRow row = TableModel.randomRow(rnd, keys);
@@ -69,8 +77,15 @@ public final class JobTestSupport {
     }
 
     public static JobSpec spec(String warehouse, String strategy, String mode, int parallelism, String... extra) {
-        List<String> argv = new ArrayList<>(List.of("--warehouse", warehouse, "--strategy", strategy, "--mode", mode,
-                "--parallelism", String.valueOf(parallelism)));
+        List<String> argv = new ArrayList<>(List.of(
+                "--warehouse",
+                warehouse,
+                "--strategy",
+                strategy,
+                "--mode",
+                mode,
+                "--parallelism",
+                String.valueOf(parallelism)));
         argv.addAll(List.of(extra));
         if (!argv.contains("--discovery-interval")) {
             argv.addAll(List.of("--discovery-interval", "200 ms"));
@@ -81,14 +96,16 @@ public final class JobTestSupport {
         if (!argv.contains("--database") && argv.stream().noneMatch(a -> a.startsWith("db."))) {
             argv.addAll(List.of("--database", "db"));
         }
-        return picocli.CommandLine.populateCommand(new CompactionJob.Args(), argv.toArray(new String[0])).toSpec();
+        return picocli.CommandLine.populateCommand(new CompactionJob.Args(), argv.toArray(new String[0]))
+                .toSpec();
     }
 
     /** Runs a job to its end on the shared MiniCluster and returns the committer's events. */
     static List<CompactionEvent> runToEnd(JobSpec spec) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         List<CompactionEvent> events = new ArrayList<>();
-        try (CloseableIterator<CompactionEvent> it = CompactionPipeline.build(env, spec).executeAndCollect()) {
+        try (CloseableIterator<CompactionEvent> it =
+                CompactionPipeline.build(env, spec).executeAndCollect()) {
             it.forEachRemaining(events::add);
         }
         return events;

@@ -33,7 +33,9 @@ class PackageLayersTest {
 
     @Test
     void compactionJobPackagesFollowTheDesignMap() {
-        check("compaction-job", "io.strata.compaction",
+        check(
+                "compaction-job",
+                "io.strata.compaction",
                 ROOT.resolve("compaction-job/src/main/java/io/strata/compaction"));
     }
 
@@ -46,7 +48,9 @@ class PackageLayersTest {
     void theJobUsesOfStorageOnlyWhatTheDesignLists() {
         String design = read(ROOT.resolve("docs/DESIGN.md"));
         int start = design.indexOf("\n### What the job uses of storage");
-        assertThat(start).as("docs/DESIGN.md has a '### What the job uses of storage' part").isGreaterThanOrEqualTo(0);
+        assertThat(start)
+                .as("docs/DESIGN.md has a '### What the job uses of storage' part")
+                .isGreaterThanOrEqualTo(0);
         int end = design.indexOf("\n#", start + 1);
         TreeSet<String> listed = new TreeSet<>();
         Matcher m = Pattern.compile("`([a-z]+(?:\\.[a-z]+)*\\.[A-Z][A-Za-z]*)`").matcher(design.substring(start, end));
@@ -65,14 +69,16 @@ class PackageLayersTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        assertThat(used).as("storage classes the job's sources use, against docs/DESIGN.md's list")
+        assertThat(used)
+                .as("storage classes the job's sources use, against docs/DESIGN.md's list")
                 .containsExactlyElementsOf(listed);
     }
 
     private static void check(String module, String base, Path sourceRoot) {
         List<String> layers = designMap(module);
         Map<String, TreeSet<String>> uses = usesByPackage(base, sourceRoot);
-        assertThat(layers).as("docs/DESIGN.md package map of %s: every package of the source tree, once", module)
+        assertThat(layers)
+                .as("docs/DESIGN.md package map of %s: every package of the source tree, once", module)
                 .doesNotHaveDuplicates()
                 .containsExactlyInAnyOrderElementsOf(uses.keySet());
         List<String> violations = new ArrayList<>();
@@ -85,8 +91,12 @@ class PackageLayersTest {
                 }
             }
         }
-        assertThat(violations).as("uses of a package listed at the same place or later in the %s package map "
-                + "of docs/DESIGN.md (a cycle, or a map that is out of date)", module).isEmpty();
+        assertThat(violations)
+                .as(
+                        "uses of a package listed at the same place or later in the %s package map "
+                                + "of docs/DESIGN.md (a cycle, or a map that is out of date)",
+                        module)
+                .isEmpty();
     }
 
     /** The numbered entries ("1. `name`") under "### module" of DESIGN.md's "## Package map". */
@@ -114,11 +124,13 @@ class PackageLayersTest {
         Map<String, TreeSet<String>> uses = new TreeMap<>();
         try (Stream<Path> files = Files.walk(sourceRoot)) {
             for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
-                String pkg = relative(sourceRoot.relativize(f.getParent()).toString().replace('/', '.'));
+                String pkg =
+                        relative(sourceRoot.relativize(f.getParent()).toString().replace('/', '.'));
                 TreeSet<String> used = uses.computeIfAbsent(pkg, k -> new TreeSet<>());
                 Matcher m = reference.matcher(withoutComments(read(f)));
                 while (m.find()) {
-                    String target = relative(m.group(1).isEmpty() ? "" : m.group(1).substring(1));
+                    String target =
+                            relative(m.group(1).isEmpty() ? "" : m.group(1).substring(1));
                     if (!target.equals(pkg)) {
                         used.add(target);
                     }
@@ -136,7 +148,9 @@ class PackageLayersTest {
 
     /** The source without comments (javadoc links do not make a dependency) and string literals. */
     private static String withoutComments(String source) {
-        return source.replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("//[^\n]*", "").replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"");
+        return source.replaceAll("(?s)/\\*.*?\\*/", "")
+                .replaceAll("//[^\n]*", "")
+                .replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"");
     }
 
     private static String read(Path p) {

@@ -77,7 +77,8 @@ class S3CompactionJobTest {
         }
         LsmInvariants.check(reader);
         LsmInvariants.checkRowCounts(reader);
-        assertThat(events.stream().filter(e -> e.kind.equals(CompactionEvent.REWRITTEN))).hasSize(buckets);
+        assertThat(events.stream().filter(e -> e.kind.equals(CompactionEvent.REWRITTEN)))
+                .hasSize(buckets);
         Snapshot last = reader.snapshotManager().latest().orElseThrow();
         assertThat(last.commitKind()).isEqualTo(CommitKind.COMPACT);
         assertThat(last.id()).as("three appends, one compaction").isEqualTo(4);

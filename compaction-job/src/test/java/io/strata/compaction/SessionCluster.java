@@ -36,21 +36,29 @@ import java.util.regex.Pattern;
 final class SessionCluster implements AutoCloseable {
     /** What Flink's scripts pass to every JVM on Java 17 ({@code env.java.opts.all}). */
     static final List<String> JAVA_17_OPTS = List.of(
-            "--add-exports=java.base/sun.net.util=ALL-UNNAMED", "--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED",
-            "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.net=ALL-UNNAMED",
-            "--add-opens=java.base/java.io=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
-            "--add-opens=java.base/java.text=ALL-UNNAMED", "--add-opens=java.base/java.time=ALL-UNNAMED",
-            "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+            "--add-exports=java.base/sun.net.util=ALL-UNNAMED",
+            "--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED",
+            "--add-opens=java.base/java.lang=ALL-UNNAMED",
+            "--add-opens=java.base/java.net=ALL-UNNAMED",
+            "--add-opens=java.base/java.io=ALL-UNNAMED",
+            "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+            "--add-opens=java.base/java.text=ALL-UNNAMED",
+            "--add-opens=java.base/java.time=ALL-UNNAMED",
+            "--add-opens=java.base/java.util=ALL-UNNAMED",
+            "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
             "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
             "--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED");
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path dir;
     private final Path confDir;
     private final int restPort;
     private final List<String> classPath;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private Process jobManager;
     private Process taskManager;
 
@@ -74,67 +82,85 @@ final class SessionCluster implements AutoCloseable {
     static SessionCluster start(Path dir, List<String> extraClassPath) throws Exception {
         SessionCluster c = new SessionCluster(dir, extraClassPath);
         c.writeConfig();
-        c.jobManager = c.launch("jobmanager", "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
+        c.jobManager = c.launch(
+                "jobmanager",
+                "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
                 List.of("-Xmx512m", "-XX:MaxMetaspaceSize=256m"));
-        c.taskManager = c.launch("taskmanager", "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
+        c.taskManager = c.launch(
+                "taskmanager",
+                "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
                 List.of("-Xmx512m", "-Xms512m", "-XX:MaxDirectMemorySize=192m", "-XX:MaxMetaspaceSize=256m"));
         c.awaitTaskManager(Duration.ofSeconds(90));
         return c;
     }
 
     private void writeConfig() throws IOException {
-        String conf = String.join("\n",
-                "jobmanager.rpc.address: 127.0.0.1",
-                "jobmanager.rpc.port: " + freePort(),
-                "jobmanager.bind-host: 127.0.0.1",
-                "rest.address: 127.0.0.1",
-                "rest.bind-address: 127.0.0.1",
-                "rest.port: " + restPort,
-                "taskmanager.host: 127.0.0.1",
-                "taskmanager.bind-host: 127.0.0.1",
-                "taskmanager.numberOfTaskSlots: 2",
-                "jobmanager.memory.process.size: 1024m",
-                // what Flink's start-up scripts would compute and pass to a TaskManager of this size;
-                // the JVM options in start() match (heap = framework + task heap, direct = the rest)
-                "taskmanager.cpu.cores: 2",
-                "taskmanager.memory.framework.heap.size: 128m",
-                "taskmanager.memory.task.heap.size: 384m",
-                "taskmanager.memory.framework.off-heap.size: 128m",
-                "taskmanager.memory.task.off-heap.size: 0m",
-                "taskmanager.memory.network.min: 64m",
-                "taskmanager.memory.network.max: 64m",
-                "taskmanager.memory.managed.size: 64m",
-                "taskmanager.memory.jvm-metaspace.size: 256m",
-                "taskmanager.memory.jvm-overhead.min: 192m",
-                "taskmanager.memory.jvm-overhead.max: 192m",
-                "parallelism.default: 1",
-                "web.upload.dir: " + dir.resolve("uploads"),
-                "io.tmp.dirs: " + dir.resolve("tmp"),
-                "") + "\n";
+        String conf = String.join(
+                        "\n",
+                        "jobmanager.rpc.address: 127.0.0.1",
+                        "jobmanager.rpc.port: " + freePort(),
+                        "jobmanager.bind-host: 127.0.0.1",
+                        "rest.address: 127.0.0.1",
+                        "rest.bind-address: 127.0.0.1",
+                        "rest.port: " + restPort,
+                        "taskmanager.host: 127.0.0.1",
+                        "taskmanager.bind-host: 127.0.0.1",
+                        "taskmanager.numberOfTaskSlots: 2",
+                        "jobmanager.memory.process.size: 1024m",
+                        // what Flink's start-up scripts would compute and pass to a TaskManager of this size;
+                        // the JVM options in start() match (heap = framework + task heap, direct = the rest)
+                        "taskmanager.cpu.cores: 2",
+                        "taskmanager.memory.framework.heap.size: 128m",
+                        "taskmanager.memory.task.heap.size: 384m",
+                        "taskmanager.memory.framework.off-heap.size: 128m",
+                        "taskmanager.memory.task.off-heap.size: 0m",
+                        "taskmanager.memory.network.min: 64m",
+                        "taskmanager.memory.network.max: 64m",
+                        "taskmanager.memory.managed.size: 64m",
+                        "taskmanager.memory.jvm-metaspace.size: 256m",
+                        "taskmanager.memory.jvm-overhead.min: 192m",
+                        "taskmanager.memory.jvm-overhead.max: 192m",
+                        "parallelism.default: 1",
+                        "web.upload.dir: " + dir.resolve("uploads"),
+                        "io.tmp.dirs: " + dir.resolve("tmp"),
+                        "")
+                + "\n";
         Files.createDirectories(dir.resolve("uploads"));
         Files.createDirectories(dir.resolve("tmp"));
         Files.writeString(confDir.resolve("config.yaml"), conf);
-        Files.writeString(confDir.resolve("log4j.properties"), String.join("\n",
-                "rootLogger.level = INFO",
-                "rootLogger.appenderRef.file.ref = File",
-                "appender.file.name = File",
-                "appender.file.type = File",
-                "appender.file.fileName = ${sys:log.file}",
-                "appender.file.layout.type = PatternLayout",
-                "appender.file.layout.pattern = %d{HH:mm:ss,SSS} %-5p %c{1} [%t] - %m%n",
-                "logger.hadoop.name = org.apache.hadoop",
-                "logger.hadoop.level = WARN",
-                "") + "\n");
+        Files.writeString(
+                confDir.resolve("log4j.properties"),
+                String.join(
+                                "\n",
+                                "rootLogger.level = INFO",
+                                "rootLogger.appenderRef.file.ref = File",
+                                "appender.file.name = File",
+                                "appender.file.type = File",
+                                "appender.file.fileName = ${sys:log.file}",
+                                "appender.file.layout.type = PatternLayout",
+                                "appender.file.layout.pattern = %d{HH:mm:ss,SSS} %-5p %c{1} [%t] - %m%n",
+                                "logger.hadoop.name = org.apache.hadoop",
+                                "logger.hadoop.level = WARN",
+                                "")
+                        + "\n");
     }
 
     private Process launch(String name, String mainClass, List<String> jvmOptions) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(java()));
         cmd.addAll(jvmOptions);
         cmd.addAll(JAVA_17_OPTS);
-        cmd.addAll(List.of("-Dlog.file=" + log(name), "-Dlog4j.configurationFile=" + confDir.resolve("log4j.properties"),
-                "-Djava.io.tmpdir=" + dir.resolve("tmp"), "-cp", String.join(File.pathSeparator, classPath), mainClass,
-                "--configDir", confDir.toString()));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(name + ".out").toFile())
+        cmd.addAll(List.of(
+                "-Dlog.file=" + log(name),
+                "-Dlog4j.configurationFile=" + confDir.resolve("log4j.properties"),
+                "-Djava.io.tmpdir=" + dir.resolve("tmp"),
+                "-cp",
+                String.join(File.pathSeparator, classPath),
+                mainClass,
+                "--configDir",
+                confDir.toString()));
+        return new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve(name + ".out").toFile())
                 .start();
     }
 
@@ -149,7 +175,8 @@ final class SessionCluster implements AutoCloseable {
     private static List<String> flinkClassPath() throws IOException {
         String listed = System.getProperty("strata.flink.classpath");
         assertThat(listed).as("-Dstrata.flink.classpath (set by failsafe)").isNotNull();
-        List<String> cp = new ArrayList<>(List.of(Files.readString(Path.of(listed)).trim().split(File.pathSeparator)));
+        List<String> cp =
+                new ArrayList<>(List.of(Files.readString(Path.of(listed)).trim().split(File.pathSeparator)));
         for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
             if (e.contains("/org/apache/logging/log4j/") || e.contains("/org/slf4j/slf4j-api/")) {
                 cp.add(e);
@@ -162,8 +189,12 @@ final class SessionCluster implements AutoCloseable {
     List<String> clientCommand(String mainClass) {
         List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx512m"));
         cmd.addAll(JAVA_17_OPTS);
-        cmd.addAll(List.of("-Dlog4j.configurationFile=" + confDir.resolve("log4j.properties"),
-                "-Dlog.file=" + log("client"), "-cp", String.join(File.pathSeparator, classPath), mainClass));
+        cmd.addAll(List.of(
+                "-Dlog4j.configurationFile=" + confDir.resolve("log4j.properties"),
+                "-Dlog.file=" + log("client"),
+                "-cp",
+                String.join(File.pathSeparator, classPath),
+                mainClass));
         return cmd;
     }
 
@@ -187,7 +218,9 @@ final class SessionCluster implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             assertThat(jobManager.isAlive()).as("the JobManager runs (%s)", dir).isTrue();
-            assertThat(taskManager.isAlive()).as("the TaskManager runs (%s)", dir).isTrue();
+            assertThat(taskManager.isAlive())
+                    .as("the TaskManager runs (%s)", dir)
+                    .isTrue();
             if (isUp()) {
                 return;
             }
@@ -200,14 +233,17 @@ final class SessionCluster implements AutoCloseable {
     String uploadJar(Path jar) throws IOException, InterruptedException {
         String boundary = "----strata" + UUID.randomUUID();
         byte[] head = ("--" + boundary + "\r\nContent-Disposition: form-data; name=\"jarfile\"; filename=\""
-                + jar.getFileName() + "\"\r\nContent-Type: application/x-java-archive\r\n\r\n")
+                        + jar.getFileName() + "\"\r\nContent-Type: application/x-java-archive\r\n\r\n")
                 .getBytes(StandardCharsets.UTF_8);
         byte[] tail = ("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8);
         HttpRequest request = HttpRequest.newBuilder(uri("/jars/upload"))
                 .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-                .POST(HttpRequest.BodyPublishers.concat(HttpRequest.BodyPublishers.ofByteArray(head),
-                        HttpRequest.BodyPublishers.ofFile(jar), HttpRequest.BodyPublishers.ofByteArray(tail)))
-                .timeout(Duration.ofMinutes(2)).build();
+                .POST(HttpRequest.BodyPublishers.concat(
+                        HttpRequest.BodyPublishers.ofByteArray(head),
+                        HttpRequest.BodyPublishers.ofFile(jar),
+                        HttpRequest.BodyPublishers.ofByteArray(tail)))
+                .timeout(Duration.ofMinutes(2))
+                .build();
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         String file = JSON.readTree(response.body()).path("filename").asText();
@@ -219,8 +255,10 @@ final class SessionCluster implements AutoCloseable {
             throws IOException, InterruptedException {
         String body = JSON.writeValueAsString(Map.of("entryClass", entryClass, "programArgsList", args));
         HttpRequest request = HttpRequest.newBuilder(uri("/jars/" + jarId + "/run"))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body))
-                .timeout(Duration.ofMinutes(2)).build();
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .timeout(Duration.ofMinutes(2))
+                .build();
         return http.send(request, HttpResponse.BodyHandlers.ofString());
     }
 
@@ -239,7 +277,10 @@ final class SessionCluster implements AutoCloseable {
 
     JsonNode get(String path) throws IOException {
         try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10)).build(),
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(uri(path))
+                            .timeout(Duration.ofSeconds(10))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
                 throw new IOException("GET " + path + ": " + r.statusCode() + " " + r.body());
@@ -278,7 +319,8 @@ final class SessionCluster implements AutoCloseable {
     private static JvmCensus census(long pid) throws IOException, InterruptedException {
         String histogram = jcmd(pid, "GC.class_histogram");
         long loaders = 0;
-        Matcher m = Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+\\d+\\s+(\\S+)", Pattern.MULTILINE).matcher(histogram);
+        Matcher m = Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+\\d+\\s+(\\S+)", Pattern.MULTILINE)
+                .matcher(histogram);
         while (m.find()) {
             if (m.group(2).equals("org.apache.flink.util.ChildFirstClassLoader")
                     || m.group(2).equals("org.apache.flink.util.FlinkUserCodeClassLoaders$ParentFirstClassLoader")) {
@@ -291,19 +333,24 @@ final class SessionCluster implements AutoCloseable {
         while (t.find()) {
             names.merge(t.group(1).replaceAll("\\d+", "#"), 1, Integer::sum);
         }
-        return new JvmCensus(counter(counters, "java.cls.loadedClasses") - counter(counters, "java.cls.unloadedClasses"),
-                counter(counters, "java.threads.live"), loaders, names);
+        return new JvmCensus(
+                counter(counters, "java.cls.loadedClasses") - counter(counters, "java.cls.unloadedClasses"),
+                counter(counters, "java.threads.live"),
+                loaders,
+                names);
     }
 
     private static long counter(String counters, String name) {
-        Matcher m = Pattern.compile("^" + Pattern.quote(name) + "=(\\d+)", Pattern.MULTILINE).matcher(counters);
+        Matcher m = Pattern.compile("^" + Pattern.quote(name) + "=(\\d+)", Pattern.MULTILINE)
+                .matcher(counters);
         assertThat(m.find()).as("counter %s in jcmd PerfCounter.print", name).isTrue();
         return Long.parseLong(m.group(1));
     }
 
     private static String jcmd(long pid, String command) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(System.getProperty("java.home") + "/bin/jcmd", String.valueOf(pid), command)
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("jcmd %s", command).isTrue();
         assertThat(p.exitValue()).as("jcmd %s: %s", command, out).isZero();

@@ -40,6 +40,7 @@ class SessionClusterIT {
 
     /** Under target/, not a temporary directory: the cluster's logs stay for a failure's reader. */
     private static Path dir;
+
     private static SessionCluster cluster;
     private static String jarId;
 
@@ -62,8 +63,8 @@ class SessionClusterIT {
     }
 
     private static List<String> args(String table, String... extra) {
-        List<String> a = new ArrayList<>(List.of("--warehouse", warehouse(), "--table", "db." + table,
-                "--strategy", "full"));
+        List<String> a =
+                new ArrayList<>(List.of("--warehouse", warehouse(), "--table", "db." + table, "--strategy", "full"));
         a.addAll(List.of(extra));
         return a;
     }
@@ -91,7 +92,8 @@ class SessionClusterIT {
         assertThat(levels(t).values()).allMatch(l -> l.numberOfSortedRuns() == 1);
         assertThat(contents(t)).isEqualTo(model.contents());
         Thread.sleep(1000); // a JobManager that exits after main() returns does so at once
-        assertThat(cluster.isUp()).as("the cluster after the job; JobManager log:\n%s", cluster.tail("jobmanager"))
+        assertThat(cluster.isUp())
+                .as("the cluster after the job; JobManager log:\n%s", cluster.tail("jobmanager"))
                 .isTrue();
     }
 
@@ -101,16 +103,18 @@ class SessionClusterIT {
         assertThat(r.statusCode()).as(r.body()).isBetween(400, 599);
         assertThat(r.body()).contains("strata-compaction-job: error:").contains("db.no_such_table");
 
-        HttpResponse<String> bad = cluster.runJar(jarId, MAIN, List.of("--warehouse", warehouse(), "--mode", "sideways",
-                "--table", "db.x"));
+        HttpResponse<String> bad = cluster.runJar(
+                jarId, MAIN, List.of("--warehouse", warehouse(), "--mode", "sideways", "--table", "db.x"));
         assertThat(bad.statusCode()).as(bad.body()).isBetween(400, 599);
         assertThat(bad.body()).contains("--mode must be batch or streaming");
 
-        HttpResponse<String> unknown = cluster.runJar(jarId, MAIN, List.of("--warehouse", warehouse(), "--no-such-flag"));
+        HttpResponse<String> unknown =
+                cluster.runJar(jarId, MAIN, List.of("--warehouse", warehouse(), "--no-such-flag"));
         assertThat(unknown.body()).contains("--no-such-flag");
         Thread.sleep(1000);
-        assertThat(cluster.isUp()).as("the cluster after three failed runs; JobManager log:\n%s",
-                cluster.tail("jobmanager")).isTrue();
+        assertThat(cluster.isUp())
+                .as("the cluster after three failed runs; JobManager log:\n%s", cluster.tail("jobmanager"))
+                .isTrue();
     }
 
     @Test
@@ -130,8 +134,7 @@ class SessionClusterIT {
         assertThat(cluster.isUp()).isTrue();
     }
 
-    private record Run(int exit, String output) {
-    }
+    private record Run(int exit, String output) {}
 
     /** {@code flink run -c CompactionJob <shaded jar> args}: Flink's CliFrontend in a client JVM. */
     private static Run flinkRun(List<String> args) throws Exception {
@@ -176,8 +179,8 @@ class SessionClusterIT {
         c.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getPath());
         c.set("dfs.namenode.http-address", "127.0.0.1:0");
         c.set("dfs.datanode.http.address", "127.0.0.1:0");
-        MiniDFSCluster hdfs = new MiniDFSCluster.Builder(c, base)
-                .numDataNodes(1).format(true).build();
+        MiniDFSCluster hdfs =
+                new MiniDFSCluster.Builder(c, base).numDataNodes(1).format(true).build();
         List<String> hadoop = new ArrayList<>();
         for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
             if (e.contains("/hadoop-client-api/") || e.contains("/hadoop-client-runtime/")) {
@@ -185,7 +188,8 @@ class SessionClusterIT {
             }
         }
         assertThat(hadoop).hasSize(2);
-        SessionCluster withHadoop = SessionCluster.start(Files.createDirectories(dir.resolve("cluster-hadoop")), hadoop);
+        SessionCluster withHadoop =
+                SessionCluster.start(Files.createDirectories(dir.resolve("cluster-hadoop")), hadoop);
         try {
             hdfs.waitActive();
             String jar = withHadoop.uploadJar(Path.of(System.getProperty("strata.shaded.jar")));
@@ -205,8 +209,12 @@ class SessionClusterIT {
         List<String> history = new ArrayList<>();
         for (int job = 1; job <= jobs; job++) {
             ingest(t, model, random, 2, 50, 200, "w", 2L * job);
-            assertThat(runOverRest(cluster, jarId, List.of("--warehouse", warehouse, "--table", "db.many",
-                    "--strategy", "full"))).as("job %d", job).isEqualTo("FINISHED");
+            assertThat(runOverRest(
+                            cluster,
+                            jarId,
+                            List.of("--warehouse", warehouse, "--table", "db.many", "--strategy", "full")))
+                    .as("job %d", job)
+                    .isEqualTo("FINISHED");
             SessionCluster.JvmCensus tm = settled(cluster, true);
             SessionCluster.JvmCensus jm = settled(cluster, false);
             history.add("job " + job + ": TaskManager " + tm + ", JobManager " + jm);
@@ -214,10 +222,16 @@ class SessionClusterIT {
                 tmBase = tm;
                 jmBase = jm;
             }
-            assertThat(tm.userCodeClassLoaders()).as("user-code class loaders alive in the TaskManager\n%s\nthreads: %s",
-                    String.join("\n", history), tm.threadNames()).isLessThanOrEqualTo(1);
-            assertThat(jm.userCodeClassLoaders()).as("user-code class loaders alive in the JobManager\n%s\nthreads: %s",
-                    String.join("\n", history), jm.threadNames()).isLessThanOrEqualTo(1);
+            assertThat(tm.userCodeClassLoaders())
+                    .as(
+                            "user-code class loaders alive in the TaskManager\n%s\nthreads: %s",
+                            String.join("\n", history), tm.threadNames())
+                    .isLessThanOrEqualTo(1);
+            assertThat(jm.userCodeClassLoaders())
+                    .as(
+                            "user-code class loaders alive in the JobManager\n%s\nthreads: %s",
+                            String.join("\n", history), jm.threadNames())
+                    .isLessThanOrEqualTo(1);
         }
         assertThat(contents(t)).isEqualTo(model.contents());
         SessionCluster.JvmCensus tmEnd = settled(cluster, true);
@@ -227,13 +241,19 @@ class SessionClusterIT {
                 + "\nat the end: " + jmEnd.threadNames();
         // One leaked job is about 2,900 classes and two threads (issue 13): the margins are below that.
         assertThat(tmEnd.classes()).as("classes in the TaskManager\n%s", all).isLessThan(tmBase.classes() + 1000);
-        assertThat(threadsBesidesIoPools(tmEnd)).as("threads in the TaskManager\n%s", all)
+        assertThat(threadsBesidesIoPools(tmEnd))
+                .as("threads in the TaskManager\n%s", all)
                 .isLessThanOrEqualTo(threadsBesidesIoPools(tmBase) + 1);
         assertThat(jmEnd.classes()).as("classes in the JobManager\n%s", all).isLessThan(jmBase.classes() + 1000);
-        assertThat(threadsBesidesIoPools(jmEnd)).as("threads in the JobManager\n%s", all)
+        assertThat(threadsBesidesIoPools(jmEnd))
+                .as("threads in the JobManager\n%s", all)
                 .isLessThanOrEqualTo(threadsBesidesIoPools(jmBase) + 1);
-        assertThat(tmEnd.threadNames().keySet()).as("Strata threads in the TaskManager").noneMatch(n -> n.startsWith("strata"));
-        assertThat(jmEnd.threadNames().keySet()).as("Strata threads in the JobManager").noneMatch(n -> n.startsWith("strata"));
+        assertThat(tmEnd.threadNames().keySet())
+                .as("Strata threads in the TaskManager")
+                .noneMatch(n -> n.startsWith("strata"));
+        assertThat(jmEnd.threadNames().keySet())
+                .as("Strata threads in the JobManager")
+                .noneMatch(n -> n.startsWith("strata"));
     }
 
     /**
@@ -242,8 +262,10 @@ class SessionClusterIT {
      */
     private static int threadsBesidesIoPools(SessionCluster.JvmCensus c) {
         return c.threadNames().entrySet().stream()
-                .filter(e -> !e.getKey().equals("flink-taskexecutor-io-thread-#") && !e.getKey().equals("cluster-io-thread-#"))
-                .mapToInt(Map.Entry::getValue).sum();
+                .filter(e -> !e.getKey().equals("flink-taskexecutor-io-thread-#")
+                        && !e.getKey().equals("cluster-io-thread-#"))
+                .mapToInt(Map.Entry::getValue)
+                .sum();
     }
 
     /**

@@ -1,5 +1,11 @@
 package io.strata.compaction;
 
+import static io.strata.compaction.JobTestSupport.contents;
+import static io.strata.compaction.JobTestSupport.create;
+import static io.strata.compaction.JobTestSupport.levels;
+import static io.strata.compaction.JobTestSupport.spec;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.strata.compaction.commit.CompactionEvent;
 import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.job.JobTables;
@@ -46,11 +52,6 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import static io.strata.compaction.JobTestSupport.contents;
-import static io.strata.compaction.JobTestSupport.create;
-import static io.strata.compaction.JobTestSupport.levels;
-import static io.strata.compaction.JobTestSupport.spec;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The job in streaming mode beside a live write-only writer, with lookup changelog, and with
@@ -62,9 +63,11 @@ class StreamingCompactionJobTest {
 
     /** Failures still to inject, per place; static: the operators run in this JVM. */
     static final AtomicInteger REWRITE_FAILURES = new AtomicInteger();
+
     static final AtomicInteger COMMIT_FAILURES = new AtomicInteger();
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void streamingJobBesideAWriterKeepsTheTableCorrectAndProducesTheChangelog() throws Exception {
@@ -79,25 +82,43 @@ class StreamingCompactionJobTest {
     private void run(int rewriteFailures, int commitFailures, long seed) throws Exception {
         REWRITE_FAILURES.set(rewriteFailures);
         COMMIT_FAILURES.set(commitFailures);
-        FileStoreTable t = create(dir.toString(), "live", true, 2, Map.of("changelog-producer", "lookup",
-                "num-sorted-run.compaction-trigger", "3"));
+        FileStoreTable t = create(
+                dir.toString(),
+                "live",
+                true,
+                2,
+                Map.of("changelog-producer", "lookup", "num-sorted-run.compaction-trigger", "3"));
         TableModel model = new TableModel(TableModel.Mode.DEDUPLICATE);
-        JobSpec spec = spec(dir.toString(), "minor", "streaming", 2, "--table", "live", "--discovery-interval", "100 ms",
-                "--checkpoint-interval", "300 ms");
+        JobSpec spec = spec(
+                dir.toString(),
+                "minor",
+                "streaming",
+                2,
+                "--table",
+                "live",
+                "--discovery-interval",
+                "100 ms",
+                "--checkpoint-interval",
+                "300 ms");
 
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(JobTestSupport.restarts(10));
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(JobTestSupport.restarts(10));
         CompactionPipeline.configure(env, spec);
         DataStream<CompactionCommittable> results = CompactionPipeline.rewrite(CompactionPipeline.plan(env, spec), spec)
-                .map(new FailRewrites(), TypeInformation.of(CompactionCommittable.class)).setParallelism(2);
+                .map(new FailRewrites(), TypeInformation.of(CompactionCommittable.class))
+                .setParallelism(2);
         CompactionPipeline.commit(results, spec)
-                .map(new FailAfterCommit(), TypeInformation.of(CompactionEvent.class)).setParallelism(1)
-                .sinkTo(new DiscardingSink<>()).setParallelism(1);
+                .map(new FailAfterCommit(), TypeInformation.of(CompactionEvent.class))
+                .setParallelism(1)
+                .sinkTo(new DiscardingSink<>())
+                .setParallelism(1);
         JobClient job = env.executeAsync("streaming compaction test");
 
         RunBound bound = new RunBound(t, spec);
         Random rnd = new Random(seed);
         int commits = 300;
-        try (TableWrite w = t.newWrite("writer"); TableCommit c = t.newCommit("writer")) {
+        try (TableWrite w = t.newWrite("writer");
+                TableCommit c = t.newCommit("writer")) {
             for (int i = 1; i <= commits; i++) {
                 for (int r = 0; r < 40; r++) {
                     GenericRow row = TableModel.randomRow(rnd, 300);
@@ -111,24 +132,41 @@ class StreamingCompactionJobTest {
             }
         }
         // the writer stopped; the job drains level 0 (lookup compaction forces level-0 files up)
-        waitFor(() -> levels(t).values().stream().allMatch(l -> l.level0().isEmpty()), 60_000,
-                "every level-0 file compacted", () -> jobState(job) + describe(t));
-        job.stopWithSavepoint(false, dir.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL).get();
+        waitFor(
+                () -> levels(t).values().stream().allMatch(l -> l.level0().isEmpty()),
+                60_000,
+                "every level-0 file compacted",
+                () -> jobState(job) + describe(t));
+        job.stopWithSavepoint(false, dir.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL)
+                .get();
 
         assertThat(contents(t)).as("seed %d", seed).isEqualTo(model.contents());
-        assertThat(ChangelogReplay.replay(t)).as("changelog replay, seed %d", seed).isEqualTo(model.contents());
-        assertThat(bound.checked).as("writer commits after which the bound was checked (of %d; before, no bucket "
-                + "had two landings)", commits).isGreaterThanOrEqualTo(commits / 2);
+        assertThat(ChangelogReplay.replay(t))
+                .as("changelog replay, seed %d", seed)
+                .isEqualTo(model.contents());
+        assertThat(bound.checked)
+                .as(
+                        "writer commits after which the bound was checked (of %d; before, no bucket "
+                                + "had two landings)",
+                        commits)
+                .isGreaterThanOrEqualTo(commits / 2);
         // a job that keeps up lands in every bucket about once per 3 writer commits here, also with 5 runnable
         // threads per core (the writer slows down with the job); one landing in 10 commits is a job falling behind
-        assertThat(bound.fewestLandings()).as("the job's landings in the bucket with the fewest, over %d writer "
-                + "commits", commits).isGreaterThanOrEqualTo(commits / 10);
+        assertThat(bound.fewestLandings())
+                .as("the job's landings in the bucket with the fewest, over %d writer " + "commits", commits)
+                .isGreaterThanOrEqualTo(commits / 10);
         LsmInvariants.check(t);
         LsmInvariants.checkRowCounts(t);
         assertNoDuplicateCommits(t, spec.commitUser());
-        assertThat(unreferencedJobFiles(t, spec.commitUser())).as("files of failed attempts were removed").isEmpty();
-        assertThat(REWRITE_FAILURES.get()).as("every rewrite failure was injected").isZero();
-        assertThat(COMMIT_FAILURES.get()).as("every committer failure was injected").isZero();
+        assertThat(unreferencedJobFiles(t, spec.commitUser()))
+                .as("files of failed attempts were removed")
+                .isEmpty();
+        assertThat(REWRITE_FAILURES.get())
+                .as("every rewrite failure was injected")
+                .isZero();
+        assertThat(COMMIT_FAILURES.get())
+                .as("every committer failure was injected")
+                .isZero();
     }
 
     /**
@@ -159,6 +197,7 @@ class StreamingCompactionJobTest {
         private final Map<String, Long> addedIn = new HashMap<>();
         /** Per bucket, the snapshots of the job that changed it, in order. */
         private final Map<BucketId, List<Long>> landings = new HashMap<>();
+
         private long scannedUpTo;
         int checked;
 
@@ -166,7 +205,8 @@ class StreamingCompactionJobTest {
             this.table = table;
             this.jobUser = spec.commitUser();
             this.trigger = table.schema().tableOptions().get(CompactionOptions.COMPACTION_TRIGGER);
-            assertThat(table.schema().tableOptions().get(CompactionOptions.NUM_LEVELS) - 1).isEqualTo(trigger);
+            assertThat(table.schema().tableOptions().get(CompactionOptions.NUM_LEVELS) - 1)
+                    .isEqualTo(trigger);
         }
 
         void check(int commit, long seed) {
@@ -184,10 +224,12 @@ class StreamingCompactionJobTest {
                         + ", the job's last two landings in it: snapshots " + previous + " and "
                         + landed.get(landed.size() - 1);
                 for (DataFileMeta f : l.level0()) {
-                    assertThat(addedIn.get(f.fileName())).as("%s: the snapshot that added level-0 file %s", where,
-                            f.fileName()).isGreaterThan(previous);
+                    assertThat(addedIn.get(f.fileName()))
+                            .as("%s: the snapshot that added level-0 file %s", where, f.fileName())
+                            .isGreaterThan(previous);
                 }
-                assertThat(l.numberOfSortedRuns() - l.level0().size()).as("%s: runs above level 0", where)
+                assertThat(l.numberOfSortedRuns() - l.level0().size())
+                        .as("%s: runs above level 0", where)
                         .isLessThanOrEqualTo(trigger);
             }
             if (any) {
@@ -197,7 +239,9 @@ class StreamingCompactionJobTest {
 
         /** How often the job's compactions landed in the bucket with the fewest. */
         int fewestLandings() {
-            return landings.isEmpty() ? 0 : landings.values().stream().mapToInt(List::size).min().getAsInt();
+            return landings.isEmpty()
+                    ? 0
+                    : landings.values().stream().mapToInt(List::size).min().getAsInt();
         }
 
         private void scanSnapshots() {
@@ -206,8 +250,7 @@ class StreamingCompactionJobTest {
                 Snapshot s = table.snapshotManager().snapshot(id);
                 boolean job = s.commitUser().equals(jobUser);
                 Set<BucketId> buckets = new HashSet<>();
-                for (ManifestEntry e : table.manifests().scanner()
-                        .entries(s.deltaManifestList())) {
+                for (ManifestEntry e : table.manifests().scanner().entries(s.deltaManifestList())) {
                     buckets.add(e.bucketId());
                     if (!job && e.kind() == FileKind.ADD) {
                         addedIn.put(e.file().fileName(), id);
@@ -215,7 +258,8 @@ class StreamingCompactionJobTest {
                 }
                 if (job) {
                     long landing = id;
-                    buckets.forEach(b -> landings.computeIfAbsent(b, x -> new ArrayList<>()).add(landing));
+                    buckets.forEach(b ->
+                            landings.computeIfAbsent(b, x -> new ArrayList<>()).add(landing));
                 }
             }
             scannedUpTo = latest;
@@ -228,7 +272,9 @@ class StreamingCompactionJobTest {
         for (long id = 1; id <= t.snapshotManager().latestId().getAsLong(); id++) {
             Snapshot s = t.snapshotManager().snapshot(id);
             if (s.commitUser().equals(user)) {
-                assertThat(seen.add(s.commitIdentifier())).as("identifier %d committed twice", s.commitIdentifier()).isTrue();
+                assertThat(seen.add(s.commitIdentifier()))
+                        .as("identifier %d committed twice", s.commitIdentifier())
+                        .isTrue();
             }
         }
         assertThat(seen).as("the job committed").isNotEmpty();
@@ -239,21 +285,27 @@ class StreamingCompactionJobTest {
         Set<String> referenced = new HashSet<>();
         for (long id = 1; id <= t.snapshotManager().latestId().getAsLong(); id++) {
             Snapshot s = t.snapshotManager().snapshot(id);
-            t.manifests().scanner().entries(s.deltaManifestList()).forEach(e -> referenced.add(e.file().fileName()));
+            t.manifests()
+                    .scanner()
+                    .entries(s.deltaManifestList())
+                    .forEach(e -> referenced.add(e.file().fileName()));
             if (s.changelogManifestList() != null) {
-                t.manifests().scanner().entries(s.changelogManifestList()).forEach(e -> referenced.add(e.file().fileName()));
+                t.manifests()
+                        .scanner()
+                        .entries(s.changelogManifestList())
+                        .forEach(e -> referenced.add(e.file().fileName()));
             }
         }
         String tag = JobTables.jobFileTag(user);
         try (Stream<Path> files = Files.walk(Path.of(t.paths().root().toUri()))) {
-            return files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(tag) && !referenced.contains(n))
+            return files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith(tag) && !referenced.contains(n))
                     .collect(Collectors.toList());
         }
     }
 
-
-    static void waitFor(BooleanSupplier condition, long millis, String what,
-                        Supplier<String> state) throws InterruptedException {
+    static void waitFor(BooleanSupplier condition, long millis, String what, Supplier<String> state)
+            throws InterruptedException {
         long deadline = System.currentTimeMillis() + millis;
         while (!condition.getAsBoolean()) {
             if (System.currentTimeMillis() > deadline) {
@@ -272,7 +324,9 @@ class StreamingCompactionJobTest {
                 } catch (Exception e) {
                     StringWriter w = new StringWriter();
                     e.printStackTrace(new PrintWriter(w));
-                    status += " " + w.toString().substring(0, Math.min(6000, w.toString().length()));
+                    status += " "
+                            + w.toString()
+                                    .substring(0, Math.min(6000, w.toString().length()));
                 }
             }
             return "job " + status;
@@ -284,7 +338,9 @@ class StreamingCompactionJobTest {
     /** The LSM shape per bucket and the last snapshots, for failure messages. */
     static String describe(FileStoreTable t) {
         StringBuilder b = new StringBuilder();
-        levels(t).forEach((k, l) -> b.append("\n  bucket ").append(k).append(": ").append(l));
+        levels(t)
+                .forEach(
+                        (k, l) -> b.append("\n  bucket ").append(k).append(": ").append(l));
         long latest = t.snapshotManager().latestId().getAsLong();
         for (long id = Math.max(1, latest - 5); id <= latest; id++) {
             b.append("\n  ").append(t.snapshotManager().snapshot(id));
@@ -311,7 +367,8 @@ class StreamingCompactionJobTest {
 
         @Override
         public CompactionEvent map(CompactionEvent e) {
-            if (CompactionEvent.COMMITTED.equals(e.kind) && ++commits % 2 == 0
+            if (CompactionEvent.COMMITTED.equals(e.kind)
+                    && ++commits % 2 == 0
                     && COMMIT_FAILURES.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                 throw new IllegalStateException("injected failure in the committer");
             }

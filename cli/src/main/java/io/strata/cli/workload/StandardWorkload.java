@@ -40,8 +40,8 @@ public final class StandardWorkload {
      */
     public StandardWorkload(int commits, int rowsPerCommit, long keySpace, double deleteFraction, long seed) {
         if (commits < 0 || rowsPerCommit < 1) {
-            throw new IllegalArgumentException("need commits >= 0 and rowsPerCommit >= 1, got "
-                    + commits + " and " + rowsPerCommit);
+            throw new IllegalArgumentException(
+                    "need commits >= 0 and rowsPerCommit >= 1, got " + commits + " and " + rowsPerCommit);
         }
         if (!(deleteFraction >= 0.0 && deleteFraction <= 1.0)) {
             throw new IllegalArgumentException("deleteFraction must be in [0, 1], got " + deleteFraction);
@@ -70,11 +70,25 @@ public final class StandardWorkload {
         return new StandardWorkload(commits, rowsPerCommit, keySpace, deleteFraction, seed);
     }
 
-    public int commits() { return commits; }
-    public int rowsPerCommit() { return rowsPerCommit; }
-    public long keySpace() { return keySpace; }
-    public double deleteFraction() { return deleteFraction; }
-    public long seed() { return seed; }
+    public int commits() {
+        return commits;
+    }
+
+    public int rowsPerCommit() {
+        return rowsPerCommit;
+    }
+
+    public long keySpace() {
+        return keySpace;
+    }
+
+    public double deleteFraction() {
+        return deleteFraction;
+    }
+
+    public long seed() {
+        return seed;
+    }
 
     public long totalRows() {
         return (long) commits * rowsPerCommit;
@@ -99,8 +113,9 @@ public final class StandardWorkload {
      */
     public void forEachRowOfCommit(int c, Consumer<? super GenericRow> sink) {
         if (c != nextCommit || c >= commits) {
-            throw new IllegalStateException("commit " + c + " asked for, but commits are produced once each, in order: the next is "
-                    + nextCommit + " of " + commits);
+            throw new IllegalStateException(
+                    "commit " + c + " asked for, but commits are produced once each, in order: the next is "
+                            + nextCommit + " of " + commits);
         }
         long firstRow = (long) c * rowsPerCommit;
         for (int j = 0; j < rowsPerCommit; j++) {
@@ -139,7 +154,7 @@ public final class StandardWorkload {
 
     @Override
     public String toString() {
-        return "StandardWorkload{C=" + commits + ", R=" + rowsPerCommit + ", K=" + keySpace
-                + ", f=" + deleteFraction + ", seed=" + seed + "}";
+        return "StandardWorkload{C=" + commits + ", R=" + rowsPerCommit + ", K=" + keySpace + ", f=" + deleteFraction
+                + ", seed=" + seed + "}";
     }
 }

@@ -12,6 +12,7 @@ import java.util.Map;
 public final class WorkloadSchema {
     /** Column positions in {@link #COLUMNS} and in every generated row. */
     public static final int ID = 0;
+
     public static final int NAME = 1;
     public static final int PRICE = 2;
     public static final int QTY = 3;
@@ -42,8 +43,7 @@ public final class WorkloadSchema {
     /** The table options (insertion-ordered); scenario options such as write-only are not among them. */
     public static final Map<String, String> TABLE_OPTIONS = tableOptions();
 
-    private WorkloadSchema() {
-    }
+    private WorkloadSchema() {}
 
     private static Map<String, String> tableOptions() {
         Map<String, String> m = new LinkedHashMap<>();
@@ -63,15 +63,27 @@ public final class WorkloadSchema {
         StringBuilder sb = new StringBuilder("{\n  \"fields\": [\n");
         for (int i = 0; i < COLUMNS.size(); i++) {
             Column c = COLUMNS.get(i);
-            sb.append("    {\"name\": \"").append(c.name()).append("\", \"type\": \"").append(c.type())
-                    .append("\", \"nullable\": ").append(c.nullable()).append('}')
+            sb.append("    {\"name\": \"")
+                    .append(c.name())
+                    .append("\", \"type\": \"")
+                    .append(c.type())
+                    .append("\", \"nullable\": ")
+                    .append(c.nullable())
+                    .append('}')
                     .append(i + 1 < COLUMNS.size() ? ",\n" : "\n");
         }
-        sb.append("  ],\n  \"primaryKey\": [\"").append(PRIMARY_KEY).append("\"],\n")
+        sb.append("  ],\n  \"primaryKey\": [\"")
+                .append(PRIMARY_KEY)
+                .append("\"],\n")
                 .append("  \"partitionKeys\": [],\n  \"options\": {");
         String sep = "\n";
         for (Map.Entry<String, String> e : TABLE_OPTIONS.entrySet()) {
-            sb.append(sep).append("    \"").append(e.getKey()).append("\": \"").append(e.getValue()).append('"');
+            sb.append(sep)
+                    .append("    \"")
+                    .append(e.getKey())
+                    .append("\": \"")
+                    .append(e.getValue())
+                    .append('"');
             sep = ",\n";
         }
         return sb.append("\n  }\n}\n").toString();

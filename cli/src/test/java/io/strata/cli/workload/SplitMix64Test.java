@@ -23,7 +23,9 @@ class SplitMix64Test {
         SplitMix64 b = new SplitMix64(42);
         for (int i = 0; i < 1_000; i++) {
             long n = 1 + i * 7919L;
-            assertThat(a.below(n)).isEqualTo(Long.remainderUnsigned(b.next(), n)).isBetween(0L, n - 1);
+            assertThat(a.below(n))
+                    .isEqualTo(Long.remainderUnsigned(b.next(), n))
+                    .isBetween(0L, n - 1);
         }
     }
 

@@ -74,11 +74,15 @@ class StandardWorkloadTest {
                     }
                 } else {
                     assertThat(row.kind()).isEqualTo(RowKind.INSERT);
-                    assertThat((String) row.get(WorkloadSchema.NAME)).hasSize(16).matches("[A-Za-z0-9]+");
+                    assertThat((String) row.get(WorkloadSchema.NAME))
+                            .hasSize(16)
+                            .matches("[A-Za-z0-9]+");
                     assertThat((Double) row.get(WorkloadSchema.PRICE)).isBetween(0.0, 1000.0);
                     assertThat((Integer) row.get(WorkloadSchema.QTY)).isBetween(0, 999);
                     assertThat(row.get(WorkloadSchema.TS)).isEqualTo((long) c * 1_000 + j);
-                    assertThat((String) row.get(WorkloadSchema.PAYLOAD)).hasSize(64).matches("[A-Za-z0-9]+");
+                    assertThat((String) row.get(WorkloadSchema.PAYLOAD))
+                            .hasSize(64)
+                            .matches("[A-Za-z0-9]+");
                 }
             }
         }
@@ -90,8 +94,7 @@ class StandardWorkloadTest {
         List<GenericRow> rows = new ArrayList<>();
         workload.forEachRowOfCommit(0, rows::add);
 
-        assertThat(rows).extracting(GenericRow::kind)
-                .containsExactly(RowKind.INSERT, RowKind.DELETE, RowKind.INSERT);
+        assertThat(rows).extracting(GenericRow::kind).containsExactly(RowKind.INSERT, RowKind.DELETE, RowKind.INSERT);
         assertThat(rows.get(1).get(WorkloadSchema.ID)).isEqualTo(rows.get(0).get(WorkloadSchema.ID));
     }
 
@@ -110,13 +113,12 @@ class StandardWorkloadTest {
     void commitsComeOnceEachInOrder() {
         StandardWorkload workload = new StandardWorkload(2, 10, 100, 0.05, 42);
 
-        assertThatThrownBy(() -> workload.forEachRowOfCommit(1, r -> { }))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("the next is 0");
-        workload.forEachRowOfCommit(0, r -> { });
-        assertThatThrownBy(() -> workload.forEachRowOfCommit(0, r -> { }))
-                .isInstanceOf(IllegalStateException.class);
-        workload.forEachRowOfCommit(1, r -> { });
-        assertThatThrownBy(() -> workload.forEachRowOfCommit(2, r -> { }))
-                .isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> workload.forEachRowOfCommit(1, r -> {}))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("the next is 0");
+        workload.forEachRowOfCommit(0, r -> {});
+        assertThatThrownBy(() -> workload.forEachRowOfCommit(0, r -> {})).isInstanceOf(IllegalStateException.class);
+        workload.forEachRowOfCommit(1, r -> {});
+        assertThatThrownBy(() -> workload.forEachRowOfCommit(2, r -> {})).isInstanceOf(IllegalStateException.class);
     }
 }

@@ -63,6 +63,7 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
     private transient JobTables tables;
     /** Per table (db.name): a schema for the partition keys of events. */
     private transient Map<String, TableSchema> partitionSchemas;
+
     private transient int attempt;
     private transient ListState<String> userState;
     private transient ListState<byte[]> pendingState;
@@ -92,10 +93,10 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
         pending = new TreeMap<>();
         registerMetrics();
         tables.openSelectedQuietly();
-        userState = context.getOperatorStateStore().getListState(
-                new ListStateDescriptor<>("commit-user", StringSerializer.INSTANCE));
-        pendingState = context.getOperatorStateStore().getListState(
-                new ListStateDescriptor<>("pending-results", BytePrimitiveArraySerializer.INSTANCE));
+        userState = context.getOperatorStateStore()
+                .getListState(new ListStateDescriptor<>("commit-user", StringSerializer.INSTANCE));
+        pendingState = context.getOperatorStateStore()
+                .getListState(new ListStateDescriptor<>("pending-results", BytePrimitiveArraySerializer.INSTANCE));
         if (context.isRestored()) {
             for (String user : userState.get()) {
                 if (!user.equals(spec.commitUser())) {
@@ -107,7 +108,9 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
             for (byte[] b : pendingState.get()) {
                 restore(b);
             }
-            LOG.info("restored {} pending results of checkpoints {}", pending.values().stream().mapToInt(List::size).sum(),
+            LOG.info(
+                    "restored {} pending results of checkpoints {}",
+                    pending.values().stream().mapToInt(List::size).sum(),
                     pending.keySet());
             // the restored checkpoint completed: everything it holds is committable now
             commitUpTo(Long.MAX_VALUE);
@@ -127,8 +130,11 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
         skipped = getMetricGroup().counter("skippedCommits");
         removedFiles = getMetricGroup().counter("filesOfFailedAttemptsRemoved");
         getMetricGroup().gauge("lastCommitMillis", () -> lastCommitMillis);
-        getMetricGroup().gauge("pendingResults",
-                () -> current.size() + pending.values().stream().mapToInt(List::size).sum());
+        getMetricGroup()
+                .gauge(
+                        "pendingResults",
+                        () -> current.size()
+                                + pending.values().stream().mapToInt(List::size).sum());
     }
 
     @Override
@@ -136,7 +142,8 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
         CompactionCommittable c = record.getValue();
         current.add(c);
         output.collect(new StreamRecord<>(rewritten(c)));
-        if (spec.mode() == JobSpec.Mode.BATCH && spec.partialCommitEvery() > 0
+        if (spec.mode() == JobSpec.Mode.BATCH
+                && spec.partialCommitEvery() > 0
                 && current.size() >= spec.partialCommitEvery()) {
             commitBatch();
         }
@@ -154,7 +161,8 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
         if (!current.isEmpty()) {
-            pending.computeIfAbsent(context.getCheckpointId(), k -> new ArrayList<>()).addAll(current);
+            pending.computeIfAbsent(context.getCheckpointId(), k -> new ArrayList<>())
+                    .addAll(current);
             current = new ArrayList<>();
         }
         userState.update(List.of(spec.commitUser()));
@@ -175,8 +183,8 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
 
     /** Commits the results of every checkpoint up to {@code checkpointId}, oldest first. */
     private void commitUpTo(long checkpointId) {
-        Iterator<Map.Entry<Long, List<CompactionCommittable>>> it = pending.headMap(checkpointId, true).entrySet()
-                .iterator();
+        Iterator<Map.Entry<Long, List<CompactionCommittable>>> it =
+                pending.headMap(checkpointId, true).entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<Long, List<CompactionCommittable>> e = it.next();
             commitAll(e.getKey(), e.getValue());
@@ -193,17 +201,22 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
     }
 
     private void commitAll(long identifier, List<CompactionCommittable> results) {
-        Map<String, List<CompactionCommittable>> byTable = results.stream()
-                .collect(Collectors.groupingBy(c -> c.table, LinkedHashMap::new, Collectors.toList()));
+        Map<String, List<CompactionCommittable>> byTable =
+                results.stream().collect(Collectors.groupingBy(c -> c.table, LinkedHashMap::new, Collectors.toList()));
         for (Map.Entry<String, List<CompactionCommittable>> e : byTable.entrySet()) {
             long start = System.nanoTime();
             FileStoreTable table = tables.table(shortName(e.getKey()));
             List<CompactionCommittable> ofTable = e.getValue();
             // the job plans a table with one strategy, so every result of this pass carries the same one
             CompactStrategy strategy = CompactStrategy.parse(ofTable.get(0).strategy);
-            long plannedFrom = ofTable.stream().mapToLong(c -> c.plannedFromSnapshot).min().orElse(0);
+            long plannedFrom =
+                    ofTable.stream().mapToLong(c -> c.plannedFromSnapshot).min().orElse(0);
             CompactionCommitter.Outcome o = table.newCompactionCommitter(spec.commitUser(), strategy)
-                    .commit(identifier, ofTable.stream().map(CompactionCommittable::commitMessage).toList(),
+                    .commit(
+                            identifier,
+                            ofTable.stream()
+                                    .map(CompactionCommittable::commitMessage)
+                                    .toList(),
                             plannedFrom);
             lastCommitMillis = (System.nanoTime() - start) / 1_000_000;
             conflicts.inc(o.conflicts());
@@ -218,11 +231,19 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
             } else {
                 commits.inc(o.snapshots().isEmpty() ? 0 : 1);
                 committedBuckets.inc(o.committedBuckets());
-                ev.kind = o.conflicts() > 0 && o.snapshots().isEmpty() ? CompactionEvent.CONFLICT : CompactionEvent.COMMITTED;
+                ev.kind = o.conflicts() > 0 && o.snapshots().isEmpty()
+                        ? CompactionEvent.CONFLICT
+                        : CompactionEvent.COMMITTED;
                 ev.snapshots = o.snapshots().stream().map(String::valueOf).collect(Collectors.joining(","));
                 ev.buckets = o.committedBuckets();
-                LOG.info("table {}: committed {} buckets as snapshot(s) {} (identifier {}, {} conflicts) in {} ms",
-                        e.getKey(), o.committedBuckets(), ev.snapshots, identifier, o.conflicts(), lastCommitMillis);
+                LOG.info(
+                        "table {}: committed {} buckets as snapshot(s) {} (identifier {}, {} conflicts) in {} ms",
+                        e.getKey(),
+                        o.committedBuckets(),
+                        ev.snapshots,
+                        identifier,
+                        o.conflicts(),
+                        lastCommitMillis);
             }
             output.collect(new StreamRecord<>(ev));
         }
@@ -240,10 +261,10 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
         ev.table = c.table;
         CommitMessage m = c.commitMessage();
         // partition keys and their types never change (schema evolution only adds columns)
-        TableSchema schema = partitionSchemas.computeIfAbsent(c.table,
-                t -> tables.table(shortName(t)).schema());
-        ev.partition = PartitionPath.display(schema.partitionKeys(),
-                schema.typesOf(schema.partitionIndexes()), m.partition());
+        TableSchema schema = partitionSchemas.computeIfAbsent(
+                c.table, t -> tables.table(shortName(t)).schema());
+        ev.partition =
+                PartitionPath.display(schema.partitionKeys(), schema.typesOf(schema.partitionIndexes()), m.partition());
         ev.bucket = String.valueOf(m.bucket());
         ev.rowsRead = c.rowsRead;
         ev.rowsWritten = c.rowsWritten;
@@ -274,8 +295,8 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
         int version = in.readInt();
         if (version != STATE_VERSION) {
-            throw new IOException("unknown committer state version " + version + " (this build reads " + STATE_VERSION
-                    + ")");
+            throw new IOException(
+                    "unknown committer state version " + version + " (this build reads " + STATE_VERSION + ")");
         }
         long checkpointId = in.readLong();
         byte[] b = new byte[in.readInt()];

@@ -21,6 +21,7 @@ public final class CompactionEvent {
     public String partition;
     /** Bucket events: the bucket number; null for commits. */
     public String bucket;
+
     public long rowsRead;
     public long rowsWritten;
     public long bytesRead;
@@ -32,18 +33,21 @@ public final class CompactionEvent {
     public int level0FilesAfter;
     /** COMMITTED: the snapshots published, comma-separated; the buckets committed in {@link #buckets}. */
     public String snapshots;
+
     public int buckets;
     public long identifier;
     public long millis;
 
-    public CompactionEvent() {
-    }
+    public CompactionEvent() {}
 
     @Override
     public String toString() {
-        return kind + " " + table + (bucket == null ? "" : " " + (partition == null || partition.isEmpty() ? "-"
-                : partition) + "/" + bucket)
-                + (COMMITTED.equals(kind) ? " snapshots " + snapshots + " (" + buckets + " buckets, identifier "
-                + identifier + ")" : " runs " + sortedRunsBefore + "->" + sortedRunsAfter);
+        return kind + " " + table
+                + (bucket == null
+                        ? ""
+                        : " " + (partition == null || partition.isEmpty() ? "-" : partition) + "/" + bucket)
+                + (COMMITTED.equals(kind)
+                        ? " snapshots " + snapshots + " (" + buckets + " buckets, identifier " + identifier + ")"
+                        : " runs " + sortedRunsBefore + "->" + sortedRunsAfter);
     }
 }

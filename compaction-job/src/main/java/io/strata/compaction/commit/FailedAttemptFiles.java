@@ -15,14 +15,15 @@ import java.io.IOException;
  * re-committed the results of the restored checkpoint, so those are referenced by then.
  */
 final class FailedAttemptFiles {
-    private FailedAttemptFiles() {
-    }
+    private FailedAttemptFiles() {}
 
     /** @return the number of files deleted */
     static int remove(FileStoreTable table, String commitUser, int currentAttempt) throws IOException {
-        return table.removeUncommittedFiles(name -> {
-            int a = JobTables.attemptOf(name, commitUser);
-            return a >= 0 && a < currentAttempt;
-        }, "failed attempts of " + commitUser);
+        return table.removeUncommittedFiles(
+                name -> {
+                    int a = JobTables.attemptOf(name, commitUser);
+                    return a >= 0 && a < currentAttempt;
+                },
+                "failed attempts of " + commitUser);
     }
 }

@@ -21,7 +21,10 @@ public final class JobSpec implements Serializable {
     private static final long serialVersionUID = 1L;
 
     /** How the job runs. */
-    public enum Mode { BATCH, STREAMING }
+    public enum Mode {
+        BATCH,
+        STREAMING
+    }
 
     private final String warehouse;
     private final String database;
@@ -69,27 +72,64 @@ public final class JobSpec implements Serializable {
         }
 
         /** Explicit table names of the database; exclusive with {@link #includingTables}. */
-        public Builder tables(List<String> names) { this.tables = List.copyOf(names); return this; }
+        public Builder tables(List<String> names) {
+            this.tables = List.copyOf(names);
+            return this;
+        }
 
         /** A regular expression over the database's table names. */
-        public Builder includingTables(String regex) { this.includingTables = regex; return this; }
+        public Builder includingTables(String regex) {
+            this.includingTables = regex;
+            return this;
+        }
 
-        public Builder partitions(PartitionFilterSpec filter) { this.partitions = filter; return this; }
-        public Builder strategy(CompactStrategy s) { this.strategy = s; return this; }
-        public Builder mode(Mode m) { this.mode = m; return this; }
-        public Builder parallelism(int n) { this.parallelism = n; return this; }
-        public Builder discoveryInterval(Duration d) { this.discoveryInterval = d; return this; }
+        public Builder partitions(PartitionFilterSpec filter) {
+            this.partitions = filter;
+            return this;
+        }
+
+        public Builder strategy(CompactStrategy s) {
+            this.strategy = s;
+            return this;
+        }
+
+        public Builder mode(Mode m) {
+            this.mode = m;
+            return this;
+        }
+
+        public Builder parallelism(int n) {
+            this.parallelism = n;
+            return this;
+        }
+
+        public Builder discoveryInterval(Duration d) {
+            this.discoveryInterval = d;
+            return this;
+        }
 
         /** Batch mode: commit every {@code n} rewritten buckets (0: once at the end). */
-        public Builder partialCommitEvery(int n) { this.partialCommitEvery = n; return this; }
+        public Builder partialCommitEvery(int n) {
+            this.partialCommitEvery = n;
+            return this;
+        }
 
         /** Per-run table options; table-defining ones must keep the table's value. */
-        public Builder tableOptions(Map<String, String> options) { this.tableOptions = Map.copyOf(options); return this; }
+        public Builder tableOptions(Map<String, String> options) {
+            this.tableOptions = Map.copyOf(options);
+            return this;
+        }
 
         /** The commit user of the job's commits; a job restored from a savepoint must keep it. */
-        public Builder commitUser(String user) { this.commitUser = user; return this; }
+        public Builder commitUser(String user) {
+            this.commitUser = user;
+            return this;
+        }
 
-        public Builder checkpointInterval(Duration d) { this.checkpointInterval = d; return this; }
+        public Builder checkpointInterval(Duration d) {
+            this.checkpointInterval = d;
+            return this;
+        }
 
         /** @throws IllegalArgumentException naming the flag of an invalid or contradictory setting */
         public JobSpec build() {
@@ -120,8 +160,9 @@ public final class JobSpec implements Serializable {
                     + "streaming job compacts what the triggers ask for; schedule full compactions as batch jobs");
         }
         if (strategy == CompactStrategy.LOOKUP) {
-            throw new IllegalArgumentException("--strategy must be full or minor (lookup compaction is chosen per table "
-                    + "from changelog-producer=lookup)");
+            throw new IllegalArgumentException(
+                    "--strategy must be full or minor (lookup compaction is chosen per table "
+                            + "from changelog-producer=lookup)");
         }
         if (!tables.isEmpty() && includingTables != null) {
             throw new IllegalArgumentException("give either --table or --including-tables, not both");
@@ -133,8 +174,8 @@ public final class JobSpec implements Serializable {
             throw new IllegalArgumentException("--partial-commit-every must be >= 0, got " + partialCommitEvery);
         }
         if (partialCommitEvery > 0 && mode == Mode.STREAMING) {
-            throw new IllegalArgumentException("--partial-commit-every is for batch mode; a streaming job commits at "
-                    + "every checkpoint");
+            throw new IllegalArgumentException(
+                    "--partial-commit-every is for batch mode; a streaming job commits at " + "every checkpoint");
         }
         if (mode == Mode.STREAMING && (discoveryIntervalMillis <= 0 || checkpointIntervalMillis <= 0)) {
             throw new IllegalArgumentException("--discovery-interval and --checkpoint-interval must be positive");
@@ -144,27 +185,60 @@ public final class JobSpec implements Serializable {
         }
     }
 
-    public String warehouse() { return warehouse; }
-    public String database() { return database; }
+    public String warehouse() {
+        return warehouse;
+    }
+
+    public String database() {
+        return database;
+    }
 
     /** Explicit table names; empty means {@link #includingTables()} or the whole database. */
-    public List<String> tables() { return tables; }
+    public List<String> tables() {
+        return tables;
+    }
 
     /** Regular expression over table names, or null. */
-    public String includingTables() { return includingTables; }
+    public String includingTables() {
+        return includingTables;
+    }
 
-    public PartitionFilterSpec partitions() { return partitions; }
-    public CompactStrategy strategy() { return strategy; }
-    public Mode mode() { return mode; }
-    public int parallelism() { return parallelism; }
-    public long discoveryIntervalMillis() { return discoveryIntervalMillis; }
+    public PartitionFilterSpec partitions() {
+        return partitions;
+    }
+
+    public CompactStrategy strategy() {
+        return strategy;
+    }
+
+    public Mode mode() {
+        return mode;
+    }
+
+    public int parallelism() {
+        return parallelism;
+    }
+
+    public long discoveryIntervalMillis() {
+        return discoveryIntervalMillis;
+    }
 
     /** Batch mode: commit every N rewritten buckets (0: once at the end). */
-    public int partialCommitEvery() { return partialCommitEvery; }
+    public int partialCommitEvery() {
+        return partialCommitEvery;
+    }
 
-    public Map<String, String> tableOptions() { return tableOptions; }
-    public String commitUser() { return commitUser; }
-    public long checkpointIntervalMillis() { return checkpointIntervalMillis; }
+    public Map<String, String> tableOptions() {
+        return tableOptions;
+    }
+
+    public String commitUser() {
+        return commitUser;
+    }
+
+    public long checkpointIntervalMillis() {
+        return checkpointIntervalMillis;
+    }
 
     @Override
     public String toString() {

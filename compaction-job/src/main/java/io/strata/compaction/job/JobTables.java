@@ -81,8 +81,10 @@ public final class JobTables {
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot list the tables of database " + spec.database() + " in "
-                    + spec.warehouse() + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot list the tables of database " + spec.database() + " in " + spec.warehouse() + ": "
+                            + e.getMessage(),
+                    e);
         }
         return names;
     }
@@ -116,7 +118,8 @@ public final class JobTables {
         try {
             resolve();
         } catch (RuntimeException e) {
-            LOG.warn("cannot open the selected tables at start-up; each is opened when it is needed: {}",
+            LOG.warn(
+                    "cannot open the selected tables at start-up; each is opened when it is needed: {}",
                     e.getMessage());
         }
     }
@@ -133,7 +136,8 @@ public final class JobTables {
 
     public CompactStrategy strategyFor(FileStoreTable table) {
         if (spec.strategy() == CompactStrategy.MINOR
-                && table.schema().tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER) == ChangelogOptions.Producer.LOOKUP) {
+                && table.schema().tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER)
+                        == ChangelogOptions.Producer.LOOKUP) {
             return CompactStrategy.LOOKUP;
         }
         return spec.strategy();

@@ -23,8 +23,8 @@ import java.util.regex.Pattern;
  */
 public final class PartitionFilterSpec implements Serializable {
     private static final long serialVersionUID = 1L;
-    private static final Pattern COMPARISON = Pattern.compile(
-            "\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*(<=|>=|!=|<>|=|<|>)\\s*('(?:[^']|'')*'|[^\\s']+)\\s*");
+    private static final Pattern COMPARISON =
+            Pattern.compile("\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*(<=|>=|!=|<>|=|<|>)\\s*('(?:[^']|'')*'|[^\\s']+)\\s*");
 
     /** One comparison {@code column op literal}. */
     public static final class Condition implements Serializable {
@@ -72,7 +72,8 @@ public final class PartitionFilterSpec implements Serializable {
                 if (eq <= 0) {
                     throw new IllegalArgumentException("--partition '" + p + "': expected k=v[,k2=v2...]");
                 }
-                conj.add(new Condition(kv.substring(0, eq).trim(), "=", kv.substring(eq + 1).trim()));
+                conj.add(new Condition(
+                        kv.substring(0, eq).trim(), "=", kv.substring(eq + 1).trim()));
             }
             alts.add(List.copyOf(conj));
         }
@@ -163,19 +164,29 @@ public final class PartitionFilterSpec implements Serializable {
                         throw new IllegalArgumentException("not true or false");
                     }
                     return Boolean.parseBoolean(s);
-                case INT: return Integer.parseInt(s);
-                case BIGINT: return Long.parseLong(s);
-                case FLOAT: return Float.parseFloat(s);
-                case DOUBLE: return Double.parseDouble(s);
-                case DECIMAL: return new BigDecimal(s).setScale(t.scale());
-                case STRING: return s;
-                case DATE: return (int) LocalDate.parse(s).toEpochDay();
+                case INT:
+                    return Integer.parseInt(s);
+                case BIGINT:
+                    return Long.parseLong(s);
+                case FLOAT:
+                    return Float.parseFloat(s);
+                case DOUBLE:
+                    return Double.parseDouble(s);
+                case DECIMAL:
+                    return new BigDecimal(s).setScale(t.scale());
+                case STRING:
+                    return s;
+                case DATE:
+                    return (int) LocalDate.parse(s).toEpochDay();
                 default:
-                    throw new IllegalArgumentException("partition filters on " + t.typeName() + " columns are not supported");
+                    throw new IllegalArgumentException(
+                            "partition filters on " + t.typeName() + " columns are not supported");
             }
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("table " + table + ": partition filter " + c + ": '" + s
-                    + "' is not a valid " + t.typeName().toLowerCase(Locale.ROOT) + " (" + e.getMessage() + ")", e);
+            throw new IllegalArgumentException(
+                    "table " + table + ": partition filter " + c + ": '" + s + "' is not a valid "
+                            + t.typeName().toLowerCase(Locale.ROOT) + " (" + e.getMessage() + ")",
+                    e);
         }
     }
 
@@ -199,12 +210,18 @@ public final class PartitionFilterSpec implements Serializable {
             }
             int c = cmp.compare(v, value);
             switch (op) {
-                case "=": return c == 0;
-                case "!=": return c != 0;
-                case "<": return c < 0;
-                case "<=": return c <= 0;
-                case ">": return c > 0;
-                default: return c >= 0;
+                case "=":
+                    return c == 0;
+                case "!=":
+                    return c != 0;
+                case "<":
+                    return c < 0;
+                case "<=":
+                    return c <= 0;
+                case ">":
+                    return c > 0;
+                default:
+                    return c >= 0;
             }
         }
 
@@ -214,12 +231,18 @@ public final class PartitionFilterSpec implements Serializable {
                 return true;
             }
             switch (op) {
-                case "=": return cmp.compare(value, min) >= 0 && cmp.compare(value, max) <= 0;
-                case "!=": return !(cmp.compare(min, value) == 0 && cmp.compare(max, value) == 0);
-                case "<": return cmp.compare(min, value) < 0;
-                case "<=": return cmp.compare(min, value) <= 0;
-                case ">": return cmp.compare(max, value) > 0;
-                default: return cmp.compare(max, value) >= 0;
+                case "=":
+                    return cmp.compare(value, min) >= 0 && cmp.compare(value, max) <= 0;
+                case "!=":
+                    return !(cmp.compare(min, value) == 0 && cmp.compare(max, value) == 0);
+                case "<":
+                    return cmp.compare(min, value) < 0;
+                case "<=":
+                    return cmp.compare(min, value) <= 0;
+                case ">":
+                    return cmp.compare(max, value) > 0;
+                default:
+                    return cmp.compare(max, value) >= 0;
             }
         }
     }

@@ -12,8 +12,7 @@ import org.apache.flink.api.common.functions.RuntimeContext;
 public final class ProcessRelease {
     private static final String HOOK = "strata-process-resources";
 
-    private ProcessRelease() {
-    }
+    private ProcessRelease() {}
 
     public static void register(RuntimeContext context) {
         context.registerUserCodeClassLoaderReleaseHookIfAbsent(HOOK, ProcessResources::release);

@@ -21,8 +21,7 @@ import java.util.Set;
  * latest snapshot, and rewrites it; the result is described for the committer and the metrics.
  */
 public final class BucketRewrite {
-    private BucketRewrite() {
-    }
+    private BucketRewrite() {}
 
     /** @return empty when there is nothing (left) to do: another compaction landed first */
     public static Optional<CompactionCommittable> run(FileStoreTable table, CompactionWork work) {
@@ -41,8 +40,8 @@ public final class BucketRewrite {
         return Optional.of(committable(table, strategy, plan.get(), result, (System.nanoTime() - start) / 1_000_000));
     }
 
-    private static CompactionCommittable committable(FileStoreTable table, CompactStrategy strategy, BucketPlan plan,
-                                                     CompactResult r, long millis) {
+    private static CompactionCommittable committable(
+            FileStoreTable table, CompactStrategy strategy, BucketPlan plan, CompactResult r, long millis) {
         CompactionCommittable c = new CompactionCommittable();
         c.table = table.name();
         c.strategy = strategy.name();
@@ -54,9 +53,12 @@ public final class BucketRewrite {
         BucketEdit edit = r.edit();
         Set<String> inputs = new HashSet<>();
         edit.deletedFiles().forEach(f -> inputs.add(f.fileName()));
-        c.bytesWritten = edit.addedFiles().stream().filter(f -> !inputs.contains(f.fileName()))
-                .mapToLong(DataFileMeta::fileSize).sum();
-        c.changelogRows = edit.changelogFiles().stream().mapToLong(DataFileMeta::rowCount).sum();
+        c.bytesWritten = edit.addedFiles().stream()
+                .filter(f -> !inputs.contains(f.fileName()))
+                .mapToLong(DataFileMeta::fileSize)
+                .sum();
+        c.changelogRows =
+                edit.changelogFiles().stream().mapToLong(DataFileMeta::rowCount).sum();
         Levels before = plan.plan().levels();
         Levels after = before.apply(edit.deletedFiles(), edit.addedFiles());
         c.sortedRunsBefore = before.numberOfSortedRuns();

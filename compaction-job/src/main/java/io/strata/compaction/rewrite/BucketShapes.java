@@ -31,7 +31,11 @@ final class BucketShapes {
     }
 
     /** What {@link #record} did. */
-    enum Recorded { NEW_BUCKET, UPDATED, NOT_TRACKED }
+    enum Recorded {
+        NEW_BUCKET,
+        UPDATED,
+        NOT_TRACKED
+    }
 
     private final int capacity;
     private final Map<String, Shape> byBucket = new ConcurrentHashMap<>();

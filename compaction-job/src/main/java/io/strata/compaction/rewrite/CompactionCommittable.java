@@ -36,8 +36,7 @@ public final class CompactionCommittable {
     public int level0FilesAfter;
     public long rewriteMillis;
 
-    public CompactionCommittable() {
-    }
+    public CompactionCommittable() {}
 
     public CommitMessage commitMessage() {
         try {
@@ -85,8 +84,8 @@ public final class CompactionCommittable {
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
         int version = in.readInt();
         if (version != VERSION) {
-            throw new IOException("unknown compaction committable version " + version + " (this build reads " + VERSION
-                    + ")");
+            throw new IOException(
+                    "unknown compaction committable version " + version + " (this build reads " + VERSION + ")");
         }
         CompactionCommittable c = new CompactionCommittable();
         c.table = in.readUTF();

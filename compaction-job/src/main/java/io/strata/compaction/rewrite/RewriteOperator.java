@@ -42,6 +42,7 @@ public final class RewriteOperator extends ProcessFunction<CompactionWork, Compa
     private transient volatile long lastRewriteMillis;
     /** Per-bucket gauges are registered for at most this many buckets per subtask (see {@link BucketShapes}). */
     static final int MAX_BUCKETS_WITH_GAUGES = 1024;
+
     private transient BucketShapes shapes;
     private transient boolean warnedUntracked;
 
@@ -84,17 +85,27 @@ public final class RewriteOperator extends ProcessFunction<CompactionWork, Compa
         buckets.inc();
         lastRewriteMillis = c.rewriteMillis;
         registerBucketGauges(work, c);
-        LOG.info("{}: {} -> {} sorted runs, {} rows read, {} written, {} changelog rows in {} ms", work,
-                c.sortedRunsBefore, c.sortedRunsAfter, c.rowsRead, c.rowsWritten, c.changelogRows, c.rewriteMillis);
+        LOG.info(
+                "{}: {} -> {} sorted runs, {} rows read, {} written, {} changelog rows in {} ms",
+                work,
+                c.sortedRunsBefore,
+                c.sortedRunsAfter,
+                c.rowsRead,
+                c.rowsWritten,
+                c.changelogRows,
+                c.rewriteMillis);
         out.collect(c);
     }
 
     private void registerBucketGauges(CompactionWork work, CompactionCommittable c) {
         String key = work.bucketKey();
-        BucketShapes.Recorded r = shapes.record(key, new BucketShapes.Shape(c.sortedRunsBefore, c.sortedRunsAfter,
-                c.level0FilesBefore, c.level0FilesAfter));
+        BucketShapes.Recorded r = shapes.record(
+                key,
+                new BucketShapes.Shape(c.sortedRunsBefore, c.sortedRunsAfter, c.level0FilesBefore, c.level0FilesAfter));
         if (r == BucketShapes.Recorded.NEW_BUCKET) {
-            MetricGroup g = getRuntimeContext().getMetricGroup().addGroup("table", work.table)
+            MetricGroup g = getRuntimeContext()
+                    .getMetricGroup()
+                    .addGroup("table", work.table)
                     .addGroup("partition", Arrays.toString(work.bucketId().partition()))
                     .addGroup("bucket", String.valueOf(work.bucket));
             g.gauge("sortedRunsBefore", () -> shapes.get(key).sortedRunsBefore);
@@ -103,8 +114,11 @@ public final class RewriteOperator extends ProcessFunction<CompactionWork, Compa
             g.gauge("level0FilesAfter", () -> shapes.get(key).level0FilesAfter);
         } else if (r == BucketShapes.Recorded.NOT_TRACKED && !warnedUntracked) {
             warnedUntracked = true;
-            LOG.info("per-bucket gauges are kept for the first {} buckets this subtask compacts; {} and later "
-                    + "buckets are counted in the totals only", MAX_BUCKETS_WITH_GAUGES, work);
+            LOG.info(
+                    "per-bucket gauges are kept for the first {} buckets this subtask compacts; {} and later "
+                            + "buckets are counted in the totals only",
+                    MAX_BUCKETS_WITH_GAUGES,
+                    work);
         }
     }
 }

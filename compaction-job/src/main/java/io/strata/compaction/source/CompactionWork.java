@@ -37,6 +37,7 @@ public final class CompactionWork implements SourceSplit {
     public String table;
     /** The partition values, {@link ValueCodec#encodeTuple encoded}. */
     public byte[] partition;
+
     public int bucket;
     public long snapshotId;
     public String strategy;
@@ -46,8 +47,7 @@ public final class CompactionWork implements SourceSplit {
      */
     public byte[] files;
 
-    public CompactionWork() {
-    }
+    public CompactionWork() {}
 
     public CompactionWork(String table, BucketId bucket, long snapshotId, CompactStrategy strategy) {
         this.table = table;
@@ -131,7 +131,7 @@ public final class CompactionWork implements SourceSplit {
         } catch (IOException | RuntimeException e) {
             p = "<corrupt>";
         }
-        return "CompactionWork{" + table + ", partition=" + p + ", bucket=" + bucket + ", snapshot=" + snapshotId
-                + ", " + strategy + (files == null ? "" : ", files shipped") + "}";
+        return "CompactionWork{" + table + ", partition=" + p + ", bucket=" + bucket + ", snapshot=" + snapshotId + ", "
+                + strategy + (files == null ? "" : ", files shipped") + "}";
     }
 }

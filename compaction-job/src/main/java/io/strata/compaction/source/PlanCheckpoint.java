@@ -13,8 +13,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 public final class PlanCheckpoint {
     public static final PlanCheckpoint EMPTY = new PlanCheckpoint();
 
-    private PlanCheckpoint() {
-    }
+    private PlanCheckpoint() {}
 
     /** Version 1: no payload. */
     public static final class Serializer implements SimpleVersionedSerializer<PlanCheckpoint> {
@@ -31,7 +30,8 @@ public final class PlanCheckpoint {
         @Override
         public PlanCheckpoint deserialize(int version, byte[] bytes) throws IOException {
             if (version != 1 || bytes.length != 0) {
-                throw new IOException("unknown planner checkpoint version " + version + " (" + bytes.length + " bytes)");
+                throw new IOException(
+                        "unknown planner checkpoint version " + version + " (" + bytes.length + " bytes)");
             }
             return EMPTY;
         }

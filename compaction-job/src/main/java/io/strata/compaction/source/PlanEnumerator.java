@@ -40,6 +40,7 @@ final class PlanEnumerator implements SplitEnumerator<CompactionWork, PlanCheckp
     private final Map<String, Integer> backlog = new ConcurrentHashMap<>();
     /** The subtask each in-flight bucket's work was handed to (streaming; coordinator thread only). */
     private final Map<String, Integer> assignedTo = new HashMap<>();
+
     private boolean planned;
     private long worksPlanned;
 
@@ -48,7 +49,12 @@ final class PlanEnumerator implements SplitEnumerator<CompactionWork, PlanCheckp
         this.spec = spec;
         this.bounded = bounded;
         this.planner = new WorkPlanner(spec, new JobTables(spec, 0));
-        context.metricGroup().gauge("backlogBuckets", () -> backlog.values().stream().mapToInt(Integer::intValue).sum());
+        context.metricGroup()
+                .gauge(
+                        "backlogBuckets",
+                        () -> backlog.values().stream()
+                                .mapToInt(Integer::intValue)
+                                .sum());
         context.metricGroup().gauge("bucketsInFlight", inFlight::size);
         context.metricGroup().gauge("worksPlanned", () -> worksPlanned);
     }
@@ -58,7 +64,8 @@ final class PlanEnumerator implements SplitEnumerator<CompactionWork, PlanCheckp
         if (bounded) {
             context.callAsync(() -> planner.plan(Map.of()), this::onRound);
         } else {
-            context.callAsync(() -> planner.plan(Map.copyOf(inFlight)), this::onRound, 0, spec.discoveryIntervalMillis());
+            context.callAsync(
+                    () -> planner.plan(Map.copyOf(inFlight)), this::onRound, 0, spec.discoveryIntervalMillis());
         }
     }
 
@@ -166,12 +173,15 @@ final class PlanEnumerator implements SplitEnumerator<CompactionWork, PlanCheckp
         if (bounded) {
             return; // without checkpoints, Flink gives back every work handed out (addSplitsBack)
         }
-        List<String> handedToIt = assignedTo.entrySet().stream().filter(e -> e.getValue() == subtask)
-                .map(Map.Entry::getKey).toList();
+        List<String> handedToIt = assignedTo.entrySet().stream()
+                .filter(e -> e.getValue() == subtask)
+                .map(Map.Entry::getKey)
+                .toList();
         handedToIt.forEach(this::release);
         if (!handedToIt.isEmpty()) {
             planner.replanAll();
-            LOG.info("subtask {} restarted: {} buckets it was compacting are planned again", subtask, handedToIt.size());
+            LOG.info(
+                    "subtask {} restarted: {} buckets it was compacting are planned again", subtask, handedToIt.size());
         }
     }
 

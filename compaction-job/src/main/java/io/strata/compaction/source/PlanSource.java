@@ -29,13 +29,14 @@ public final class PlanSource implements Source<CompactionWork, CompactionWork, 
     }
 
     @Override
-    public SplitEnumerator<CompactionWork, PlanCheckpoint> createEnumerator(SplitEnumeratorContext<CompactionWork> ctx) {
+    public SplitEnumerator<CompactionWork, PlanCheckpoint> createEnumerator(
+            SplitEnumeratorContext<CompactionWork> ctx) {
         return new PlanEnumerator(ctx, spec, getBoundedness() == Boundedness.BOUNDED);
     }
 
     @Override
-    public SplitEnumerator<CompactionWork, PlanCheckpoint> restoreEnumerator(SplitEnumeratorContext<CompactionWork> ctx,
-                                                                            PlanCheckpoint checkpoint) {
+    public SplitEnumerator<CompactionWork, PlanCheckpoint> restoreEnumerator(
+            SplitEnumeratorContext<CompactionWork> ctx, PlanCheckpoint checkpoint) {
         return createEnumerator(ctx);
     }
 

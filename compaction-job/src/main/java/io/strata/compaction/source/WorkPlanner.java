@@ -11,10 +11,10 @@ import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.table.FileStoreTable;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.IdentityHashMap;
-import java.util.List;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -85,7 +85,8 @@ final class WorkPlanner {
             }
             // nothing can have changed: no new files, and in-flight buckets are released only by a new
             // snapshot (or by a subtask's restart, which sets replanAll)
-            if (Long.valueOf(latest.get().id()).equals(lastPlanned.put(name, latest.get().id()))) {
+            if (Long.valueOf(latest.get().id())
+                    .equals(lastPlanned.put(name, latest.get().id()))) {
                 continue;
             }
             CompactStrategy strategy = tables.strategyFor(table);
@@ -119,8 +120,8 @@ final class WorkPlanner {
         }
         // the largest first: subtasks take works in this order, and ending with small ones keeps a
         // subtask from starting a large bucket when the others are about to run out of work
-        round.works.sort(Comparator.comparingLong((CompactionWork w) -> bytesToRead.get(w)).reversed());
+        round.works.sort(Comparator.comparingLong((CompactionWork w) -> bytesToRead.get(w))
+                .reversed());
         return round;
     }
-
 }

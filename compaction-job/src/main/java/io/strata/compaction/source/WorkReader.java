@@ -74,6 +74,5 @@ final class WorkReader implements SourceReader<CompactionWork, CompactionWork> {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

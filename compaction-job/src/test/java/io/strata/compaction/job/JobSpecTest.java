@@ -26,16 +26,23 @@ class JobSpecTest {
         assertThat(spec.checkpointIntervalMillis()).isEqualTo(5_000);
         assertThat(spec.tableOptions()).isEmpty();
         assertThat(spec.commitUser()).startsWith("strata-compaction-");
-        assertThat(JobSpec.builder("/wh", "db").build().commitUser()).as("a fresh commit user per spec")
+        assertThat(JobSpec.builder("/wh", "db").build().commitUser())
+                .as("a fresh commit user per spec")
                 .isNotEqualTo(spec.commitUser());
     }
 
     @Test
     void builderCarriesEverySetting() {
-        JobSpec spec = JobSpec.builder("/wh", "db").tables(List.of("a", "b")).strategy(CompactStrategy.FULL)
-                .parallelism(3).partialCommitEvery(7).tableOptions(Map.of("target-file-size", "1 mb"))
-                .commitUser("nightly").discoveryInterval(Duration.ofSeconds(2))
-                .checkpointInterval(Duration.ofMinutes(1)).build();
+        JobSpec spec = JobSpec.builder("/wh", "db")
+                .tables(List.of("a", "b"))
+                .strategy(CompactStrategy.FULL)
+                .parallelism(3)
+                .partialCommitEvery(7)
+                .tableOptions(Map.of("target-file-size", "1 mb"))
+                .commitUser("nightly")
+                .discoveryInterval(Duration.ofSeconds(2))
+                .checkpointInterval(Duration.ofMinutes(1))
+                .build();
         assertThat(spec.tables()).containsExactly("a", "b");
         assertThat(spec.strategy()).isEqualTo(CompactStrategy.FULL);
         assertThat(spec.parallelism()).isEqualTo(3);
@@ -48,9 +55,15 @@ class JobSpecTest {
 
     @Test
     void buildRejectsContradictionsNamingTheFlag() {
-        assertThatThrownBy(() -> JobSpec.builder("/wh", "db").strategy(CompactStrategy.FULL)
-                .mode(JobSpec.Mode.STREAMING).build()).hasMessageContaining("--strategy full");
-        assertThatThrownBy(() -> JobSpec.builder("/wh", "db").tables(List.of("a")).includingTables("a.*").build())
+        assertThatThrownBy(() -> JobSpec.builder("/wh", "db")
+                        .strategy(CompactStrategy.FULL)
+                        .mode(JobSpec.Mode.STREAMING)
+                        .build())
+                .hasMessageContaining("--strategy full");
+        assertThatThrownBy(() -> JobSpec.builder("/wh", "db")
+                        .tables(List.of("a"))
+                        .includingTables("a.*")
+                        .build())
                 .hasMessageContaining("--including-tables");
         assertThatThrownBy(() -> JobSpec.builder("/wh", "db").parallelism(0).build())
                 .hasMessageContaining("--parallelism");

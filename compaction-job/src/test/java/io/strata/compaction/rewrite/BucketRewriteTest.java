@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * snapshot's manifests, and still checked against the latest snapshot when that moved on.
  */
 class BucketRewriteTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private static final BucketId BUCKET_0 = BucketId.of(new Object[0], 0);
 
@@ -40,13 +41,16 @@ class BucketRewriteTest {
     }
 
     private void append(FileStoreTable t, int commits, long firstIdentifier) {
-        JobTestSupport.ingest(t.copyWithOptions(Map.of("write-only", "true")), model, rnd, commits, 200, 150, "w",
-                firstIdentifier);
+        JobTestSupport.ingest(
+                t.copyWithOptions(Map.of("write-only", "true")), model, rnd, commits, 200, 150, "w", firstIdentifier);
     }
 
     private static Levels bucket0(FileStoreTable t) {
-        return t.newCompactor().levels(t.snapshotManager().latest().orElseThrow(), EntryFilter.ALL)
-                .values().iterator().next();
+        return t.newCompactor()
+                .levels(t.snapshotManager().latest().orElseThrow(), EntryFilter.ALL)
+                .values()
+                .iterator()
+                .next();
     }
 
     /** The files as they travel: through the work's encoding, as the rewrite operator gets them. */
@@ -98,8 +102,10 @@ class BucketRewriteTest {
 
         CompactionCommittable viaList = fullFrom(t, snapshot, files).orElseThrow();
         CompactionCommittable viaManifests = fullFrom(t, snapshot, null).orElseThrow();
-        assertThat(viaList.commitMessage().compactBefore()).isEqualTo(viaManifests.commitMessage().compactBefore());
-        assertThat(viaList.rowsRead).isEqualTo(files.stream().mapToLong(DataFileMeta::rowCount).sum());
+        assertThat(viaList.commitMessage().compactBefore())
+                .isEqualTo(viaManifests.commitMessage().compactBefore());
+        assertThat(viaList.rowsRead)
+                .isEqualTo(files.stream().mapToLong(DataFileMeta::rowCount).sum());
         assertThat(viaList.sortedRunsBefore).isEqualTo(5);
         assertThat(viaList.plannedFromSnapshot).isEqualTo(snapshot);
 
@@ -127,7 +133,8 @@ class BucketRewriteTest {
         assertThat(c.commitMessage().compactBefore()).containsExactlyInAnyOrderElementsOf(p.files);
         commit(t, c, 1);
         assertThat(TableModel.toContents(TestTables.scan(t))).isEqualTo(model.contents());
-        assertThat(bucket0(t).numberOfSortedRuns()).as("the compacted run and the two newer level-0 files")
+        assertThat(bucket0(t).numberOfSortedRuns())
+                .as("the compacted run and the two newer level-0 files")
                 .isEqualTo(3);
     }
 

@@ -15,7 +15,8 @@ class BucketShapesTest {
         BucketShapes shapes = new BucketShapes(2);
         assertThat(shapes.record("t/p/0", shape(5))).isEqualTo(BucketShapes.Recorded.NEW_BUCKET);
         assertThat(shapes.record("t/p/1", shape(4))).isEqualTo(BucketShapes.Recorded.NEW_BUCKET);
-        assertThat(shapes.record("t/p/0", shape(7))).as("a tracked bucket compacted again")
+        assertThat(shapes.record("t/p/0", shape(7)))
+                .as("a tracked bucket compacted again")
                 .isEqualTo(BucketShapes.Recorded.UPDATED);
         assertThat(shapes.get("t/p/0").sortedRunsBefore).isEqualTo(7);
         assertThat(shapes.get("t/p/1").level0FilesBefore).isEqualTo(4);

@@ -2,8 +2,8 @@ package io.strata.compaction.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.JobTestSupport;
+import io.strata.compaction.job.JobSpec;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.testutil.TableModel;
 import java.nio.file.Path;
@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The streaming planner's bookkeeping of buckets in flight across a subtask's restart, without Flink running. */
 class PlanEnumeratorTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     /** Runs planning rounds when told to, on the calling thread, and records assignments. */
     private static final class Context implements SplitEnumeratorContext<CompactionWork> {
@@ -36,8 +37,8 @@ class PlanEnumeratorTest {
 
         @SuppressWarnings("unchecked")
         @Override
-        public <T> void callAsync(Callable<T> callable, BiConsumer<T, Throwable> handler, long initialDelay,
-                                  long period) {
+        public <T> void callAsync(
+                Callable<T> callable, BiConsumer<T, Throwable> handler, long initialDelay, long period) {
             round = (Callable<Object>) callable;
             onRound = (BiConsumer<Object, Throwable>) handler;
         }
@@ -53,7 +54,9 @@ class PlanEnumeratorTest {
 
         @Override
         public void assignSplits(SplitsAssignment<CompactionWork> a) {
-            a.assignment().forEach((s, works) -> assigned.computeIfAbsent(s, x -> new ArrayList<>()).addAll(works));
+            a.assignment()
+                    .forEach((s, works) ->
+                            assigned.computeIfAbsent(s, x -> new ArrayList<>()).addAll(works));
         }
 
         @Override
@@ -62,8 +65,7 @@ class PlanEnumeratorTest {
         }
 
         @Override
-        public void sendEventToSourceReader(int subtask, SourceEvent event) {
-        }
+        public void sendEventToSourceReader(int subtask, SourceEvent event) {}
 
         @Override
         public int currentParallelism() {
@@ -76,8 +78,7 @@ class PlanEnumeratorTest {
         }
 
         @Override
-        public void signalNoMoreSplits(int subtask) {
-        }
+        public void signalNoMoreSplits(int subtask) {}
 
         @Override
         public void runInCoordinatorThread(Runnable runnable) {
@@ -118,8 +119,10 @@ class PlanEnumeratorTest {
 
         List<String> handedOut = new ArrayList<>();
         ctx.assigned.values().forEach(ws -> ws.forEach(w -> handedOut.add(w.bucketKey())));
-        assertThat(handedOut).as("the restarted subtask's bucket is planned again (to whichever subtask asks first), "
-                + "the other stays in flight with subtask 1").hasSize(3);
+        assertThat(handedOut)
+                .as("the restarted subtask's bucket is planned again (to whichever subtask asks first), "
+                        + "the other stays in flight with subtask 1")
+                .hasSize(3);
         assertThat(handedOut.stream().filter(lost::equals).count()).isEqualTo(2);
     }
 }

@@ -28,8 +28,13 @@ public final class ChangelogJoin implements CloseableIterator<KeyValue> {
     private final boolean rowDeduplicate;
     private final ArrayDeque<KeyValue> ready = new ArrayDeque<>();
 
-    public ChangelogJoin(TaggedKeyGroups groups, IntPredicate inBefore, IntPredicate touches, MergeFunction before,
-                         MergeFunction after, boolean rowDeduplicate) {
+    public ChangelogJoin(
+            TaggedKeyGroups groups,
+            IntPredicate inBefore,
+            IntPredicate touches,
+            MergeFunction before,
+            MergeFunction after,
+            boolean rowDeduplicate) {
         this.groups = groups;
         this.inBefore = inBefore;
         this.touches = touches;
@@ -82,8 +87,13 @@ public final class ChangelogJoin implements CloseableIterator<KeyValue> {
      *       written), unless {@code rowDeduplicate}.</li>
      * </ul>
      */
-    static void diff(MergeFunction before, long beforeSeq, MergeFunction after, long afterSeq, boolean rowDeduplicate,
-                     Collection<KeyValue> out) {
+    static void diff(
+            MergeFunction before,
+            long beforeSeq,
+            MergeFunction after,
+            long afterSeq,
+            boolean rowDeduplicate,
+            Collection<KeyValue> out) {
         Object[] b = before == null ? null : before.finalResult();
         Object[] a = after.finalResult();
         if (b == null) {
@@ -92,8 +102,7 @@ public final class ChangelogJoin implements CloseableIterator<KeyValue> {
             }
         } else if (a == null) {
             out.add(new KeyValue(beforeSeq, RowKind.DELETE, b));
-        } else if (before.resultSequence() != after.resultSequence()
-                && !(rowDeduplicate && Arrays.deepEquals(b, a))) {
+        } else if (before.resultSequence() != after.resultSequence() && !(rowDeduplicate && Arrays.deepEquals(b, a))) {
             out.add(new KeyValue(beforeSeq, RowKind.UPDATE_BEFORE, b));
             out.add(new KeyValue(afterSeq, RowKind.UPDATE_AFTER, a));
         }

@@ -14,8 +14,8 @@ import io.strata.storage.mergetree.Levels;
 import io.strata.storage.mergetree.MergingIterator;
 import io.strata.storage.mergetree.RecordComparator;
 import io.strata.storage.mergetree.TaggedKeyGroups;
-import io.strata.storage.options.ChangelogOptions.Producer;
 import io.strata.storage.options.ChangelogOptions;
+import io.strata.storage.options.ChangelogOptions.Producer;
 import io.strata.storage.options.FileOptions;
 import io.strata.storage.options.WriteOptions;
 import io.strata.storage.schema.TableSchema;
@@ -84,7 +84,8 @@ public final class ChangelogProducer {
             case LOOKUP:
                 return !levels.level0().isEmpty() && outputLevel > 0 && inputFiles.containsAll(levels.level0());
             case FULL_COMPACTION:
-                return outputLevel == levels.maxLevel() && inputFiles.size() == levels.allFiles().size();
+                return outputLevel == levels.maxLevel()
+                        && inputFiles.size() == levels.allFiles().size();
             default:
                 return false;
         }
@@ -121,12 +122,20 @@ public final class ChangelogProducer {
         }
         int[] tagArray = tags.stream().mapToInt(Integer::intValue).toArray();
         boolean lookup = producer == Producer.LOOKUP;
-        RollingFileWriter out = new RollingFileWriter(files, paths.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)),
-                0, FileSource.COMPACT, targetFileSize, comparator.keys());
-        try (ChangelogJoin join = new ChangelogJoin(new TaggedKeyGroups(runs, tagArray, comparator),
+        RollingFileWriter out = new RollingFileWriter(
+                files,
+                paths.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)),
+                0,
+                FileSource.COMPACT,
+                targetFileSize,
+                comparator.keys());
+        try (ChangelogJoin join = new ChangelogJoin(
+                new TaggedKeyGroups(runs, tagArray, comparator),
                 lookup ? tag -> tag > 0 : tag -> tag == maxLevel,
                 lookup ? tag -> tag == 0 : tag -> true,
-                engines.functionFactory().get(), engines.functionFactory().get(), rowDeduplicate)) {
+                engines.functionFactory().get(),
+                engines.functionFactory().get(),
+                rowDeduplicate)) {
             while (join.hasNext()) {
                 out.write(join.next());
             }
@@ -155,17 +164,23 @@ public final class ChangelogProducer {
         // rows as the compaction reads them (STRING values may be raw UTF-8): the lookup files are
         // built and probed in that form, and the level-0 versions must compare equal to them
         RecordComparator rewriteOrder = reader.rewriteComparator();
-        Comparator<Object[]> keyTuples = ValueComparators.forTuple(
-                schema.typesOf(schema.primaryKeyIndexes()), reader.rewritesRawStrings());
+        Comparator<Object[]> keyTuples =
+                ValueComparators.forTuple(schema.typesOf(schema.primaryKeyIndexes()), reader.rewritesRawStrings());
         int[] keyIdx = schema.primaryKeyIndexes();
         MergeFunction before = engines.functionFactory().get();
         MergeFunction after = engines.functionFactory().get();
         Comparator<KeyValue> order = rewriteOrder.records();
-        RollingFileWriter out = new RollingFileWriter(files, paths.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)),
-                0, FileSource.COMPACT, targetFileSize, rewriteOrder.keys());
+        RollingFileWriter out = new RollingFileWriter(
+                files,
+                paths.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)),
+                0,
+                FileSource.COMPACT,
+                targetFileSize,
+                rewriteOrder.keys());
         List<KeyValue> ready = new ArrayList<>(2);
         try (TaggedKeyGroups level0 = new TaggedKeyGroups(
-                List.of(reader.mergeFilesForRewrite(paths, levels.level0(), MergingIterator.Mode.PARTIAL)), new int[] {0},
+                List.of(reader.mergeFilesForRewrite(paths, levels.level0(), MergingIterator.Mode.PARTIAL)),
+                new int[] {0},
                 rewriteOrder)) {
             while (level0.hasNext()) {
                 List<TaggedKeyGroups.Version> group = level0.next();
@@ -176,7 +191,8 @@ public final class ChangelogProducer {
                 for (List<DataFileMeta> run : higher) {
                     DataFileMeta f = fileHolding(run, keyTuple, keyTuples);
                     if (f != null) {
-                        versions.addAll(lookupCache.get(f, key, file -> reader.readRunForRewrite(paths, List.of(file))));
+                        versions.addAll(
+                                lookupCache.get(f, key, file -> reader.readRunForRewrite(paths, List.of(file))));
                     }
                 }
                 versions.sort(order);
@@ -190,10 +206,17 @@ public final class ChangelogProducer {
                 after.reset();
                 versions.forEach(before::add);
                 all.forEach(after::add);
-                long bSeq = versions.isEmpty() ? 0 : versions.get(versions.size() - 1).sequence();
+                long bSeq = versions.isEmpty()
+                        ? 0
+                        : versions.get(versions.size() - 1).sequence();
                 ready.clear();
-                ChangelogJoin.diff(versions.isEmpty() ? null : before, bSeq, after, all.get(all.size() - 1).sequence(),
-                        rowDeduplicate, ready);
+                ChangelogJoin.diff(
+                        versions.isEmpty() ? null : before,
+                        bSeq,
+                        after,
+                        all.get(all.size() - 1).sequence(),
+                        rowDeduplicate,
+                        ready);
                 for (KeyValue kv : ready) {
                     out.write(kv);
                 }
@@ -222,6 +245,4 @@ public final class ChangelogProducer {
         }
         return null;
     }
-
-
 }

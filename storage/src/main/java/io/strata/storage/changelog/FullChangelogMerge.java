@@ -5,10 +5,10 @@ import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.format.DataFilePathFactory;
 import io.strata.storage.format.RollingFileWriter;
 import io.strata.storage.merge.MergeFunction;
+import io.strata.storage.mergetree.BucketReader;
 import io.strata.storage.mergetree.Levels;
 import io.strata.storage.mergetree.MergingIterator;
 import io.strata.storage.mergetree.TaggedKeyGroups;
-import io.strata.storage.mergetree.BucketReader;
 import io.strata.storage.store.TableContext;
 import io.strata.storage.util.CloseableIterator;
 import java.io.IOException;
@@ -40,8 +40,8 @@ public final class FullChangelogMerge {
     private final MergeFunction before;
     private final MergeFunction after;
 
-    public FullChangelogMerge(TableContext table, DataFilePathFactory paths, Levels levels, boolean dropDelete,
-                              boolean rowDeduplicate) {
+    public FullChangelogMerge(
+            TableContext table, DataFilePathFactory paths, Levels levels, boolean dropDelete, boolean rowDeduplicate) {
         this.table = table;
         this.reader = new BucketReader(table);
         this.paths = paths;
@@ -92,8 +92,8 @@ public final class FullChangelogMerge {
         }
         long written = 0;
         List<KeyValue> ready = new ArrayList<>(2);
-        try (TaggedKeyGroups groups = new TaggedKeyGroups(runs, tags.stream().mapToInt(Integer::intValue).toArray(),
-                reader.rewriteComparator())) {
+        try (TaggedKeyGroups groups = new TaggedKeyGroups(
+                runs, tags.stream().mapToInt(Integer::intValue).toArray(), reader.rewriteComparator())) {
             while (groups.hasNext()) {
                 List<TaggedKeyGroups.Version> versions = groups.next();
                 boolean anyBefore = false;

@@ -30,7 +30,8 @@ public final class LookupCache implements AutoCloseable {
 
     public LookupCache(File parent, long maxDiskBytes, int[] keyIndexes) {
         try {
-            this.dir = Files.createTempDirectory(LocalScratch.processDir(parent).toPath(), "strata-lookup-").toFile();
+            this.dir = Files.createTempDirectory(LocalScratch.processDir(parent).toPath(), "strata-lookup-")
+                    .toFile();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the local lookup directory under " + parent, e);
         }
@@ -39,8 +40,8 @@ public final class LookupCache implements AutoCloseable {
     }
 
     /** The versions of the key of {@code row} in {@code file}, building the file's lookup file on first use. */
-    public List<KeyValue> get(DataFileMeta file, byte[] key,
-                                        Function<DataFileMeta, CloseableIterator<KeyValue>> reader) throws IOException {
+    public List<KeyValue> get(DataFileMeta file, byte[] key, Function<DataFileMeta, CloseableIterator<KeyValue>> reader)
+            throws IOException {
         LocalLookupFile local = files.get(file.fileName());
         if (local == null) {
             local = LocalLookupFile.build(new File(dir, file.fileName() + ".lookup"), reader.apply(file), keyIndexes);

@@ -1,8 +1,8 @@
 package io.strata.storage.commit;
 
-import io.strata.storage.mergetree.BucketEdit;
 import io.strata.storage.data.BucketId;
 import io.strata.storage.format.DataFileMeta;
+import io.strata.storage.mergetree.BucketEdit;
 import java.util.Arrays;
 import java.util.List;
 
@@ -21,9 +21,14 @@ public final class CommitMessage {
     private final List<DataFileMeta> changelogFiles;
     private final List<DataFileMeta> compactChangelogFiles;
 
-    public CommitMessage(Object[] partition, int bucket, int totalBuckets, List<DataFileMeta> appendFiles,
-                         List<DataFileMeta> compactBefore, List<DataFileMeta> compactAfter,
-                         List<DataFileMeta> changelogFiles) {
+    public CommitMessage(
+            Object[] partition,
+            int bucket,
+            int totalBuckets,
+            List<DataFileMeta> appendFiles,
+            List<DataFileMeta> compactBefore,
+            List<DataFileMeta> compactAfter,
+            List<DataFileMeta> changelogFiles) {
         this(partition, bucket, totalBuckets, appendFiles, compactBefore, compactAfter, changelogFiles, List.of());
     }
 
@@ -31,9 +36,15 @@ public final class CommitMessage {
      * @param changelogFiles        changelog of the appended rows (changelog-producer input)
      * @param compactChangelogFiles changelog produced by the compaction (lookup, full-compaction)
      */
-    public CommitMessage(Object[] partition, int bucket, int totalBuckets, List<DataFileMeta> appendFiles,
-                         List<DataFileMeta> compactBefore, List<DataFileMeta> compactAfter,
-                         List<DataFileMeta> changelogFiles, List<DataFileMeta> compactChangelogFiles) {
+    public CommitMessage(
+            Object[] partition,
+            int bucket,
+            int totalBuckets,
+            List<DataFileMeta> appendFiles,
+            List<DataFileMeta> compactBefore,
+            List<DataFileMeta> compactAfter,
+            List<DataFileMeta> changelogFiles,
+            List<DataFileMeta> compactChangelogFiles) {
         this.partition = partition;
         this.bucket = bucket;
         this.totalBuckets = totalBuckets;
@@ -50,24 +61,57 @@ public final class CommitMessage {
 
     /** The message of a dedicated compaction of {@code bucket}: its edit, nothing appended. */
     public static CommitMessage compaction(BucketId bucket, int totalBuckets, BucketEdit edit) {
-        return new CommitMessage(bucket.partition(), bucket.bucket(), totalBuckets, List.of(), edit.deletedFiles(),
-                edit.addedFiles(), List.of(), edit.changelogFiles());
+        return new CommitMessage(
+                bucket.partition(),
+                bucket.bucket(),
+                totalBuckets,
+                List.of(),
+                edit.deletedFiles(),
+                edit.addedFiles(),
+                List.of(),
+                edit.changelogFiles());
     }
 
-    public static CommitMessage compact(Object[] partition, int bucket, int totalBuckets, List<DataFileMeta> before,
-                                        List<DataFileMeta> after) {
+    public static CommitMessage compact(
+            Object[] partition, int bucket, int totalBuckets, List<DataFileMeta> before, List<DataFileMeta> after) {
         return new CommitMessage(partition, bucket, totalBuckets, List.of(), before, after, List.of());
     }
 
-    public Object[] partition() { return partition; }
-    public int bucket() { return bucket; }
-    public BucketId bucketId() { return BucketId.of(partition, bucket); }
-    public int totalBuckets() { return totalBuckets; }
-    public List<DataFileMeta> appendFiles() { return appendFiles; }
-    public List<DataFileMeta> compactBefore() { return compactBefore; }
-    public List<DataFileMeta> compactAfter() { return compactAfter; }
-    public List<DataFileMeta> changelogFiles() { return changelogFiles; }
-    public List<DataFileMeta> compactChangelogFiles() { return compactChangelogFiles; }
+    public Object[] partition() {
+        return partition;
+    }
+
+    public int bucket() {
+        return bucket;
+    }
+
+    public BucketId bucketId() {
+        return BucketId.of(partition, bucket);
+    }
+
+    public int totalBuckets() {
+        return totalBuckets;
+    }
+
+    public List<DataFileMeta> appendFiles() {
+        return appendFiles;
+    }
+
+    public List<DataFileMeta> compactBefore() {
+        return compactBefore;
+    }
+
+    public List<DataFileMeta> compactAfter() {
+        return compactAfter;
+    }
+
+    public List<DataFileMeta> changelogFiles() {
+        return changelogFiles;
+    }
+
+    public List<DataFileMeta> compactChangelogFiles() {
+        return compactChangelogFiles;
+    }
 
     /** What the compaction part of this message does to the bucket: before, after, its changelog. */
     public BucketEdit compaction() {
@@ -75,7 +119,10 @@ public final class CommitMessage {
     }
 
     public boolean isEmpty() {
-        return appendFiles.isEmpty() && compactBefore.isEmpty() && compactAfter.isEmpty() && changelogFiles.isEmpty()
+        return appendFiles.isEmpty()
+                && compactBefore.isEmpty()
+                && compactAfter.isEmpty()
+                && changelogFiles.isEmpty()
                 && compactChangelogFiles.isEmpty();
     }
 
@@ -85,9 +132,13 @@ public final class CommitMessage {
             return false;
         }
         CommitMessage m = (CommitMessage) o;
-        return bucket == m.bucket && totalBuckets == m.totalBuckets && Arrays.deepEquals(partition, m.partition)
-                && appendFiles.equals(m.appendFiles) && compactBefore.equals(m.compactBefore)
-                && compactAfter.equals(m.compactAfter) && changelogFiles.equals(m.changelogFiles)
+        return bucket == m.bucket
+                && totalBuckets == m.totalBuckets
+                && Arrays.deepEquals(partition, m.partition)
+                && appendFiles.equals(m.appendFiles)
+                && compactBefore.equals(m.compactBefore)
+                && compactAfter.equals(m.compactAfter)
+                && changelogFiles.equals(m.changelogFiles)
                 && compactChangelogFiles.equals(m.compactChangelogFiles);
     }
 

@@ -47,8 +47,8 @@ public final class CommitMessageSerializer {
         Object[] partition = ValueCodec.readTuple(in);
         int bucket = in.readInt();
         int total = in.readInt();
-        CommitMessage m = new CommitMessage(partition, bucket, total, readFiles(in), readFiles(in), readFiles(in),
-                readFiles(in), readFiles(in));
+        CommitMessage m = new CommitMessage(
+                partition, bucket, total, readFiles(in), readFiles(in), readFiles(in), readFiles(in), readFiles(in));
         if (in.available() != 0) {
             throw new IOException("corrupt commit message: " + in.available() + " trailing bytes");
         }
@@ -145,7 +145,7 @@ public final class CommitMessageSerializer {
         }
         long created = in.readLong();
         FileSource source = FileSource.fromOrdinal(in.readByte());
-        return new DataFileMeta(name, size, rows, deletes, minKey, maxKey, minSeq, maxSeq, level, schemaId, stats,
-                created, source);
+        return new DataFileMeta(
+                name, size, rows, deletes, minKey, maxKey, minSeq, maxSeq, level, schemaId, stats, created, source);
     }
 }

@@ -58,8 +58,8 @@ final class ConflictDetection {
         for (ManifestEntry e : entries) {
             filter.add(e.bucketId());
         }
-        List<ManifestFileMeta> base = latest == null ? List.of()
-                : manifests.manifestList().read(latest.baseManifestList());
+        List<ManifestFileMeta> base =
+                latest == null ? List.of() : manifests.manifestList().read(latest.baseManifestList());
         LiveFiles live = manifests.scanner().fold(base, filter);
         Map<ManifestEntry.Identifier, ManifestEntry> liveById = new HashMap<>();
         for (ManifestEntry e : live.live()) {
@@ -100,15 +100,15 @@ final class ConflictDetection {
             fs.sort((a, b) -> keyComparator.compare(a.minKey(), b.minKey()));
             for (int i = 1; i < fs.size(); i++) {
                 if (keyComparator.compare(fs.get(i - 1).maxKey(), fs.get(i).minKey()) >= 0) {
-                    throw new CommitConflictException("table " + tableName + ": files " + fs.get(i - 1).fileName()
-                            + " and " + fs.get(i).fileName() + " would overlap in key range on level "
-                            + fs.get(i).level() + " of " + run.getKey().bucket());
+                    throw new CommitConflictException(
+                            "table " + tableName + ": files " + fs.get(i - 1).fileName()
+                                    + " and " + fs.get(i).fileName() + " would overlap in key range on level "
+                                    + fs.get(i).level() + " of " + run.getKey().bucket());
                 }
             }
         }
     }
 
     /** One level of one bucket: the files on it must not overlap in key range. */
-    private record LevelOfBucket(BucketId bucket, int level) {
-    }
+    private record LevelOfBucket(BucketId bucket, int level) {}
 }

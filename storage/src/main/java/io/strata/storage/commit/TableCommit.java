@@ -67,6 +67,7 @@ public final class TableCommit implements AutoCloseable {
 
     /** Highest snapshot id already searched for this user's commits (-1: none yet). */
     private long checkedUpTo = -1;
+
     private long lastCommittedIdentifier = Long.MIN_VALUE;
 
     /** A committer of {@code table}'s snapshots under {@code commitUser}; times come from the table's clock. */
@@ -97,7 +98,11 @@ public final class TableCommit implements AutoCloseable {
      */
     public List<Long> commit(long identifier, List<CommitMessage> messages) {
         if (isCommitted(identifier)) {
-            LOG.info("table {}: commit {} of user {} is already in a snapshot; skipped", tableName, identifier, commitUser);
+            LOG.info(
+                    "table {}: commit {} of user {} is already in a snapshot; skipped",
+                    tableName,
+                    identifier,
+                    commitUser);
             return List.of();
         }
         List<ManifestEntry> append = new ArrayList<>();
@@ -129,8 +134,8 @@ public final class TableCommit implements AutoCloseable {
         }
         if (!compact.isEmpty() || !compactChangelog.isEmpty()) {
             try {
-                published.add(commitEntries(CommitKind.COMPACT, identifier, compact, compactChangelog,
-                        appending ? null : messages));
+                published.add(commitEntries(
+                        CommitKind.COMPACT, identifier, compact, compactChangelog, appending ? null : messages));
             } catch (CommitConflictException e) {
                 deleteNewFiles(messages);
                 throw e;
@@ -155,8 +160,8 @@ public final class TableCommit implements AutoCloseable {
             for (DataFileMeta f : m.compactBefore()) {
                 upgraded.add(f.fileName());
             }
-            for (List<DataFileMeta> files : List.of(m.appendFiles(), m.changelogFiles(), m.compactAfter(),
-                    m.compactChangelogFiles())) {
+            for (List<DataFileMeta> files :
+                    List.of(m.appendFiles(), m.changelogFiles(), m.compactAfter(), m.compactChangelogFiles())) {
                 for (DataFileMeta f : files) {
                     if (!upgraded.contains(f.fileName())) {
                         added.add(paths.dataFile(partitionPath, m.bucket(), f.fileName()));
@@ -167,15 +172,15 @@ public final class TableCommit implements AutoCloseable {
         try {
             io.makeDurable(added);
         } catch (IOException e) {
-            throw new CommitFailedException("table " + tableName + ": " + e.getMessage()
-                    + "; nothing was committed", e);
+            throw new CommitFailedException(
+                    "table " + tableName + ": " + e.getMessage() + "; nothing was committed", e);
         }
     }
 
     private void checkBuckets(CommitMessage m) {
         if (m.totalBuckets() != schema.numBuckets() || m.bucket() < 0 || m.bucket() >= m.totalBuckets()) {
-            throw new IllegalArgumentException("table " + tableName + ": commit message for bucket " + m.bucket() + " of "
-                    + m.totalBuckets() + " does not match the table's " + schema.numBuckets() + " buckets");
+            throw new IllegalArgumentException("table " + tableName + ": commit message for bucket " + m.bucket()
+                    + " of " + m.totalBuckets() + " does not match the table's " + schema.numBuckets() + " buckets");
         }
     }
 
@@ -224,8 +229,12 @@ public final class TableCommit implements AutoCloseable {
      *               published (after the manifests are written, so the writing overlaps the forces
      *               still running in the background), or null when an earlier call settled them
      */
-    private long commitEntries(CommitKind kind, long identifier, List<ManifestEntry> entries,
-                               List<ManifestEntry> changelog, List<CommitMessage> settle) {
+    private long commitEntries(
+            CommitKind kind,
+            long identifier,
+            List<ManifestEntry> entries,
+            List<ManifestEntry> changelog,
+            List<CommitMessage> settle) {
         long started = System.nanoTime();
         Prepared prepared = new Prepared();
         try {
@@ -246,7 +255,8 @@ public final class TableCommit implements AutoCloseable {
         prepared.changelogRows = changelog.isEmpty() ? null : changelogRows;
         long recordDelta = 0;
         for (ManifestEntry e : entries) {
-            recordDelta += e.kind() == FileKind.ADD ? e.file().rowCount() : -e.file().rowCount();
+            recordDelta +=
+                    e.kind() == FileKind.ADD ? e.file().rowCount() : -e.file().rowCount();
         }
         long manifestsWritten = System.nanoTime();
         if (settle != null) {
@@ -271,18 +281,27 @@ public final class TableCommit implements AutoCloseable {
             if (id.isPresent()) {
                 if (LOG.isDebugEnabled()) {
                     long now = System.nanoTime();
-                    LOG.debug("table {}: snapshot {} ({}, {} entries) committed in {} ms: manifests {} ms, waiting for "
-                            + "the data files' durability {} ms, conflict check and publishing {} ms ({} attempts)",
-                            tableName, id.get(), kind, entries.size(), (now - started) / 1_000_000,
-                            (manifestsWritten - started) / 1_000_000, (durable - manifestsWritten) / 1_000_000,
-                            (now - durable) / 1_000_000, attempt + 1);
+                    LOG.debug(
+                            "table {}: snapshot {} ({}, {} entries) committed in {} ms: manifests {} ms, waiting for "
+                                    + "the data files' durability {} ms, conflict check and publishing {} ms ({} attempts)",
+                            tableName,
+                            id.get(),
+                            kind,
+                            entries.size(),
+                            (now - started) / 1_000_000,
+                            (manifestsWritten - started) / 1_000_000,
+                            (durable - manifestsWritten) / 1_000_000,
+                            (now - durable) / 1_000_000,
+                            attempt + 1);
                 }
                 return id.get();
             }
             if (attempt >= maxRetries) {
                 prepared.abandon();
-                throw new CommitFailedException("table " + tableName + ": " + kind + " commit " + identifier + " of "
-                        + commitUser + " lost the race for a new snapshot " + (attempt + 1) + " times; giving up", null);
+                throw new CommitFailedException(
+                        "table " + tableName + ": " + kind + " commit " + identifier + " of " + commitUser
+                                + " lost the race for a new snapshot " + (attempt + 1) + " times; giving up",
+                        null);
             }
             backOff(attempt);
         }
@@ -320,8 +339,8 @@ public final class TableCommit implements AutoCloseable {
      * nothing: the snapshot may exist, and a file it names must not go (an orphan is the lesser
      * harm; orphan cleanup takes it later).
      */
-    private Optional<Long> tryPublish(CommitKind kind, long identifier, Snapshot latest, Prepared prepared,
-                                      long recordDelta) {
+    private Optional<Long> tryPublish(
+            CommitKind kind, long identifier, Snapshot latest, Prepared prepared, long recordDelta) {
         long newId = latest == null ? 1 : latest.id() + 1;
         List<ManifestFileMeta> written = new ArrayList<>();
         List<String> lists = new ArrayList<>();
@@ -341,22 +360,37 @@ public final class TableCommit implements AutoCloseable {
                 throw new IOException(unreadable.getMessage(), unreadable);
             }
             long total = (latest == null ? 0 : latest.totalRecordCount()) + recordDelta;
-            Snapshot s = new Snapshot(newId, schema.id(), baseList, prepared.deltaList, prepared.changelogList,
-                    commitUser, identifier, kind, clock.millis(), total, recordDelta,
-                    prepared.changelogRows, latest == null ? null : latest.watermark());
+            Snapshot s = new Snapshot(
+                    newId,
+                    schema.id(),
+                    baseList,
+                    prepared.deltaList,
+                    prepared.changelogList,
+                    commitUser,
+                    identifier,
+                    kind,
+                    clock.millis(),
+                    total,
+                    recordDelta,
+                    prepared.changelogRows,
+                    latest == null ? null : latest.watermark());
             if (publishOrCheck(s)) {
                 return Optional.of(newId); // commitEntries logs it, with its phases
             }
         } catch (IOException e) {
             if (e instanceof PublishOutcomeUnknown) {
-                throw new CommitFailedException("table " + tableName + ": " + kind + " commit " + identifier
-                        + " may or may not have published snapshot " + newId + " (it cannot be read back: "
-                        + e.getMessage() + "); its files are kept", e);
+                throw new CommitFailedException(
+                        "table " + tableName + ": " + kind + " commit " + identifier
+                                + " may or may not have published snapshot " + newId + " (it cannot be read back: "
+                                + e.getMessage() + "); its files are kept",
+                        e);
             }
             cleanup(written, lists);
             prepared.abandon();
-            throw new CommitFailedException("table " + tableName + ": " + kind + " commit " + identifier
-                    + " failed before its snapshot " + newId + " was published: " + e.getMessage(), e);
+            throw new CommitFailedException(
+                    "table " + tableName + ": " + kind + " commit " + identifier + " failed before its snapshot "
+                            + newId + " was published: " + e.getMessage(),
+                    e);
         }
         cleanup(written, lists);
         return Optional.empty();
@@ -373,7 +407,8 @@ public final class TableCommit implements AutoCloseable {
             try {
                 if (snapshots.exists(s.id())) {
                     Snapshot there = snapshots.snapshot(s.id());
-                    return commitUser.equals(there.commitUser()) && there.commitIdentifier() == s.commitIdentifier()
+                    return commitUser.equals(there.commitUser())
+                            && there.commitIdentifier() == s.commitIdentifier()
                             && s.baseManifestList().equals(there.baseManifestList());
                 }
             } catch (RuntimeException unreadable) { // SnapshotManager reports I/O failures unchecked
@@ -467,8 +502,10 @@ public final class TableCommit implements AutoCloseable {
                 }
             }
         } catch (RuntimeException e) {
-            LOG.warn("table {}: cannot read the latest snapshot to check files before deleting them; keeping them: {}",
-                    tableName, e.toString());
+            LOG.warn(
+                    "table {}: cannot read the latest snapshot to check files before deleting them; keeping them: {}",
+                    tableName,
+                    e.toString());
             for (CommitMessage m : messages) {
                 m.compactAfter().forEach(f -> names.add(f.fileName()));
                 m.compactChangelogFiles().forEach(f -> names.add(f.fileName()));
@@ -487,6 +524,5 @@ public final class TableCommit implements AutoCloseable {
 
     /** Holds no open resources; closeable so committers scope it like the writer it pairs with. */
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

@@ -26,11 +26,25 @@ public final class BucketPlan {
         this.shape = BucketShape.of(plan.bucketId(), plan.levels());
     }
 
-    public BucketId bucket() { return plan.bucketId(); }
-    public long snapshotId() { return snapshotId; }
-    public CompactPlan plan() { return plan; }
-    public CompactReason reason() { return plan.reason(); }
-    public BucketShape shape() { return shape; }
+    public BucketId bucket() {
+        return plan.bucketId();
+    }
+
+    public long snapshotId() {
+        return snapshotId;
+    }
+
+    public CompactPlan plan() {
+        return plan;
+    }
+
+    public CompactReason reason() {
+        return plan.reason();
+    }
+
+    public BucketShape shape() {
+        return shape;
+    }
 
     /** Every file of the bucket in the snapshot planned from (not only the inputs). */
     public List<DataFileMeta> bucketFiles() {

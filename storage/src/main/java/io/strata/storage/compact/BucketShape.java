@@ -18,6 +18,7 @@ public record BucketShape(BucketId bucket, int sortedRuns, int level0Files, int 
             bytes += f.fileSize();
             files++;
         }
-        return new BucketShape(bucket, levels.numberOfSortedRuns(), levels.level0().size(), files, bytes);
+        return new BucketShape(
+                bucket, levels.numberOfSortedRuns(), levels.level0().size(), files, bytes);
     }
 }

@@ -42,9 +42,16 @@ public final class CompactManager implements MergeTreeWriter.CompactHook {
     private final List<DataFileMeta> after = new ArrayList<>();
     private final List<DataFileMeta> changelog = new ArrayList<>();
 
-    public CompactManager(BucketId bucket, Levels levels, CompactPlanner planner,
-                          CompactStrategy strategy, CompactRewriter rewriter, ExecutorService executor,
-                          int stopTrigger, boolean waitForCompaction, int gentleInterval) {
+    public CompactManager(
+            BucketId bucket,
+            Levels levels,
+            CompactPlanner planner,
+            CompactStrategy strategy,
+            CompactRewriter rewriter,
+            ExecutorService executor,
+            int stopTrigger,
+            boolean waitForCompaction,
+            int gentleInterval) {
         this.waitForCompaction = waitForCompaction;
         this.gentleInterval = gentleInterval;
         this.bucket = bucket;
@@ -115,8 +122,8 @@ public final class CompactManager implements MergeTreeWriter.CompactHook {
         } catch (ExecutionException e) {
             Throwable c = e.getCause();
             if (c instanceof IOException) {
-                throw new UncheckedIOException("compaction of " + bucket + " failed: " + c.getMessage(),
-                        (IOException) c);
+                throw new UncheckedIOException(
+                        "compaction of " + bucket + " failed: " + c.getMessage(), (IOException) c);
             }
             throw new IllegalStateException("compaction of " + bucket + " failed: " + c, c);
         } finally {

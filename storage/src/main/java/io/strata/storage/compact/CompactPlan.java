@@ -56,8 +56,7 @@ public final class CompactPlan {
     private final List<Section> sections;
     private final Levels levels;
 
-    CompactPlan(BucketId bucket, CompactUnit unit, boolean dropDelete, List<Section> sections,
-                Levels levels) {
+    CompactPlan(BucketId bucket, CompactUnit unit, boolean dropDelete, List<Section> sections, Levels levels) {
         this.levels = levels;
         this.bucket = bucket;
         this.unit = unit;
@@ -65,20 +64,43 @@ public final class CompactPlan {
         this.sections = List.copyOf(sections);
     }
 
-    public BucketId bucketId() { return bucket; }
-    public Object[] partition() { return bucket.partition(); }
-    public int bucket() { return bucket.bucket(); }
-    public CompactUnit unit() { return unit; }
-    public int outputLevel() { return unit.outputLevel(); }
-    public CompactReason reason() { return unit.reason(); }
+    public BucketId bucketId() {
+        return bucket;
+    }
+
+    public Object[] partition() {
+        return bucket.partition();
+    }
+
+    public int bucket() {
+        return bucket.bucket();
+    }
+
+    public CompactUnit unit() {
+        return unit;
+    }
+
+    public int outputLevel() {
+        return unit.outputLevel();
+    }
+
+    public CompactReason reason() {
+        return unit.reason();
+    }
 
     /** True when the output level is the bucket's highest non-empty level: nothing older remains below. */
-    public boolean dropDelete() { return dropDelete; }
+    public boolean dropDelete() {
+        return dropDelete;
+    }
 
-    public List<Section> sections() { return sections; }
+    public List<Section> sections() {
+        return sections;
+    }
 
     /** The bucket's shape the plan was made from. */
-    public Levels levels() { return levels; }
+    public Levels levels() {
+        return levels;
+    }
 
     public List<DataFileMeta> inputFiles() {
         return unit.files();
@@ -118,7 +140,7 @@ public final class CompactPlan {
 
     @Override
     public String toString() {
-        return "CompactPlan{" + bucket + ", " + unit
-                + ", dropDelete=" + dropDelete + ", sections=" + sections.size() + "}";
+        return "CompactPlan{" + bucket + ", " + unit + ", dropDelete=" + dropDelete + ", sections=" + sections.size()
+                + "}";
     }
 }

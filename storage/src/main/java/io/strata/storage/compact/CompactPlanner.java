@@ -26,8 +26,11 @@ public final class CompactPlanner {
     private final IntervalPartition partitioner;
     private final long smallFileSize;
 
-    public CompactPlanner(UniversalCompaction universal, Comparator<Object[]> keyComparator, long targetFileSize,
-                          double smallFileRatio) {
+    public CompactPlanner(
+            UniversalCompaction universal,
+            Comparator<Object[]> keyComparator,
+            long targetFileSize,
+            double smallFileRatio) {
         this.universal = universal;
         this.partitioner = new IntervalPartition(keyComparator);
         this.smallFileSize = (long) (targetFileSize * smallFileRatio);
@@ -48,19 +51,17 @@ public final class CompactPlanner {
                 splitSingleRun(section.get(0), unit.outputLevel(), dropDelete, sections);
             }
         }
-        if (sections.stream().noneMatch(s -> s.rewrite() || s.files().stream()
-                .anyMatch(f -> f.level() != unit.outputLevel()))) {
+        if (sections.stream()
+                .noneMatch(s -> s.rewrite() || s.files().stream().anyMatch(f -> f.level() != unit.outputLevel()))) {
             return Optional.empty(); // every file is already where it would go
         }
         return Optional.of(new CompactPlan(bucket, unit, dropDelete, sections, levels));
     }
 
-    private void splitSingleRun(SortedRun run, int outputLevel, boolean dropDelete,
-                                List<CompactPlan.Section> out) {
+    private void splitSingleRun(SortedRun run, int outputLevel, boolean dropDelete, List<CompactPlan.Section> out) {
         List<DataFileMeta> pendingRewrite = new ArrayList<>();
         for (DataFileMeta f : run.files()) {
-            boolean mustRewrite = f.fileSize() < smallFileSize
-                    || (dropDelete && f.deleteRowCount() > 0);
+            boolean mustRewrite = f.fileSize() < smallFileSize || (dropDelete && f.deleteRowCount() > 0);
             if (mustRewrite) {
                 pendingRewrite.add(f);
             } else {

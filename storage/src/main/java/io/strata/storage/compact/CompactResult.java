@@ -19,13 +19,33 @@ public final class CompactResult {
         this.rowsWritten = rowsWritten;
     }
 
-    public CompactPlan plan() { return plan; }
-    public BucketEdit edit() { return edit; }
-    public List<DataFileMeta> before() { return edit.deletedFiles(); }
-    public List<DataFileMeta> after() { return edit.addedFiles(); }
-    public List<DataFileMeta> changelog() { return edit.changelogFiles(); }
-    public long rowsRead() { return rowsRead; }
-    public long rowsWritten() { return rowsWritten; }
+    public CompactPlan plan() {
+        return plan;
+    }
+
+    public BucketEdit edit() {
+        return edit;
+    }
+
+    public List<DataFileMeta> before() {
+        return edit.deletedFiles();
+    }
+
+    public List<DataFileMeta> after() {
+        return edit.addedFiles();
+    }
+
+    public List<DataFileMeta> changelog() {
+        return edit.changelogFiles();
+    }
+
+    public long rowsRead() {
+        return rowsRead;
+    }
+
+    public long rowsWritten() {
+        return rowsWritten;
+    }
 
     public CommitMessage toCommitMessage(int totalBuckets) {
         return CommitMessage.compaction(plan.bucketId(), totalBuckets, edit);

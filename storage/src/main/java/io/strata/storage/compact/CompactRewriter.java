@@ -1,23 +1,23 @@
 package io.strata.storage.compact;
 
-import io.strata.storage.options.FileOptions;
 import io.strata.storage.changelog.ChangelogProducer;
 import io.strata.storage.changelog.FullChangelogMerge;
 import io.strata.storage.changelog.LookupCache;
 import io.strata.storage.data.KeyValue;
-import io.strata.storage.options.ChangelogOptions;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.format.DataFilePathFactory;
-import io.strata.storage.format.FileSource;
 import io.strata.storage.format.DataFileWriter;
+import io.strata.storage.format.FileSource;
 import io.strata.storage.format.RollingFileWriter;
 import io.strata.storage.merge.MergeEngines;
-import io.strata.storage.mergetree.MergingIterator;
-import io.strata.storage.mergetree.RecordComparator;
-import io.strata.storage.options.WriteOptions;
-import io.strata.storage.schema.TableSchema;
 import io.strata.storage.mergetree.BucketEdit;
 import io.strata.storage.mergetree.BucketReader;
+import io.strata.storage.mergetree.MergingIterator;
+import io.strata.storage.mergetree.RecordComparator;
+import io.strata.storage.options.ChangelogOptions;
+import io.strata.storage.options.FileOptions;
+import io.strata.storage.options.WriteOptions;
+import io.strata.storage.schema.TableSchema;
 import io.strata.storage.store.TableContext;
 import io.strata.storage.util.CloseableIterator;
 import java.io.IOException;
@@ -68,9 +68,13 @@ public final class CompactRewriter implements AutoCloseable {
         RollingFileWriter changelogOut = null;
         try {
             if (changelogInMerge != null) {
-                changelogOut = new RollingFileWriter(files, paths.supplier(
-                        schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)),
-                        0, FileSource.COMPACT, targetFileSize, comparator.keys());
+                changelogOut = new RollingFileWriter(
+                        files,
+                        paths.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)),
+                        0,
+                        FileSource.COMPACT,
+                        targetFileSize,
+                        comparator.keys());
                 writers.add(changelogOut);
             }
             for (CompactPlan.Section section : plan.sections()) {
@@ -84,9 +88,13 @@ public final class CompactRewriter implements AutoCloseable {
                     continue;
                 }
                 before.addAll(section.files());
-                RollingFileWriter out = new RollingFileWriter(files,
+                RollingFileWriter out = new RollingFileWriter(
+                        files,
                         paths.supplier(schema.tableOptions().get(FileOptions.DATA_FILE_PREFIX)),
-                        plan.outputLevel(), FileSource.COMPACT, targetFileSize, comparator.keys());
+                        plan.outputLevel(),
+                        FileSource.COMPACT,
+                        targetFileSize,
+                        comparator.keys());
                 writers.add(out);
                 if (changelogInMerge != null) {
                     rowsWritten += changelogInMerge.merge(section.files(), out, changelogOut);
@@ -106,12 +114,15 @@ public final class CompactRewriter implements AutoCloseable {
         }
     }
 
-    private long mergeSection(CompactPlan plan, DataFilePathFactory paths, CompactPlan.Section section,
-                              RollingFileWriter out) throws IOException {
+    private long mergeSection(
+            CompactPlan plan, DataFilePathFactory paths, CompactPlan.Section section, RollingFileWriter out)
+            throws IOException {
         long rowsWritten = 0;
         // Merge in LSM order, not the packed runs of the section: batches of the bounded merge must
         // be adjacent in age (see BoundedMerge).
-        try (CloseableIterator<KeyValue> merged = reader.mergeFilesForRewrite(paths, section.files(),
+        try (CloseableIterator<KeyValue> merged = reader.mergeFilesForRewrite(
+                paths,
+                section.files(),
                 plan.dropDelete() ? MergingIterator.Mode.TOP_LEVEL : MergingIterator.Mode.PARTIAL)) {
             while (merged.hasNext()) {
                 out.write(merged.next());
@@ -132,7 +143,11 @@ public final class CompactRewriter implements AutoCloseable {
                 || !plan.sections().stream().allMatch(CompactPlan.Section::rewrite)) {
             return null;
         }
-        return new FullChangelogMerge(table, paths, plan.levels(), plan.dropDelete(),
+        return new FullChangelogMerge(
+                table,
+                paths,
+                plan.levels(),
+                plan.dropDelete(),
                 schema.tableOptions().get(ChangelogOptions.ROW_DEDUPLICATE));
     }
 
@@ -142,7 +157,8 @@ public final class CompactRewriter implements AutoCloseable {
         }
         ChangelogProducer producer = new ChangelogProducer(table, lookupCache());
         return producer.applies(plan.levels(), plan.inputFiles(), plan.outputLevel())
-                ? producer.produce(plan.levels(), paths) : List.of();
+                ? producer.produce(plan.levels(), paths)
+                : List.of();
     }
 
     /** Deletes the local lookup files. */
@@ -165,9 +181,9 @@ public final class CompactRewriter implements AutoCloseable {
         }
         if (lookupCache == null) {
             Long max = schema.tableOptions().get(ChangelogOptions.LOOKUP_CACHE_MAX_DISK_SIZE);
-            lookupCache = new LookupCache(table.spillDir(), max == null ? Long.MAX_VALUE : max, schema.primaryKeyIndexes());
+            lookupCache =
+                    new LookupCache(table.spillDir(), max == null ? Long.MAX_VALUE : max, schema.primaryKeyIndexes());
         }
         return lookupCache;
     }
-
 }

@@ -2,11 +2,11 @@ package io.strata.storage.compact;
 
 import io.strata.storage.mergetree.LevelSortedRun;
 import io.strata.storage.mergetree.Levels;
-import java.util.List;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
-import java.util.stream.Collectors;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /** What a compaction is asked to do for a bucket. */
 public enum CompactStrategy {
@@ -30,7 +30,9 @@ public enum CompactStrategy {
             }
         }
         throw new IllegalArgumentException("unknown compaction strategy '" + s + "' (known: "
-                + Arrays.stream(values()).map(c -> c.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", "))
+                + Arrays.stream(values())
+                        .map(c -> c.name().toLowerCase(Locale.ROOT))
+                        .collect(Collectors.joining(", "))
                 + ")");
     }
 
@@ -55,8 +57,8 @@ public enum CompactStrategy {
                 if (unit.isPresent() || levels.level0().isEmpty()) {
                     return unit;
                 }
-                return Optional.of(universal.forcePickForSizeRatio(maxLevel, runs, levels.level0().size(),
-                        CompactReason.FORCE_LEVEL0));
+                return Optional.of(universal.forcePickForSizeRatio(
+                        maxLevel, runs, levels.level0().size(), CompactReason.FORCE_LEVEL0));
             }
             default:
                 throw new IllegalStateException(name());

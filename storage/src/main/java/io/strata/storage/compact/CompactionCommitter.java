@@ -43,8 +43,7 @@ public final class CompactionCommitter {
     static final int MAX_SNAPSHOTS_TO_READ = 64;
 
     /** What a commit did, for events and metrics. */
-    public record Outcome(List<Long> snapshots, boolean skipped, int conflicts, int replanned,
-                          int committedBuckets) {
+    public record Outcome(List<Long> snapshots, boolean skipped, int conflicts, int replanned, int committedBuckets) {
         static Outcome skippedAsCommitted() {
             return new Outcome(List.of(), true, 0, 0, 0);
         }
@@ -72,7 +71,10 @@ public final class CompactionCommitter {
     public Outcome commit(long identifier, List<CommitMessage> results, long plannedFromSnapshot) {
         try (TableCommit commit = new TableCommit(table, commitUser)) {
             if (commit.isCommitted(identifier)) {
-                LOG.info("table {}: commit {} of {} is already in the table; skipped", table.name(), identifier,
+                LOG.info(
+                        "table {}: commit {} of {} is already in the table; skipped",
+                        table.name(),
+                        identifier,
                         commitUser);
                 return Outcome.skippedAsCommitted();
             }
@@ -83,8 +85,8 @@ public final class CompactionCommitter {
         }
     }
 
-    private Outcome commitNew(TableCommit commit, long identifier, List<CommitMessage> results,
-                              long plannedFromSnapshot) {
+    private Outcome commitNew(
+            TableCommit commit, long identifier, List<CommitMessage> results, long plannedFromSnapshot) {
         int conflicts = 0;
         int replanned = 0;
         List<CommitMessage> messages = new ArrayList<>();
@@ -122,12 +124,21 @@ public final class CompactionCommitter {
                 // TableCommit removed the new files of every message; redo them from the latest snapshot
                 conflicts++;
                 if (attempt >= MAX_ATTEMPTS) {
-                    LOG.warn("table {}: commit {} conflicted {} times; leaving {} buckets to the next round: {}",
-                            table.name(), identifier, attempt, messages.size(), e.getMessage());
+                    LOG.warn(
+                            "table {}: commit {} conflicted {} times; leaving {} buckets to the next round: {}",
+                            table.name(),
+                            identifier,
+                            attempt,
+                            messages.size(),
+                            e.getMessage());
                     return new Outcome(List.of(), false, conflicts, replanned, 0);
                 }
-                LOG.info("table {}: commit {} conflicted ({}); re-planning {} buckets", table.name(), identifier,
-                        e.getMessage(), messages.size());
+                LOG.info(
+                        "table {}: commit {} conflicted ({}); re-planning {} buckets",
+                        table.name(),
+                        identifier,
+                        e.getMessage(),
+                        messages.size());
                 List<CommitMessage> redo = new ArrayList<>();
                 for (CommitMessage m : messages) {
                     replan(m.bucketId()).ifPresent(redo::add);
@@ -141,7 +152,8 @@ public final class CompactionCommitter {
 
     /** The bucket planned afresh from the latest snapshot and rewritten; empty when nothing is left to do. */
     private Optional<CommitMessage> replan(BucketId bucket) {
-        return compactor.planBucket(bucket, strategy)
+        return compactor
+                .planBucket(bucket, strategy)
                 .map(p -> compactor.rewrite(p).toCommitMessage(table.schema().numBuckets()));
     }
 
@@ -176,7 +188,9 @@ public final class CompactionCommitter {
      * OVERWRITE snapshot in between, one already expired, or too many to read.
      */
     private boolean onlyAppendedSince(long plannedFrom, Optional<Snapshot> latest) {
-        if (plannedFrom <= 0 || latest.isEmpty() || latest.get().id() < plannedFrom
+        if (plannedFrom <= 0
+                || latest.isEmpty()
+                || latest.get().id() < plannedFrom
                 || latest.get().id() - plannedFrom > MAX_SNAPSHOTS_TO_READ) {
             return false;
         }
@@ -198,8 +212,8 @@ public final class CompactionCommitter {
         if (latest.isEmpty()) {
             return names;
         }
-        PartitionBucketFilter filter = new PartitionBucketFilter(
-                table.schema().typesOf(table.schema().partitionIndexes()));
+        PartitionBucketFilter filter =
+                new PartitionBucketFilter(table.schema().typesOf(table.schema().partitionIndexes()));
         for (CommitMessage m : results) {
             filter.add(m.bucketId());
         }

@@ -50,11 +50,12 @@ public final class IntervalPartition {
 
     private List<SortedRun> packRuns(List<DataFileMeta> section) {
         // heap of runs by the max key of their last file
-        PriorityQueue<List<DataFileMeta>> runs = new PriorityQueue<>(
-                (a, b) -> keyComparator.compare(a.get(a.size() - 1).maxKey(), b.get(b.size() - 1).maxKey()));
+        PriorityQueue<List<DataFileMeta>> runs = new PriorityQueue<>((a, b) -> keyComparator.compare(
+                a.get(a.size() - 1).maxKey(), b.get(b.size() - 1).maxKey()));
         for (DataFileMeta f : section) {
             List<DataFileMeta> earliest = runs.peek();
-            if (earliest != null && keyComparator.compare(earliest.get(earliest.size() - 1).maxKey(), f.minKey()) < 0) {
+            if (earliest != null
+                    && keyComparator.compare(earliest.get(earliest.size() - 1).maxKey(), f.minKey()) < 0) {
                 runs.poll();
                 earliest.add(f);
                 runs.add(earliest);

@@ -31,13 +31,19 @@ public final class SnapshotPlan {
         this.trigger = trigger;
     }
 
-    public long snapshotId() { return snapshotId; }
+    public long snapshotId() {
+        return snapshotId;
+    }
 
     /** Every selected bucket, in manifest order. */
-    public List<BucketShape> shapes() { return shapes; }
+    public List<BucketShape> shapes() {
+        return shapes;
+    }
 
     /** The buckets the strategy picks, in manifest order. */
-    public List<BucketPlan> plans() { return plans; }
+    public List<BucketPlan> plans() {
+        return plans;
+    }
 
     /** Whether the snapshot holds {@code bucket} (with at least one file). */
     public boolean contains(BucketId bucket) {

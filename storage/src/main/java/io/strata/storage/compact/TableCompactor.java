@@ -1,21 +1,20 @@
 package io.strata.storage.compact;
 
-import io.strata.storage.snapshot.SnapshotNotFoundException;
-import io.strata.storage.schema.DataType;
-import io.strata.storage.manifest.PartitionBucketFilter;
-import io.strata.storage.data.BucketId;
-import io.strata.storage.data.BucketId;
 import io.strata.storage.commit.CommitMessage;
 import io.strata.storage.commit.TableCommit;
+import io.strata.storage.data.BucketId;
 import io.strata.storage.data.ValueComparators;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.manifest.EntryFilter;
 import io.strata.storage.manifest.ManifestEntry;
+import io.strata.storage.manifest.PartitionBucketFilter;
 import io.strata.storage.mergetree.Levels;
 import io.strata.storage.options.CompactionOptions;
 import io.strata.storage.options.TableOptions;
 import io.strata.storage.options.WriteOptions;
+import io.strata.storage.schema.DataType;
 import io.strata.storage.snapshot.Snapshot;
+import io.strata.storage.snapshot.SnapshotNotFoundException;
 import io.strata.storage.store.TableContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -46,13 +45,19 @@ public final class TableCompactor {
         }
         this.table = table;
         TableOptions o = table.schema().tableOptions();
-        this.keyComparator = ValueComparators.forTuple(table.schema().typesOf(table.schema().primaryKeyIndexes()));
+        this.keyComparator =
+                ValueComparators.forTuple(table.schema().typesOf(table.schema().primaryKeyIndexes()));
         this.numLevels = numLevels(o);
         this.compactionTrigger = o.get(CompactionOptions.COMPACTION_TRIGGER);
         this.partitionTypes = table.schema().typesOf(table.schema().partitionIndexes());
-        UniversalCompaction universal = new UniversalCompaction(o.get(CompactionOptions.MAX_SIZE_AMPLIFICATION_PERCENT),
-                o.get(CompactionOptions.SIZE_RATIO), o.get(CompactionOptions.COMPACTION_TRIGGER));
-        this.planner = new CompactPlanner(universal, keyComparator, o.get(WriteOptions.TARGET_FILE_SIZE),
+        UniversalCompaction universal = new UniversalCompaction(
+                o.get(CompactionOptions.MAX_SIZE_AMPLIFICATION_PERCENT),
+                o.get(CompactionOptions.SIZE_RATIO),
+                o.get(CompactionOptions.COMPACTION_TRIGGER));
+        this.planner = new CompactPlanner(
+                universal,
+                keyComparator,
+                o.get(WriteOptions.TARGET_FILE_SIZE),
                 o.get(CompactionOptions.SMALL_FILE_RATIO));
     }
 
@@ -88,8 +93,8 @@ public final class TableCompactor {
     public SnapshotPlan plan(Snapshot snapshot, EntryFilter filter, CompactStrategy strategy) {
         Map<BucketId, Levels> levels = levels(snapshot, filter);
         List<BucketPlan> plans = new ArrayList<>();
-        levels.forEach((bucket, l) -> planner.plan(bucket, l, strategy)
-                .ifPresent(p -> plans.add(new BucketPlan(snapshot.id(), p))));
+        levels.forEach((bucket, l) ->
+                planner.plan(bucket, l, strategy).ifPresent(p -> plans.add(new BucketPlan(snapshot.id(), p))));
         return new SnapshotPlan(snapshot.id(), levels, plans, compactionTrigger);
     }
 
@@ -129,7 +134,9 @@ public final class TableCompactor {
         }
         Snapshot from;
         try {
-            from = snapshotId == latest.get().id() ? latest.get() : table.snapshotManager().snapshot(snapshotId);
+            from = snapshotId == latest.get().id()
+                    ? latest.get()
+                    : table.snapshotManager().snapshot(snapshotId);
         } catch (SnapshotNotFoundException expired) {
             from = latest.get();
         }
@@ -142,8 +149,8 @@ public final class TableCompactor {
      * that snapshot's manifests again; only when the latest snapshot is a later one are its manifests
      * read, to check the plan is not stale.
      */
-    public Optional<BucketPlan> planBucket(BucketId bucket, long snapshotId, List<DataFileMeta> filesInSnapshot,
-                                           CompactStrategy strategy) {
+    public Optional<BucketPlan> planBucket(
+            BucketId bucket, long snapshotId, List<DataFileMeta> filesInSnapshot, CompactStrategy strategy) {
         Optional<Snapshot> latest = table.snapshotManager().latest();
         if (latest.isEmpty() || filesInSnapshot.isEmpty()) {
             return Optional.empty();
@@ -166,12 +173,14 @@ public final class TableCompactor {
         if (later.id() == plan.snapshotId()) {
             return false;
         }
-        Levels now = levels(later, new PartitionBucketFilter(partitionTypes).add(plan.bucket())).get(plan.bucket());
+        Levels now = levels(later, new PartitionBucketFilter(partitionTypes).add(plan.bucket()))
+                .get(plan.bucket());
         return now == null || plan.isStaleIn(BucketPlan.namesOf(now.allFiles()));
     }
 
     private Optional<BucketPlan> planBucketIn(Snapshot snapshot, BucketId bucket, CompactStrategy strategy) {
-        Levels levels = levels(snapshot, new PartitionBucketFilter(partitionTypes).add(bucket)).get(bucket);
+        Levels levels = levels(snapshot, new PartitionBucketFilter(partitionTypes).add(bucket))
+                .get(bucket);
         if (levels == null) {
             return Optional.empty();
         }
@@ -188,8 +197,9 @@ public final class TableCompactor {
         try (CompactRewriter rewriter = new CompactRewriter(table)) {
             return rewriter.rewrite(plan);
         } catch (IOException e) {
-            throw new UncheckedIOException("table " + table.name() + ": compaction of bucket " + plan.bucket()
-                    + " failed: " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "table " + table.name() + ": compaction of bucket " + plan.bucket() + " failed: " + e.getMessage(),
+                    e);
         }
     }
 

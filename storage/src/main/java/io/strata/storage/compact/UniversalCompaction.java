@@ -44,7 +44,8 @@ public final class UniversalCompaction {
             return unit;
         }
         if (runs.size() > trigger) {
-            return Optional.of(forcePickForSizeRatio(maxLevel, runs, runs.size() - trigger + 1, CompactReason.RUN_COUNT));
+            return Optional.of(
+                    forcePickForSizeRatio(maxLevel, runs, runs.size() - trigger + 1, CompactReason.RUN_COUNT));
         }
         return Optional.empty();
     }
@@ -74,8 +75,8 @@ public final class UniversalCompaction {
      * The {@code candidateCount} newest runs extended by size ratio, even if that is a single run.
      * Public for strategies that force a start (the lookup strategy forces all level-0 runs).
      */
-    public CompactUnit forcePickForSizeRatio(int maxLevel, List<LevelSortedRun> runs, int candidateCount,
-                                             CompactReason reason) {
+    public CompactUnit forcePickForSizeRatio(
+            int maxLevel, List<LevelSortedRun> runs, int candidateCount, CompactReason reason) {
         return unit(runs, maxLevel, sizeRatioRunCount(runs, candidateCount), reason);
     }
 

@@ -74,7 +74,9 @@ public final class BucketId {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof BucketId && ((BucketId) o).bucket == bucket && ((BucketId) o).hash == hash
+        return o instanceof BucketId
+                && ((BucketId) o).bucket == bucket
+                && ((BucketId) o).hash == hash
                 && Arrays.deepEquals(((BucketId) o).partition, partition);
     }
 

@@ -11,8 +11,7 @@ import java.util.List;
 public final class PartitionPath {
     public static final String DEFAULT_PARTITION = "__DEFAULT_PARTITION__";
 
-    private PartitionPath() {
-    }
+    private PartitionPath() {}
 
     public static String of(List<String> keys, Object[] values) {
         if (keys.isEmpty()) {
@@ -63,8 +62,7 @@ public final class PartitionPath {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c < 0x20 || c == '"' || c == '#' || c == '%' || c == '\'' || c == '*' || c == '/' || c == ':'
-                    || c == '=' || c == '?' || c == '\\' || c == 0x7F || c == '{' || c == '[' || c == ']'
-                    || c == '^') {
+                    || c == '=' || c == '?' || c == '\\' || c == 0x7F || c == '{' || c == '[' || c == ']' || c == '^') {
                 sb.append('%').append(String.format("%02X", (int) c));
             } else {
                 sb.append(c);

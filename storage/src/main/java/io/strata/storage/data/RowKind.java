@@ -33,12 +33,17 @@ public enum RowKind {
 
     public static RowKind fromByteValue(int value) {
         switch (value) {
-            case 0: return INSERT;
-            case 1: return UPDATE_BEFORE;
-            case 2: return UPDATE_AFTER;
-            case 3: return DELETE;
-            default: throw new IllegalArgumentException("unknown row kind byte " + value
-                    + " (known: 0 = +I, 1 = -U, 2 = +U, 3 = -D)");
+            case 0:
+                return INSERT;
+            case 1:
+                return UPDATE_BEFORE;
+            case 2:
+                return UPDATE_AFTER;
+            case 3:
+                return DELETE;
+            default:
+                throw new IllegalArgumentException(
+                        "unknown row kind byte " + value + " (known: 0 = +I, 1 = -U, 2 = +U, 3 = -D)");
         }
     }
 

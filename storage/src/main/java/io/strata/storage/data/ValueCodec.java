@@ -25,8 +25,7 @@ import java.nio.charset.StandardCharsets;
  * DATE travels as int and TIMESTAMP as long, matching their Java value classes.
  */
 public final class ValueCodec {
-    private ValueCodec() {
-    }
+    private ValueCodec() {}
 
     public static void writeValue(DataOutput out, Object v) throws IOException {
         if (v == null) {
@@ -64,19 +63,26 @@ public final class ValueCodec {
             out.writeInt(b.length);
             out.write(b);
         } else {
-            throw new IllegalArgumentException("cannot encode value of " + v.getClass().getName());
+            throw new IllegalArgumentException(
+                    "cannot encode value of " + v.getClass().getName());
         }
     }
 
     public static Object readValue(DataInput in) throws IOException {
         int tag = in.readUnsignedByte();
         switch (tag) {
-            case 0: return null;
-            case 1: return in.readBoolean();
-            case 2: return in.readInt();
-            case 3: return in.readLong();
-            case 4: return in.readFloat();
-            case 5: return in.readDouble();
+            case 0:
+                return null;
+            case 1:
+                return in.readBoolean();
+            case 2:
+                return in.readInt();
+            case 3:
+                return in.readLong();
+            case 4:
+                return in.readFloat();
+            case 5:
+                return in.readDouble();
             case 6: {
                 int scale = in.readInt();
                 byte[] b = new byte[checkedLength(in.readInt())];

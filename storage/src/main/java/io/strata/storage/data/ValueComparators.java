@@ -14,11 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * order unsigned lexicographically.
  */
 public final class ValueComparators {
-    private ValueComparators() {
-    }
+    private ValueComparators() {}
 
-    private static final ConcurrentHashMap<DataType, Comparator<Object>> BY_TYPE =
-            new ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<DataType, Comparator<Object>> BY_TYPE = new ConcurrentHashMap<>();
 
     /** The comparator of a type; one instance per type (callers on per-value paths may call it freely). */
     public static Comparator<Object> forType(DataType type) {

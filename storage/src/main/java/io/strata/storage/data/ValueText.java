@@ -20,8 +20,7 @@ public final class ValueText {
     private static final DateTimeFormatter MILLIS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS");
     private static final DateTimeFormatter MICROS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS");
 
-    private ValueText() {
-    }
+    private ValueText() {}
 
     /** The text of {@code value}, a value of {@code type} ({@code "null"} for null). */
     public static String of(DataType type, Object value) {
@@ -46,8 +45,10 @@ public final class ValueText {
     private static String timestamp(int precision, long value) {
         long perSecond = precision == 3 ? 1_000L : 1_000_000L;
         long nanosPerUnit = 1_000_000_000L / perSecond;
-        LocalDateTime t = LocalDateTime.ofEpochSecond(Math.floorDiv(value, perSecond),
-                (int) (Math.floorMod(value, perSecond) * nanosPerUnit), ZoneOffset.UTC);
+        LocalDateTime t = LocalDateTime.ofEpochSecond(
+                Math.floorDiv(value, perSecond),
+                (int) (Math.floorMod(value, perSecond) * nanosPerUnit),
+                ZoneOffset.UTC);
         return t.format(precision == 3 ? MILLIS : MICROS);
     }
 }

@@ -40,6 +40,7 @@ public final class BufferPool implements ByteBufferAllocator {
     static final int MIN_POOLED = 4 << 10;
     /** Parquet reads column chunks in pieces of at most 8 MiB (its default max allocation). */
     static final int MAX_POOLED = 8 << 20;
+
     private static final int MIN_SHIFT = Integer.numberOfTrailingZeros(MIN_POOLED);
     private static final int CLASSES = Integer.numberOfTrailingZeros(MAX_POOLED) - MIN_SHIFT + 1;
 
@@ -138,8 +139,7 @@ public final class BufferPool implements ByteBufferAllocator {
     public final class Scope implements ByteBufferAllocator, AutoCloseable {
         private final Set<ByteBuffer> held = Collections.newSetFromMap(new IdentityHashMap<>());
 
-        private Scope() {
-        }
+        private Scope() {}
 
         @Override
         public ByteBuffer allocate(int size) {

@@ -48,11 +48,26 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  */
 final class ColumnChunkDecoder {
     /** How values are represented in rows. */
-    enum Kind { BOOLEAN, INT, LONG, FLOAT, DOUBLE, STRING, BYTES, DECIMAL }
+    enum Kind {
+        BOOLEAN,
+        INT,
+        LONG,
+        FLOAT,
+        DOUBLE,
+        STRING,
+        BYTES,
+        DECIMAL
+    }
 
     /** How a column's physical values become row values: its kind and, for DECIMAL and binaries, its physical type. */
     private enum Form {
-        BOOLEAN, INT, LONG, FLOAT, DOUBLE, INT_DECIMAL, LONG_DECIMAL,
+        BOOLEAN,
+        INT,
+        LONG,
+        FLOAT,
+        DOUBLE,
+        INT_DECIMAL,
+        LONG_DECIMAL,
         /** Length-prefixed (BINARY) bytes, made a row value by {@link #fromBytes}. */
         BINARY,
         /** FIXED_LEN_BYTE_ARRAY bytes, made a row value by {@link #fromBytes}. */
@@ -60,17 +75,26 @@ final class ColumnChunkDecoder {
 
         static Form of(Kind kind, PrimitiveTypeName physical) {
             switch (kind) {
-                case BOOLEAN: return BOOLEAN;
-                case INT: return INT;
-                case LONG: return LONG;
-                case FLOAT: return FLOAT;
-                case DOUBLE: return DOUBLE;
+                case BOOLEAN:
+                    return BOOLEAN;
+                case INT:
+                    return INT;
+                case LONG:
+                    return LONG;
+                case FLOAT:
+                    return FLOAT;
+                case DOUBLE:
+                    return DOUBLE;
                 default:
                     switch (physical) {
-                        case INT32: return kind == Kind.DECIMAL ? INT_DECIMAL : INT;
-                        case INT64: return kind == Kind.DECIMAL ? LONG_DECIMAL : LONG;
-                        case FIXED_LEN_BYTE_ARRAY: return FIXED;
-                        default: return BINARY;
+                        case INT32:
+                            return kind == Kind.DECIMAL ? INT_DECIMAL : INT;
+                        case INT64:
+                            return kind == Kind.DECIMAL ? LONG_DECIMAL : LONG;
+                        case FIXED_LEN_BYTE_ARRAY:
+                            return FIXED;
+                        default:
+                            return BINARY;
                     }
             }
         }
@@ -81,12 +105,14 @@ final class ColumnChunkDecoder {
     private final PageDecompression decompression;
     /** Pool buffers holding the dictionary page and the current data page (null: not pooled). */
     private ByteBuffer dictionaryBuffer;
+
     private ByteBuffer pageBuffer;
     private final Kind kind;
     private final Form form;
     private final int scale;
     /** The byte length of a FIXED_LEN_BYTE_ARRAY value (else unused). */
     private final int fixedLength;
+
     private final int maxDefinition;
     private final boolean primitive;
     private Object[] dictionary;
@@ -98,6 +124,7 @@ final class ColumnChunkDecoder {
     private ByteBuffer plainPage;
     /** The definition levels of {@link #plainPage} (null: no nulls possible). */
     private int[] plainDefs;
+
     private Object[] values = new Object[0];
     private int[] defLevels = new int[0];
     private int[] ids = new int[0];
@@ -113,8 +140,13 @@ final class ColumnChunkDecoder {
      * @param primitive read through {@link #nextLong()}/{@link #nextInt()} only (a required
      *                  INT64/INT32 column)
      */
-    ColumnChunkDecoder(ColumnDescriptor descriptor, PageReader pages, PageDecompression decompression, Kind kind,
-                       int scale, boolean primitive) {
+    ColumnChunkDecoder(
+            ColumnDescriptor descriptor,
+            PageReader pages,
+            PageDecompression decompression,
+            Kind kind,
+            int scale,
+            boolean primitive) {
         this.descriptor = descriptor;
         this.pages = pages;
         this.decompression = decompression;
@@ -131,8 +163,10 @@ final class ColumnChunkDecoder {
             try {
                 parquetDictionary = page.getEncoding().initDictionary(descriptor, page);
             } catch (IOException | RuntimeException e) {
-                throw new ParquetDecodingException("cannot read the " + page.getEncoding() + " dictionary of column "
-                        + descriptor + ": " + e.getMessage(), e);
+                throw new ParquetDecodingException(
+                        "cannot read the " + page.getEncoding() + " dictionary of column " + descriptor + ": "
+                                + e.getMessage(),
+                        e);
             }
             if (!primitive) {
                 dictionary = decodeDictionary(parquetDictionary);
@@ -155,15 +189,26 @@ final class ColumnChunkDecoder {
 
     static Kind kindOf(DataType type, boolean rawStrings) {
         switch (type.root()) {
-            case BOOLEAN: return Kind.BOOLEAN;
-            case INT: case DATE: return Kind.INT;
-            case BIGINT: case TIMESTAMP: return Kind.LONG;
-            case FLOAT: return Kind.FLOAT;
-            case DOUBLE: return Kind.DOUBLE;
-            case STRING: return rawStrings ? Kind.BYTES : Kind.STRING;
-            case BYTES: return Kind.BYTES;
-            case DECIMAL: return Kind.DECIMAL;
-            default: throw new IllegalArgumentException("unsupported " + type);
+            case BOOLEAN:
+                return Kind.BOOLEAN;
+            case INT:
+            case DATE:
+                return Kind.INT;
+            case BIGINT:
+            case TIMESTAMP:
+                return Kind.LONG;
+            case FLOAT:
+                return Kind.FLOAT;
+            case DOUBLE:
+                return Kind.DOUBLE;
+            case STRING:
+                return rawStrings ? Kind.BYTES : Kind.STRING;
+            case BYTES:
+                return Kind.BYTES;
+            case DECIMAL:
+                return Kind.DECIMAL;
+            default:
+                throw new IllegalArgumentException("unsupported " + type);
         }
     }
 
@@ -183,22 +228,30 @@ final class ColumnChunkDecoder {
     /** The next non-null PLAIN value of {@code buf} (little endian), boxed or copied as the row holds it. */
     private Object decodePlain(ByteBuffer buf) {
         switch (form) {
-            case LONG: return buf.getLong();
-            case INT: return buf.getInt();
-            case DOUBLE: return buf.getDouble();
-            case FLOAT: return buf.getFloat();
-            case INT_DECIMAL: return BigDecimal.valueOf(buf.getInt(), scale);
-            case LONG_DECIMAL: return BigDecimal.valueOf(buf.getLong(), scale);
-            case FIXED: return fromBytes(copy(buf, fixedLength));
-            default: return fromBytes(copy(buf, buf.getInt()));
+            case LONG:
+                return buf.getLong();
+            case INT:
+                return buf.getInt();
+            case DOUBLE:
+                return buf.getDouble();
+            case FLOAT:
+                return buf.getFloat();
+            case INT_DECIMAL:
+                return BigDecimal.valueOf(buf.getInt(), scale);
+            case LONG_DECIMAL:
+                return BigDecimal.valueOf(buf.getLong(), scale);
+            case FIXED:
+                return fromBytes(copy(buf, fixedLength));
+            default:
+                return fromBytes(copy(buf, buf.getInt()));
         }
     }
 
     /** The next {@code length} bytes of {@code buf}, copied. */
     private byte[] copy(ByteBuffer buf, int length) {
         if (length < 0 || length > buf.remaining()) {
-            throw new ParquetDecodingException("column " + descriptor + ": value length " + length
-                    + " exceeds the page");
+            throw new ParquetDecodingException(
+                    "column " + descriptor + ": value length " + length + " exceeds the page");
         }
         byte[] bytes = new byte[length];
         buf.get(bytes);
@@ -228,7 +281,8 @@ final class ColumnChunkDecoder {
         DataPage page = pages.readPage();
         pageBuffer = decompression.takePage();
         if (page == null) {
-            throw new ParquetDecodingException("column " + descriptor + " has fewer values than the row group has rows");
+            throw new ParquetDecodingException(
+                    "column " + descriptor + " has fewer values than the row group has rows");
         }
         int n = page.getValueCount();
         try {
@@ -254,8 +308,10 @@ final class ColumnChunkDecoder {
                 }
             });
         } catch (UncheckedIOException e) {
-            throw new ParquetDecodingException("cannot decode a page of column " + descriptor + ": "
-                    + e.getCause().getMessage(), e);
+            throw new ParquetDecodingException(
+                    "cannot decode a page of column " + descriptor + ": "
+                            + e.getCause().getMessage(),
+                    e);
         } catch (RuntimeException e) {
             if (e instanceof ParquetDecodingException) {
                 throw e;
@@ -334,7 +390,8 @@ final class ColumnChunkDecoder {
     }
 
     private boolean supportsFast(Encoding encoding) {
-        return encoding == Encoding.PLAIN_DICTIONARY || encoding == Encoding.RLE_DICTIONARY
+        return encoding == Encoding.PLAIN_DICTIONARY
+                || encoding == Encoding.RLE_DICTIONARY
                 || encoding == Encoding.PLAIN && form != Form.BOOLEAN;
     }
 
@@ -343,8 +400,8 @@ final class ColumnChunkDecoder {
         int maxDef = maxDefinition;
         if (encoding.usesDictionary()) {
             if (parquetDictionary == null) {
-                throw new ParquetDecodingException("column " + descriptor + ": dictionary-encoded page without a "
-                        + "dictionary page");
+                throw new ParquetDecodingException(
+                        "column " + descriptor + ": dictionary-encoded page without a " + "dictionary page");
             }
             int nonNull = n;
             if (defs != null) {
@@ -443,8 +500,8 @@ final class ColumnChunkDecoder {
         }
         if (encoding.usesDictionary()) {
             if (parquetDictionary == null) {
-                throw new ParquetDecodingException("column " + descriptor + ": dictionary-encoded page without a "
-                        + "dictionary page");
+                throw new ParquetDecodingException(
+                        "column " + descriptor + ": dictionary-encoded page without a " + "dictionary page");
             }
             return encoding.getDictionaryBasedValuesReader(descriptor, ValuesType.VALUES, parquetDictionary);
         }
@@ -484,14 +541,22 @@ final class ColumnChunkDecoder {
     /** The next value of {@code data} as the row holds it. */
     private Object read(ValuesReader data) {
         switch (form) {
-            case LONG: return data.readLong();
-            case INT: return data.readInteger();
-            case DOUBLE: return data.readDouble();
-            case FLOAT: return data.readFloat();
-            case BOOLEAN: return data.readBoolean();
-            case INT_DECIMAL: return BigDecimal.valueOf(data.readInteger(), scale);
-            case LONG_DECIMAL: return BigDecimal.valueOf(data.readLong(), scale);
-            default: return fromBytes(data.readBytes().getBytes());
+            case LONG:
+                return data.readLong();
+            case INT:
+                return data.readInteger();
+            case DOUBLE:
+                return data.readDouble();
+            case FLOAT:
+                return data.readFloat();
+            case BOOLEAN:
+                return data.readBoolean();
+            case INT_DECIMAL:
+                return BigDecimal.valueOf(data.readInteger(), scale);
+            case LONG_DECIMAL:
+                return BigDecimal.valueOf(data.readLong(), scale);
+            default:
+                return fromBytes(data.readBytes().getBytes());
         }
     }
 
@@ -499,14 +564,29 @@ final class ColumnChunkDecoder {
         Object[] out = new Object[d.getMaxId() + 1];
         for (int i = 0; i < out.length; i++) {
             switch (form) {
-                case LONG: out[i] = d.decodeToLong(i); break;
-                case INT: out[i] = d.decodeToInt(i); break;
-                case DOUBLE: out[i] = d.decodeToDouble(i); break;
-                case FLOAT: out[i] = d.decodeToFloat(i); break;
-                case BOOLEAN: out[i] = d.decodeToBoolean(i); break;
-                case INT_DECIMAL: out[i] = BigDecimal.valueOf(d.decodeToInt(i), scale); break;
-                case LONG_DECIMAL: out[i] = BigDecimal.valueOf(d.decodeToLong(i), scale); break;
-                default: out[i] = fromBytes(d.decodeToBinary(i).getBytes());
+                case LONG:
+                    out[i] = d.decodeToLong(i);
+                    break;
+                case INT:
+                    out[i] = d.decodeToInt(i);
+                    break;
+                case DOUBLE:
+                    out[i] = d.decodeToDouble(i);
+                    break;
+                case FLOAT:
+                    out[i] = d.decodeToFloat(i);
+                    break;
+                case BOOLEAN:
+                    out[i] = d.decodeToBoolean(i);
+                    break;
+                case INT_DECIMAL:
+                    out[i] = BigDecimal.valueOf(d.decodeToInt(i), scale);
+                    break;
+                case LONG_DECIMAL:
+                    out[i] = BigDecimal.valueOf(d.decodeToLong(i), scale);
+                    break;
+                default:
+                    out[i] = fromBytes(d.decodeToBinary(i).getBytes());
             }
         }
         return out;
@@ -518,9 +598,12 @@ final class ColumnChunkDecoder {
      */
     private Object fromBytes(byte[] bytes) {
         switch (kind) {
-            case STRING: return new String(bytes, StandardCharsets.UTF_8);
-            case DECIMAL: return new BigDecimal(new BigInteger(bytes), scale);
-            default: return bytes;
+            case STRING:
+                return new String(bytes, StandardCharsets.UTF_8);
+            case DECIMAL:
+                return new BigDecimal(new BigInteger(bytes), scale);
+            default:
+                return bytes;
         }
     }
 }

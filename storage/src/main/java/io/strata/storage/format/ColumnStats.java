@@ -21,10 +21,21 @@ public final class ColumnStats {
         this.nullCount = nullCount;
     }
 
-    public int fieldId() { return fieldId; }
-    public Object min() { return min; }
-    public Object max() { return max; }
-    public long nullCount() { return nullCount; }
+    public int fieldId() {
+        return fieldId;
+    }
+
+    public Object min() {
+        return min;
+    }
+
+    public Object max() {
+        return max;
+    }
+
+    public long nullCount() {
+        return nullCount;
+    }
 
     @Override
     public boolean equals(Object o) {
@@ -32,7 +43,8 @@ public final class ColumnStats {
             return false;
         }
         ColumnStats s = (ColumnStats) o;
-        return fieldId == s.fieldId && nullCount == s.nullCount
+        return fieldId == s.fieldId
+                && nullCount == s.nullCount
                 && Arrays.deepEquals(new Object[] {min, max}, new Object[] {s.min, s.max});
     }
 

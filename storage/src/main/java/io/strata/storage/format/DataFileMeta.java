@@ -24,9 +24,20 @@ public final class DataFileMeta {
     private final long creationTimeMillis;
     private final FileSource source;
 
-    public DataFileMeta(String fileName, long fileSize, long rowCount, long deleteRowCount, Object[] minKey,
-                        Object[] maxKey, long minSequence, long maxSequence, int level, long schemaId,
-                        List<ColumnStats> stats, long creationTimeMillis, FileSource source) {
+    public DataFileMeta(
+            String fileName,
+            long fileSize,
+            long rowCount,
+            long deleteRowCount,
+            Object[] minKey,
+            Object[] maxKey,
+            long minSequence,
+            long maxSequence,
+            int level,
+            long schemaId,
+            List<ColumnStats> stats,
+            long creationTimeMillis,
+            FileSource source) {
         this.fileName = Objects.requireNonNull(fileName);
         this.fileSize = fileSize;
         this.rowCount = rowCount;
@@ -42,24 +53,74 @@ public final class DataFileMeta {
         this.source = source;
     }
 
-    public String fileName() { return fileName; }
-    public long fileSize() { return fileSize; }
-    public long rowCount() { return rowCount; }
-    public long deleteRowCount() { return deleteRowCount; }
-    public Object[] minKey() { return minKey; }
-    public Object[] maxKey() { return maxKey; }
-    public long minSequence() { return minSequence; }
-    public long maxSequence() { return maxSequence; }
-    public int level() { return level; }
-    public long schemaId() { return schemaId; }
-    public List<ColumnStats> stats() { return stats; }
-    public long creationTimeMillis() { return creationTimeMillis; }
-    public FileSource source() { return source; }
+    public String fileName() {
+        return fileName;
+    }
+
+    public long fileSize() {
+        return fileSize;
+    }
+
+    public long rowCount() {
+        return rowCount;
+    }
+
+    public long deleteRowCount() {
+        return deleteRowCount;
+    }
+
+    public Object[] minKey() {
+        return minKey;
+    }
+
+    public Object[] maxKey() {
+        return maxKey;
+    }
+
+    public long minSequence() {
+        return minSequence;
+    }
+
+    public long maxSequence() {
+        return maxSequence;
+    }
+
+    public int level() {
+        return level;
+    }
+
+    public long schemaId() {
+        return schemaId;
+    }
+
+    public List<ColumnStats> stats() {
+        return stats;
+    }
+
+    public long creationTimeMillis() {
+        return creationTimeMillis;
+    }
+
+    public FileSource source() {
+        return source;
+    }
 
     /** The same file moved to {@code newLevel} (a metadata-only upgrade; the file is not rewritten). */
     public DataFileMeta upgrade(int newLevel) {
-        return new DataFileMeta(fileName, fileSize, rowCount, deleteRowCount, minKey, maxKey, minSequence,
-                maxSequence, newLevel, schemaId, stats, creationTimeMillis, source);
+        return new DataFileMeta(
+                fileName,
+                fileSize,
+                rowCount,
+                deleteRowCount,
+                minKey,
+                maxKey,
+                minSequence,
+                maxSequence,
+                newLevel,
+                schemaId,
+                stats,
+                creationTimeMillis,
+                source);
     }
 
     public ColumnStats statsOf(int fieldId) {
@@ -77,11 +138,19 @@ public final class DataFileMeta {
             return false;
         }
         DataFileMeta m = (DataFileMeta) o;
-        return fileName.equals(m.fileName) && fileSize == m.fileSize && rowCount == m.rowCount
-                && deleteRowCount == m.deleteRowCount && Arrays.deepEquals(minKey, m.minKey)
-                && Arrays.deepEquals(maxKey, m.maxKey) && minSequence == m.minSequence
-                && maxSequence == m.maxSequence && level == m.level && schemaId == m.schemaId
-                && stats.equals(m.stats) && creationTimeMillis == m.creationTimeMillis && source == m.source;
+        return fileName.equals(m.fileName)
+                && fileSize == m.fileSize
+                && rowCount == m.rowCount
+                && deleteRowCount == m.deleteRowCount
+                && Arrays.deepEquals(minKey, m.minKey)
+                && Arrays.deepEquals(maxKey, m.maxKey)
+                && minSequence == m.minSequence
+                && maxSequence == m.maxSequence
+                && level == m.level
+                && schemaId == m.schemaId
+                && stats.equals(m.stats)
+                && creationTimeMillis == m.creationTimeMillis
+                && source == m.source;
     }
 
     @Override

@@ -30,7 +30,8 @@ public final class DataFilePathFactory {
     }
 
     public Path newPath(String prefix) {
-        return paths.dataFile(partitionPath, bucket, prefix + "-" + uuid + "-" + counter.getAndIncrement() + ".parquet");
+        return paths.dataFile(
+                partitionPath, bucket, prefix + "-" + uuid + "-" + counter.getAndIncrement() + ".parquet");
     }
 
     public Path toPath(String fileName) {

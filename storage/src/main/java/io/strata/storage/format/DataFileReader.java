@@ -10,6 +10,7 @@ import io.strata.storage.util.CloseableIterator;
 import io.strata.storage.util.CorruptFileException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -18,13 +19,12 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import java.nio.file.NoSuchFileException;
 import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.HadoopParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
-import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
@@ -59,11 +59,13 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
     private final PageDecompression decompression;
     /** Every pooled buffer this reader borrows (Parquet's column chunks, decompressed pages). */
     private final BufferPool.Scope buffers;
+
     private final List<ColumnDescriptor> descriptors;
     private final boolean primaryKey;
     private final int arity;
     /** Per requested column: its position in the row (system columns: unused). */
     private final int[] positions;
+
     private final ColumnChunkDecoder.Kind[] kinds;
     private final int[] scales;
     private ColumnChunkDecoder[] columns;
@@ -72,9 +74,17 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
     /** The row group being read; closed (its buffers released) before the next one is read. */
     private PageReadStore rowGroup;
 
-    private DataFileReader(FileIO io, long fileSize, Path path, ParquetFileReader reader,
-                           BufferPool.Scope buffers, PageDecompression decompression, MessageType requested,
-                           TableSchema readSchema, boolean primaryKey, boolean rawStrings) {
+    private DataFileReader(
+            FileIO io,
+            long fileSize,
+            Path path,
+            ParquetFileReader reader,
+            BufferPool.Scope buffers,
+            PageDecompression decompression,
+            MessageType requested,
+            TableSchema readSchema,
+            boolean primaryKey,
+            boolean rawStrings) {
         this.io = io;
         this.fileSize = fileSize;
         this.path = path;
@@ -165,7 +175,9 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
             PageDecompression decompression = new PageDecompression(conf, buffers);
             try {
                 ParquetReadOptions options = ParquetReadOptions.builder(new HadoopParquetConfiguration(conf))
-                        .withCodecFactory(decompression).withAllocator(buffers).build();
+                        .withCodecFactory(decompression)
+                        .withAllocator(buffers)
+                        .build();
                 reader = new ParquetFileReader(in, options);
             } catch (FileNotFoundException | NoSuchFileException e) {
                 buffers.close();
@@ -178,25 +190,36 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
                 FileMetaData meta = reader.getFileMetaData();
                 String version = meta.getKeyValueMetaData().get(DataFileWriter.VERSION_KEY);
                 if (!DataFileWriter.VERSION.equals(version)) {
-                    throw new CorruptFileException(path, "not a Strata data file of version " + DataFileWriter.VERSION
-                            + " (found " + version + ")");
+                    throw new CorruptFileException(
+                            path,
+                            "not a Strata data file of version " + DataFileWriter.VERSION + " (found " + version + ")");
                 }
                 MessageType fileSchema = meta.getSchema();
                 MessageType requested = requestedSchema(fileSchema, readSchema, projection, primaryKey);
                 reader.setRequestedSchema(requested);
-                return new DataFileReader(io, fileSize, path, reader, buffers, decompression, requested, readSchema,
-                        primaryKey, rawStrings);
+                return new DataFileReader(
+                        io,
+                        fileSize,
+                        path,
+                        reader,
+                        buffers,
+                        decompression,
+                        requested,
+                        readSchema,
+                        primaryKey,
+                        rawStrings);
             } catch (RuntimeException e) {
                 closeQuietly(reader, decompression, buffers);
-                throw e instanceof CorruptFileException ? e
+                throw e instanceof CorruptFileException
+                        ? e
                         : new CorruptFileException(path, "unexpected data file layout: " + e.getMessage(), e);
             }
         }
     }
 
     /** The projected columns present in the file; columns are matched to the read schema by field id. */
-    private static MessageType requestedSchema(MessageType file, TableSchema readSchema, BitSet projection,
-                                               boolean primaryKey) {
+    private static MessageType requestedSchema(
+            MessageType file, TableSchema readSchema, BitSet projection, boolean primaryKey) {
         BitSet inSchema = new BitSet();
         for (DataField f : readSchema.fields()) {
             inSchema.set(f.id());
@@ -235,8 +258,13 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
                 columns = new ColumnChunkDecoder[descriptors.size()];
                 for (int i = 0; i < columns.length; i++) {
                     ColumnDescriptor d = descriptors.get(i);
-                    columns[i] = new ColumnChunkDecoder(d, pages.getPageReader(d), decompression, kinds[i],
-                            scales[i], primaryKey && i < ParquetSchemas.SYSTEM_COLUMNS);
+                    columns[i] = new ColumnChunkDecoder(
+                            d,
+                            pages.getPageReader(d),
+                            decompression,
+                            kinds[i],
+                            scales[i],
+                            primaryKey && i < ParquetSchemas.SYSTEM_COLUMNS);
                 }
             }
             return true;

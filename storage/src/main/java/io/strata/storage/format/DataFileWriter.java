@@ -40,6 +40,7 @@ import org.apache.parquet.schema.MessageType;
 public final class DataFileWriter implements Closeable {
     /** Footer key: the Strata data file format version. */
     public static final String VERSION_KEY = "strata.data-file.version";
+
     public static final String VERSION = "1";
 
     /**
@@ -159,8 +160,15 @@ public final class DataFileWriter implements Closeable {
                 props.withDictionaryEncoding(schema.fields().get(i).name(), false);
             }
         }
-        writer = new ParquetRowWriter(files.committedLater ? io.dataOutputFile(path) : io.outputFile(path), type, schema.fields(), primaryKey, props.build(),
-                format.conf(), format.codec(), format.blockSize(),
+        writer = new ParquetRowWriter(
+                files.committedLater ? io.dataOutputFile(path) : io.outputFile(path),
+                type,
+                schema.fields(),
+                primaryKey,
+                props.build(),
+                format.conf(),
+                format.codec(),
+                format.blockSize(),
                 Map.of(VERSION_KEY, VERSION, "strata.schema-id", String.valueOf(schema.id())));
         List<KeyValue> rows = sample;
         sample = null;
@@ -258,16 +266,28 @@ public final class DataFileWriter implements Closeable {
         ParquetMetadata footer = writer.footer();
         Object[] minKey = primaryKey ? keyOf(firstRow) : new Object[0];
         Object[] maxKey = primaryKey ? keyOf(lastRow) : new Object[0];
-        return new DataFileMeta(path.getName(), io.length(path), rowCount, deleteCount, minKey, maxKey,
-                rowCount == 0 ? 0 : minSeq, rowCount == 0 ? 0 : maxSeq, level, schema.id(),
-                statsFromFooter(footer, schema.fields()), files.clock.millis(), source);
+        return new DataFileMeta(
+                path.getName(),
+                io.length(path),
+                rowCount,
+                deleteCount,
+                minKey,
+                maxKey,
+                rowCount == 0 ? 0 : minSeq,
+                rowCount == 0 ? 0 : maxSeq,
+                level,
+                schema.id(),
+                statsFromFooter(footer, schema.fields()),
+                files.clock.millis(),
+                source);
     }
 
     /** The key of {@code row} with API value types (a raw STRING value decoded), for the manifest. */
     private Object[] keyOf(Object[] row) {
         Object[] key = ValueComparators.project(row, keyIndexes);
         for (int i = 0; i < key.length; i++) {
-            if (key[i] instanceof byte[] && schema.fields().get(keyIndexes[i]).type().root() == DataType.Root.STRING) {
+            if (key[i] instanceof byte[]
+                    && schema.fields().get(keyIndexes[i]).type().root() == DataType.Root.STRING) {
                 key[i] = ValueComparators.asString(key[i]);
             }
         }
@@ -347,9 +367,12 @@ public final class DataFileWriter implements Closeable {
         if (parquetValue instanceof Binary) {
             Binary b = (Binary) parquetValue;
             switch (type.root()) {
-                case STRING: return b.toStringUsingUTF8();
-                case DECIMAL: return new BigDecimal(new BigInteger(b.getBytes()), type.scale());
-                default: return b.getBytes();
+                case STRING:
+                    return b.toStringUsingUTF8();
+                case DECIMAL:
+                    return new BigDecimal(new BigInteger(b.getBytes()), type.scale());
+                default:
+                    return b.getBytes();
             }
         }
         return parquetValue;

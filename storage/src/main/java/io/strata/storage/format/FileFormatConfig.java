@@ -16,18 +16,36 @@ public final class FileFormatConfig {
         this.conf = new Configuration(base);
         FileOptions.Compression c = options.get(FileOptions.FILE_COMPRESSION);
         switch (c) {
-            case ZSTD: codec = CompressionCodecName.ZSTD; break;
-            case SNAPPY: codec = CompressionCodecName.SNAPPY; break;
-            case GZIP: codec = CompressionCodecName.GZIP; break;
-            default: codec = CompressionCodecName.UNCOMPRESSED;
+            case ZSTD:
+                codec = CompressionCodecName.ZSTD;
+                break;
+            case SNAPPY:
+                codec = CompressionCodecName.SNAPPY;
+                break;
+            case GZIP:
+                codec = CompressionCodecName.GZIP;
+                break;
+            default:
+                codec = CompressionCodecName.UNCOMPRESSED;
         }
         conf.setInt("parquet.compression.codec.zstd.level", options.get(FileOptions.ZSTD_LEVEL));
         this.blockSize = options.get(FileOptions.BLOCK_SIZE);
         this.pageSize = (int) Math.min(Integer.MAX_VALUE, options.get(FileOptions.PAGE_SIZE));
     }
 
-    public Configuration conf() { return conf; }
-    public CompressionCodecName codec() { return codec; }
-    public long blockSize() { return blockSize; }
-    public int pageSize() { return pageSize; }
+    public Configuration conf() {
+        return conf;
+    }
+
+    public CompressionCodecName codec() {
+        return codec;
+    }
+
+    public long blockSize() {
+        return blockSize;
+    }
+
+    public int pageSize() {
+        return pageSize;
+    }
 }

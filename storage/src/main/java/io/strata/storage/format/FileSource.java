@@ -21,8 +21,10 @@ public enum FileSource {
         FileSource[] all = values();
         if (ordinal < 0 || ordinal >= all.length) {
             throw new IllegalArgumentException("unknown file source " + ordinal + " (known: "
-                    + Arrays.stream(all).map(f -> f.ordinal() + " = " + f.name().toLowerCase(Locale.ROOT))
-                            .collect(Collectors.joining(", ")) + "; written by a newer Strata?)");
+                    + Arrays.stream(all)
+                            .map(f -> f.ordinal() + " = " + f.name().toLowerCase(Locale.ROOT))
+                            .collect(Collectors.joining(", "))
+                    + "; written by a newer Strata?)");
         }
         return all[ordinal];
     }

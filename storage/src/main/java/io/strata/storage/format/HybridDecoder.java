@@ -10,8 +10,7 @@ import org.apache.parquet.io.ParquetDecodingException;
  * header &gt;&gt;&gt; 1 times; else (header &gt;&gt;&gt; 1) groups of 8 values bit-packed LSB first).
  */
 final class HybridDecoder {
-    private HybridDecoder() {
-    }
+    private HybridDecoder() {}
 
     /**
      * Decodes the first {@code n} values of {@code buf} into {@code out[0, n)}, reading from buf's
@@ -86,7 +85,7 @@ final class HybridDecoder {
     }
 
     private static ParquetDecodingException truncated(int decoded, int n, ByteBuffer buf) {
-        return new ParquetDecodingException("hybrid-encoded data ends after " + decoded + " of " + n
-                + " values (at byte " + buf.position() + ")");
+        return new ParquetDecodingException(
+                "hybrid-encoded data ends after " + decoded + " of " + n + " values (at byte " + buf.position() + ")");
     }
 }

@@ -120,8 +120,7 @@ final class PageDecompression implements CompressionCodecFactory {
         }
 
         @Override
-        public void release() {
-        }
+        public void release() {}
     }
 
     /** One Zstandard frame sequence into exactly {@code size} bytes of {@code dst}, or an IOException saying why not. */
@@ -129,8 +128,10 @@ final class PageDecompression implements CompressionCodecFactory {
             throws IOException {
         long n = Zstd.decompressByteArray(dst, dstOffset, size, src, srcOffset, srcLength);
         if (Zstd.isError(n) || n != size) {
-            throw new IOException(Zstd.isError(n) ? "zstd page does not decompress: " + Zstd.getErrorName(n)
-                    : "zstd page decompresses to " + n + " bytes, its header says " + size);
+            throw new IOException(
+                    Zstd.isError(n)
+                            ? "zstd page does not decompress: " + Zstd.getErrorName(n)
+                            : "zstd page decompresses to " + n + " bytes, its header says " + size);
         }
     }
 }

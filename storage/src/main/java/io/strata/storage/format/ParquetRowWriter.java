@@ -58,9 +58,17 @@ final class ParquetRowWriter {
     private int rowGroupOrdinal;
     private boolean closed;
 
-    ParquetRowWriter(OutputFile out, MessageType schema, List<DataField> fields, boolean systemColumns,
-                     ParquetProperties props, Configuration conf, CompressionCodecName codec, long rowGroupSize,
-                     Map<String, String> extraMetaData) throws IOException {
+    ParquetRowWriter(
+            OutputFile out,
+            MessageType schema,
+            List<DataField> fields,
+            boolean systemColumns,
+            ParquetProperties props,
+            Configuration conf,
+            CompressionCodecName codec,
+            long rowGroupSize,
+            Map<String, String> extraMetaData)
+            throws IOException {
         this.schema = schema;
         this.props = props;
         this.rowGroupSize = rowGroupSize;
@@ -80,8 +88,14 @@ final class ParquetRowWriter {
         this.compressor = codecs.getCompressor(codec);
         ParquetFileWriter f = null;
         try {
-            f = new ParquetFileWriter(out, schema, ParquetFileWriter.Mode.CREATE, rowGroupSize,
-                    ParquetWriter.MAX_PADDING_SIZE_DEFAULT, null, props);
+            f = new ParquetFileWriter(
+                    out,
+                    schema,
+                    ParquetFileWriter.Mode.CREATE,
+                    rowGroupSize,
+                    ParquetWriter.MAX_PADDING_SIZE_DEFAULT,
+                    null,
+                    props);
             f.start();
         } catch (IOException | RuntimeException e) {
             codecs.release();
@@ -92,8 +106,14 @@ final class ParquetRowWriter {
     }
 
     private void initStore() {
-        pageStore = new ColumnChunkPageWriteStore(compressor, schema, props.getAllocator(),
-                props.getColumnIndexTruncateLength(), props.getPageWriteChecksumEnabled(), null, rowGroupOrdinal);
+        pageStore = new ColumnChunkPageWriteStore(
+                compressor,
+                schema,
+                props.getAllocator(),
+                props.getColumnIndexTruncateLength(),
+                props.getPageWriteChecksumEnabled(),
+                null,
+                rowGroupOrdinal);
         columnStore = props.newColumnWriteStore(schema, pageStore, pageStore);
         List<ColumnDescriptor> columns = schema.getColumns();
         writers = new ColumnWriter[columns.size()];
@@ -121,20 +141,43 @@ final class ParquetRowWriter {
             }
             int d = maxDefinition[c];
             switch (r[i]) {
-                case BOOLEAN: cw.write((Boolean) v, 0, d); break;
-                case INT: case DATE: cw.write((Integer) v, 0, d); break;
-                case BIGINT: case TIMESTAMP: cw.write((Long) v, 0, d); break;
-                case FLOAT: cw.write((Float) v, 0, d); break;
-                case DOUBLE: cw.write((Double) v, 0, d); break;
+                case BOOLEAN:
+                    cw.write((Boolean) v, 0, d);
+                    break;
+                case INT:
+                case DATE:
+                    cw.write((Integer) v, 0, d);
+                    break;
+                case BIGINT:
+                case TIMESTAMP:
+                    cw.write((Long) v, 0, d);
+                    break;
+                case FLOAT:
+                    cw.write((Float) v, 0, d);
+                    break;
+                case DOUBLE:
+                    cw.write((Double) v, 0, d);
+                    break;
                 case STRING:
-                    cw.write(v instanceof byte[] ? Binary.fromConstantByteArray((byte[]) v)
-                            : Binary.fromString((String) v), 0, d);
+                    cw.write(
+                            v instanceof byte[]
+                                    ? Binary.fromConstantByteArray((byte[]) v)
+                                    : Binary.fromString((String) v),
+                            0,
+                            d);
                     break;
-                case BYTES: cw.write(Binary.fromConstantByteArray((byte[]) v), 0, d); break;
+                case BYTES:
+                    cw.write(Binary.fromConstantByteArray((byte[]) v), 0, d);
+                    break;
                 case DECIMAL:
-                    cw.write(Binary.fromConstantByteArray(((BigDecimal) v).unscaledValue().toByteArray()), 0, d);
+                    cw.write(
+                            Binary.fromConstantByteArray(
+                                    ((BigDecimal) v).unscaledValue().toByteArray()),
+                            0,
+                            d);
                     break;
-                default: throw new IllegalStateException("unsupported " + r[i]);
+                default:
+                    throw new IllegalStateException("unsupported " + r[i]);
             }
         }
         columnStore.endRecord();
@@ -154,7 +197,9 @@ final class ParquetRowWriter {
             lastRowGroupEndPos = file.getPos();
         } else {
             recordCountForNextCheck = Math.min(
-                    Math.max(MIN_RECORDS_FOR_CHECK, (recordCount + (long) (nextRowGroupSize / (float) Math.max(1, recordSize))) / 2),
+                    Math.max(
+                            MIN_RECORDS_FOR_CHECK,
+                            (recordCount + (long) (nextRowGroupSize / (float) Math.max(1, recordSize))) / 2),
                     recordCount + MAX_RECORDS_FOR_CHECK);
         }
     }

@@ -5,8 +5,8 @@ import io.strata.storage.schema.DataType;
 import java.util.List;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Types;
 
@@ -21,8 +21,7 @@ public final class ParquetSchemas {
     /** Number of system columns before the user columns in a primary-key file. */
     public static final int SYSTEM_COLUMNS = 2;
 
-    private ParquetSchemas() {
-    }
+    private ParquetSchemas() {}
 
     public static MessageType messageType(List<DataField> fields, boolean withSystemColumns) {
         Types.MessageTypeBuilder b = Types.buildMessage();
@@ -41,11 +40,21 @@ public final class ParquetSchemas {
         Type.Repetition rep = t.isNullable() ? Type.Repetition.OPTIONAL : Type.Repetition.REQUIRED;
         Types.PrimitiveBuilder<PrimitiveType> p;
         switch (t.root()) {
-            case BOOLEAN: p = Types.primitive(PrimitiveTypeName.BOOLEAN, rep); break;
-            case INT: p = Types.primitive(PrimitiveTypeName.INT32, rep); break;
-            case BIGINT: p = Types.primitive(PrimitiveTypeName.INT64, rep); break;
-            case FLOAT: p = Types.primitive(PrimitiveTypeName.FLOAT, rep); break;
-            case DOUBLE: p = Types.primitive(PrimitiveTypeName.DOUBLE, rep); break;
+            case BOOLEAN:
+                p = Types.primitive(PrimitiveTypeName.BOOLEAN, rep);
+                break;
+            case INT:
+                p = Types.primitive(PrimitiveTypeName.INT32, rep);
+                break;
+            case BIGINT:
+                p = Types.primitive(PrimitiveTypeName.INT64, rep);
+                break;
+            case FLOAT:
+                p = Types.primitive(PrimitiveTypeName.FLOAT, rep);
+                break;
+            case DOUBLE:
+                p = Types.primitive(PrimitiveTypeName.DOUBLE, rep);
+                break;
             case DECIMAL:
                 p = Types.primitive(PrimitiveTypeName.BINARY, rep)
                         .as(LogicalTypeAnnotation.decimalType(t.scale(), t.precision()));
@@ -53,13 +62,19 @@ public final class ParquetSchemas {
             case STRING:
                 p = Types.primitive(PrimitiveTypeName.BINARY, rep).as(LogicalTypeAnnotation.stringType());
                 break;
-            case BYTES: p = Types.primitive(PrimitiveTypeName.BINARY, rep); break;
+            case BYTES:
+                p = Types.primitive(PrimitiveTypeName.BINARY, rep);
+                break;
             case DATE:
                 p = Types.primitive(PrimitiveTypeName.INT32, rep).as(LogicalTypeAnnotation.dateType());
                 break;
             case TIMESTAMP:
-                p = Types.primitive(PrimitiveTypeName.INT64, rep).as(LogicalTypeAnnotation.timestampType(false,
-                        t.precision() == 3 ? LogicalTypeAnnotation.TimeUnit.MILLIS : LogicalTypeAnnotation.TimeUnit.MICROS));
+                p = Types.primitive(PrimitiveTypeName.INT64, rep)
+                        .as(LogicalTypeAnnotation.timestampType(
+                                false,
+                                t.precision() == 3
+                                        ? LogicalTypeAnnotation.TimeUnit.MILLIS
+                                        : LogicalTypeAnnotation.TimeUnit.MICROS));
                 break;
             default:
                 throw new IllegalArgumentException("unsupported type " + t);

@@ -18,8 +18,7 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * for the same types (DECIMAL as INT32, INT64 or fixed-length bytes; the encodings of v2 pages).
  */
 final class ReadableColumns {
-    private ReadableColumns() {
-    }
+    private ReadableColumns() {}
 
     /**
      * Fails unless {@code column} can be read as {@code type}: flat, of a physical type that holds
@@ -43,30 +42,43 @@ final class ReadableColumns {
             throw reject(column, "cannot be read as " + type.typeName());
         }
         LogicalTypeAnnotation a = p.getLogicalTypeAnnotation();
-        if (type.root() == DataType.Root.DECIMAL && a instanceof DecimalLogicalTypeAnnotation
+        if (type.root() == DataType.Root.DECIMAL
+                && a instanceof DecimalLogicalTypeAnnotation
                 && ((DecimalLogicalTypeAnnotation) a).getScale() != type.scale()) {
             throw reject(column, "has another scale than " + type.typeName());
         }
-        if (type.root() == DataType.Root.TIMESTAMP && a instanceof TimestampLogicalTypeAnnotation
-                && ((TimestampLogicalTypeAnnotation) a).getUnit() != (type.precision() == 3 ? TimeUnit.MILLIS
-                : TimeUnit.MICROS)) {
+        if (type.root() == DataType.Root.TIMESTAMP
+                && a instanceof TimestampLogicalTypeAnnotation
+                && ((TimestampLogicalTypeAnnotation) a).getUnit()
+                        != (type.precision() == 3 ? TimeUnit.MILLIS : TimeUnit.MICROS)) {
             throw reject(column, "has another unit than " + type.typeName());
         }
     }
 
     private static boolean holds(PrimitiveTypeName physical, DataType.Root root) {
         switch (root) {
-            case BOOLEAN: return physical == PrimitiveTypeName.BOOLEAN;
-            case INT: case DATE: return physical == PrimitiveTypeName.INT32;
-            case BIGINT: case TIMESTAMP: return physical == PrimitiveTypeName.INT64;
-            case FLOAT: return physical == PrimitiveTypeName.FLOAT;
-            case DOUBLE: return physical == PrimitiveTypeName.DOUBLE;
-            case STRING: case BYTES:
+            case BOOLEAN:
+                return physical == PrimitiveTypeName.BOOLEAN;
+            case INT:
+            case DATE:
+                return physical == PrimitiveTypeName.INT32;
+            case BIGINT:
+            case TIMESTAMP:
+                return physical == PrimitiveTypeName.INT64;
+            case FLOAT:
+                return physical == PrimitiveTypeName.FLOAT;
+            case DOUBLE:
+                return physical == PrimitiveTypeName.DOUBLE;
+            case STRING:
+            case BYTES:
                 return physical == PrimitiveTypeName.BINARY || physical == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY;
             case DECIMAL:
-                return physical == PrimitiveTypeName.BINARY || physical == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
-                        || physical == PrimitiveTypeName.INT32 || physical == PrimitiveTypeName.INT64;
-            default: return false;
+                return physical == PrimitiveTypeName.BINARY
+                        || physical == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
+                        || physical == PrimitiveTypeName.INT32
+                        || physical == PrimitiveTypeName.INT64;
+            default:
+                return false;
         }
     }
 
@@ -77,24 +89,35 @@ final class ReadableColumns {
      */
     static boolean readable(PrimitiveTypeName physical, Encoding encoding) {
         switch (encoding) {
-            case PLAIN: case PLAIN_DICTIONARY: case RLE_DICTIONARY: return true;
-            case RLE: return physical == PrimitiveTypeName.BOOLEAN;
-            case DELTA_BINARY_PACKED: return physical == PrimitiveTypeName.INT32 || physical == PrimitiveTypeName.INT64;
-            case DELTA_LENGTH_BYTE_ARRAY: return physical == PrimitiveTypeName.BINARY;
+            case PLAIN:
+            case PLAIN_DICTIONARY:
+            case RLE_DICTIONARY:
+                return true;
+            case RLE:
+                return physical == PrimitiveTypeName.BOOLEAN;
+            case DELTA_BINARY_PACKED:
+                return physical == PrimitiveTypeName.INT32 || physical == PrimitiveTypeName.INT64;
+            case DELTA_LENGTH_BYTE_ARRAY:
+                return physical == PrimitiveTypeName.BINARY;
             case DELTA_BYTE_ARRAY:
                 return physical == PrimitiveTypeName.BINARY || physical == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY;
             case BYTE_STREAM_SPLIT:
-                return physical == PrimitiveTypeName.FLOAT || physical == PrimitiveTypeName.DOUBLE
-                        || physical == PrimitiveTypeName.INT32 || physical == PrimitiveTypeName.INT64
+                return physical == PrimitiveTypeName.FLOAT
+                        || physical == PrimitiveTypeName.DOUBLE
+                        || physical == PrimitiveTypeName.INT32
+                        || physical == PrimitiveTypeName.INT64
                         || physical == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY;
-            default: return false;
+            default:
+                return false;
         }
     }
 
     /** The rejection of a page whose values are in an encoding {@link #readable} refuses. */
     static ParquetDecodingException unreadable(ColumnDescriptor column, Encoding encoding) {
-        return reject(column, "has a page of values encoded " + encoding + ", which Strata does not read for "
-                + column.getPrimitiveType().getPrimitiveTypeName() + " columns");
+        return reject(
+                column,
+                "has a page of values encoded " + encoding + ", which Strata does not read for "
+                        + column.getPrimitiveType().getPrimitiveTypeName() + " columns");
     }
 
     private static ParquetDecodingException reject(ColumnDescriptor column, String why) {

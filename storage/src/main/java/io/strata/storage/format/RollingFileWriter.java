@@ -37,8 +37,13 @@ public final class RollingFileWriter implements Closeable {
      * @param newPath       gives the path of each new file
      * @param keyComparator compares rows by primary key; null for append files (roll anywhere)
      */
-    public RollingFileWriter(DataFileWriter.Factory files, Supplier<Path> newPath, int level, FileSource source,
-                             long targetSize, Comparator<Object[]> keyComparator) {
+    public RollingFileWriter(
+            DataFileWriter.Factory files,
+            Supplier<Path> newPath,
+            int level,
+            FileSource source,
+            long targetSize,
+            Comparator<Object[]> keyComparator) {
         this.files = files;
         this.io = files.fileIO();
         this.newPath = newPath;
@@ -49,7 +54,8 @@ public final class RollingFileWriter implements Closeable {
     }
 
     public void write(KeyValue kv) throws IOException {
-        if (current != null && rollPending
+        if (current != null
+                && rollPending
                 && (keyComparator == null || keyComparator.compare(current.lastRow(), kv.row()) != 0)) {
             finishCurrent();
             rollPending = false;

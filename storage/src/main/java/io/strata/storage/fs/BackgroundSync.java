@@ -57,7 +57,7 @@ final class BackgroundSync {
         void beforeForce(Path file) throws IOException;
     }
 
-    static final ForceListener NO_LISTENER = file -> { };
+    static final ForceListener NO_LISTENER = file -> {};
 
     /** Tests set it and put back {@link #NO_LISTENER}. */
     static volatile ForceListener forceListener = NO_LISTENER;
@@ -68,8 +68,7 @@ final class BackgroundSync {
     /** The running syncer, or null while none runs. Guarded by the class. */
     private static ThreadPoolExecutor syncer;
 
-    private BackgroundSync() {
-    }
+    private BackgroundSync() {}
 
     /**
      * Bytes a data file may gain before its writer asks for an early force ({@link
@@ -129,8 +128,10 @@ final class BackgroundSync {
             try {
                 try {
                     if (earlyFailure != null) {
-                        throw new IOException("an earlier force of the file while it was written failed (a later "
-                                + "one cannot prove its data is on disk): " + ioCause(earlyFailure), ioCause(earlyFailure));
+                        throw new IOException(
+                                "an earlier force of the file while it was written failed (a later "
+                                        + "one cannot prove its data is on disk): " + ioCause(earlyFailure),
+                                ioCause(earlyFailure));
                     }
                     forceListener.beforeForce(path);
                     out.force(false);
@@ -151,8 +152,8 @@ final class BackgroundSync {
     /** Runs {@code force} on the syncer, starting one if none runs. */
     private static synchronized void submit(Runnable force) {
         if (syncer == null) {
-            ThreadPoolExecutor s = new ThreadPoolExecutor(2, 2, IDLE_MILLIS, TimeUnit.MILLISECONDS,
-                    new LinkedBlockingQueue<>(), r -> {
+            ThreadPoolExecutor s =
+                    new ThreadPoolExecutor(2, 2, IDLE_MILLIS, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
                         Thread t = new Thread(r, "strata-local-fsync-" + THREADS.incrementAndGet());
                         t.setDaemon(true);
                         return t;

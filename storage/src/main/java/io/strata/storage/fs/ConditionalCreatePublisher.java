@@ -43,7 +43,11 @@ final class ConditionalCreatePublisher implements AtomicPublisher {
         FSDataOutputStream out;
         try {
             // createFile() returns the raw builder type: its build() is typed Object
-            out = (FSDataOutputStream) fs.createFile(target).recursive().overwrite(false).must(OPTION, true).build();
+            out = (FSDataOutputStream) fs.createFile(target)
+                    .recursive()
+                    .overwrite(false)
+                    .must(OPTION, true)
+                    .build();
         } catch (FileAlreadyExistsException e) {
             return false;
         }

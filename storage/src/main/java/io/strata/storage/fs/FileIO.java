@@ -50,10 +50,21 @@ public abstract class FileIO {
             this.modificationTime = modificationTime;
         }
 
-        public Path path() { return path; }
-        public long length() { return length; }
-        public boolean isDirectory() { return directory; }
-        public long modificationTime() { return modificationTime; }
+        public Path path() {
+            return path;
+        }
+
+        public long length() {
+            return length;
+        }
+
+        public boolean isDirectory() {
+            return directory;
+        }
+
+        public long modificationTime() {
+            return modificationTime;
+        }
     }
 
     public static FileIO forWarehouse(String warehouse, Map<String, String> hadoopConf) {
@@ -74,7 +85,8 @@ public abstract class FileIO {
             }
             return new HadoopFileIO(fs, conf);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot open file system of warehouse " + warehouse + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot open file system of warehouse " + warehouse + ": " + e.getMessage(), e);
         }
     }
 
@@ -138,8 +150,7 @@ public abstract class FileIO {
      *
      * @throws IOException naming the file that could not be made durable
      */
-    public void makeDurable(Collection<Path> files) throws IOException {
-    }
+    public void makeDurable(Collection<Path> files) throws IOException {}
 
     public byte[] readFully(Path path) throws IOException {
         try (InputStream in = open(path)) {

@@ -150,8 +150,8 @@ final class HadoopFileIO extends FileIO {
     }
 
     /** Object stores whose single PUT makes an object visible whole. */
-    private static final Set<String> OBJECT_STORES = Set.of("s3", "s3a", "s3n", "gs", "oss", "abfs",
-            "abfss", "wasb", "wasbs", "cos", "cosn", "obs");
+    private static final Set<String> OBJECT_STORES =
+            Set.of("s3", "s3a", "s3n", "gs", "oss", "abfs", "abfss", "wasb", "wasbs", "cos", "cosn", "obs");
 
     @Override
     protected boolean putIsAtomic() {
@@ -174,7 +174,8 @@ final class HadoopFileIO extends FileIO {
         }
         fs.delete(dst, false);
         if (!fs.rename(src, dst)) {
-            throw new IOException("cannot move " + src + " to " + dst + " (rename returned false after deleting the target)");
+            throw new IOException(
+                    "cannot move " + src + " to " + dst + " (rename returned false after deleting the target)");
         }
     }
 
@@ -236,7 +237,6 @@ final class HadoopFileIO extends FileIO {
                     }
                 };
             }
-
         };
     }
 }

@@ -28,8 +28,7 @@ import org.slf4j.LoggerFactory;
 final class HadoopStatics {
     private static final Logger LOG = LoggerFactory.getLogger(HadoopStatics.class);
 
-    private HadoopStatics() {
-    }
+    private HadoopStatics() {}
 
     /**
      * The (cached) Hadoop file system of {@code uri}. Hadoop's cache is static in Hadoop's class
@@ -82,20 +81,24 @@ final class HadoopStatics {
             removeClassKeys(staticField("org.apache.hadoop.util.ReflectionUtils", "CONSTRUCTOR_CACHE"), loader);
             removeClassKeys(staticField("org.apache.hadoop.io.compress.CodecPool", "compressorPool"), loader);
             removeClassKeys(staticField("org.apache.hadoop.io.compress.CodecPool", "decompressorPool"), loader);
-            Class<?> cache = Class.forName("org.apache.hadoop.thirdparty.com.google.common.cache.Cache", false,
+            Class<?> cache = Class.forName(
+                    "org.apache.hadoop.thirdparty.com.google.common.cache.Cache",
+                    false,
                     FileSystem.class.getClassLoader());
             for (String counts : new String[] {"compressorCounts", "decompressorCounts"}) {
                 Object c = staticField("org.apache.hadoop.io.compress.CodecPool", counts);
                 removeClassKeys(cache.getMethod("asMap").invoke(c), loader);
             }
         } catch (ReflectiveOperationException | RuntimeException e) {
-            LOG.warn("cannot remove the job's classes from Hadoop's caches ({}): each job keeps its classes loaded",
+            LOG.warn(
+                    "cannot remove the job's classes from Hadoop's caches ({}): each job keeps its classes loaded",
                     e.toString());
         }
     }
 
     private static Object staticField(String className, String field) throws ReflectiveOperationException {
-        Field f = Class.forName(className, false, FileSystem.class.getClassLoader()).getDeclaredField(field);
+        Field f = Class.forName(className, false, FileSystem.class.getClassLoader())
+                .getDeclaredField(field);
         f.setAccessible(true);
         return f.get(null);
     }
@@ -142,8 +145,10 @@ final class HadoopStatics {
             cleaner.interrupt();
             cleaner.join(5_000);
         } catch (ReflectiveOperationException | RuntimeException e) {
-            LOG.warn("cannot stop Hadoop's statistics cleaner thread ({}): each job keeps its classes loaded; put "
-                    + "Hadoop on the cluster's class path instead of the job's jar", e.toString());
+            LOG.warn(
+                    "cannot stop Hadoop's statistics cleaner thread ({}): each job keeps its classes loaded; put "
+                            + "Hadoop on the cluster's class path instead of the job's jar",
+                    e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -175,8 +180,9 @@ final class HadoopStatics {
                 Runtime.getRuntime().removeShutdownHook(hook);
             }
         } catch (ReflectiveOperationException | RuntimeException e) {
-            LOG.warn("cannot remove Hadoop's JVM shutdown hook ({}): each job keeps its classes loaded; start the "
-                    + "JVM with --add-opens=java.base/java.lang=ALL-UNNAMED or put Hadoop on the cluster's class path",
+            LOG.warn(
+                    "cannot remove Hadoop's JVM shutdown hook ({}): each job keeps its classes loaded; start the "
+                            + "JVM with --add-opens=java.base/java.lang=ALL-UNNAMED or put Hadoop on the cluster's class path",
                     e.toString());
         }
     }

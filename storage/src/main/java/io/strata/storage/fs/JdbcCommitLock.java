@@ -58,13 +58,14 @@ public final class JdbcCommitLock implements CommitLock {
     }
 
     /** With an explicit renewal interval: tests make a holder that renews too late. */
-    JdbcCommitLock(String url, String user, String password, Duration lease, Duration acquireTimeout,
-                   Duration renewInterval) {
+    JdbcCommitLock(
+            String url, String user, String password, Duration lease, Duration acquireTimeout, Duration renewInterval) {
         if (url == null || !url.startsWith("jdbc:")) {
             throw new IllegalArgumentException("commit lock: '" + url + "' is not a JDBC URL (jdbc:...)");
         }
         if (lease.toMillis() < 100 || renewInterval.toMillis() < 1) {
-            throw new IllegalArgumentException("commit lock lease must be at least 100 ms, got " + lease.toMillis() + " ms");
+            throw new IllegalArgumentException(
+                    "commit lock lease must be at least 100 ms, got " + lease.toMillis() + " ms");
         }
         this.url = url;
         this.user = user;
@@ -112,8 +113,9 @@ public final class JdbcCommitLock implements CommitLock {
                 return new Lease(key, holder, before);
             }
             if (System.nanoTime() - deadline > 0) {
-                throw new IOException("commit lock of " + key + " in " + JdbcLocks.redact(url) + " is held by " + current
-                        + "; gave up after " + acquireTimeoutMillis + " ms (option commit.lock.acquire-timeout)");
+                throw new IOException("commit lock of " + key + " in " + JdbcLocks.redact(url) + " is held by "
+                        + current + "; gave up after " + acquireTimeoutMillis
+                        + " ms (option commit.lock.acquire-timeout)");
             }
             Thread.sleep(backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1));
             backoff = Math.min(backoff * 2, Math.max(10, Math.min(1000, leaseMillis / 4)));
@@ -194,7 +196,8 @@ public final class JdbcCommitLock implements CommitLock {
     private void release(String key, String holder) throws SQLException {
         try (Connection c = connect()) {
             c.setAutoCommit(true);
-            try (PreparedStatement s = c.prepareStatement("DELETE FROM " + TABLE + " WHERE lock_key = ? AND holder = ?")) {
+            try (PreparedStatement s =
+                    c.prepareStatement("DELETE FROM " + TABLE + " WHERE lock_key = ? AND holder = ?")) {
                 s.setString(1, key);
                 s.setString(2, holder);
                 s.executeUpdate();
@@ -267,7 +270,8 @@ public final class JdbcCommitLock implements CommitLock {
 
     /** The database's clock in epoch milliseconds: every expiry is on one clock. */
     private static long dbNow(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT CURRENT_TIMESTAMP")) {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT CURRENT_TIMESTAMP")) {
             rs.next();
             return rs.getObject(1, OffsetDateTime.class).toInstant().toEpochMilli();
         }
@@ -282,8 +286,10 @@ public final class JdbcCommitLock implements CommitLock {
     }
 
     private IOException failure(String what, SQLException e) {
-        return new IOException("commit lock: " + what + " in " + JdbcLocks.redact(url)
-                + " (option commit.lock.jdbc.url): " + JdbcLocks.redact(String.valueOf(e.getMessage())), e);
+        return new IOException(
+                "commit lock: " + what + " in " + JdbcLocks.redact(url) + " (option commit.lock.jdbc.url): "
+                        + JdbcLocks.redact(String.valueOf(e.getMessage())),
+                e);
     }
 
     /** The lease ended before its holder was done: another committer may hold the lock now. */
@@ -303,6 +309,7 @@ public final class JdbcCommitLock implements CommitLock {
         private final Thread renewer;
         /** System.nanoTime() before which the lease is surely still valid in the database. */
         private volatile long validUntilNanos;
+
         private volatile Throwable lost;
 
         private Lease(String key, String holder, long acquiredNanos) {
@@ -321,13 +328,17 @@ public final class JdbcCommitLock implements CommitLock {
         /** @throws LeaseLostException when a renewal failed or the lease may have run out */
         public void checkHeld() throws LeaseLostException {
             if (lost != null) {
-                throw new LeaseLostException("commit lock of " + key + " in " + JdbcLocks.redact(url)
-                        + " was lost while held (" + lost.getMessage() + ")", lost);
+                throw new LeaseLostException(
+                        "commit lock of " + key + " in " + JdbcLocks.redact(url) + " was lost while held ("
+                                + lost.getMessage() + ")",
+                        lost);
             }
             if (System.nanoTime() - validUntilNanos >= 0) {
-                throw new LeaseLostException("commit lock of " + key + " in " + JdbcLocks.redact(url)
-                        + ": the lease of " + leaseMillis + " ms may have expired (not renewed in time; option "
-                        + "commit.lock.lease)", null);
+                throw new LeaseLostException(
+                        "commit lock of " + key + " in " + JdbcLocks.redact(url)
+                                + ": the lease of " + leaseMillis + " ms may have expired (not renewed in time; option "
+                                + "commit.lock.lease)",
+                        null);
             }
         }
 

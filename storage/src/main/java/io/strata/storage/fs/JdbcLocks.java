@@ -10,8 +10,7 @@ import java.util.regex.Pattern;
 final class JdbcLocks {
     private static final Pattern PASSWORD = Pattern.compile("(?i)(password=)[^&;]*");
 
-    private JdbcLocks() {
-    }
+    private JdbcLocks() {}
 
     /** {@code host/pid/uuid}: unique per acquisition, and says who holds a lock when one is stuck. */
     static String holderId() {
@@ -31,8 +30,8 @@ final class JdbcLocks {
      */
     static boolean isContention(SQLException e) {
         String state = e.getSQLState();
-        return state != null && (state.startsWith("23") || state.startsWith("40") || state.equals("HYT00")
-                || state.equals("55P03"));
+        return state != null
+                && (state.startsWith("23") || state.startsWith("40") || state.equals("HYT00") || state.equals("55P03"));
     }
 
     /** A JDBC URL fit for messages and logs: password parameters masked. */

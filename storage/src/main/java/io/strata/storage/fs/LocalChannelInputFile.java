@@ -94,8 +94,8 @@ final class LocalChannelInputFile implements InputFile {
                 while (buf.hasRemaining()) {
                     int n = channel.read(buf, pos);
                     if (n < 0) {
-                        throw new EOFException(name + ": unexpected end of file at byte " + pos + " ("
-                                + buf.remaining() + " more bytes expected)");
+                        throw new EOFException(name + ": unexpected end of file at byte " + pos + " (" + buf.remaining()
+                                + " more bytes expected)");
                     }
                     pos += n;
                 }

@@ -109,7 +109,10 @@ final class LocalFileIO extends FileIO {
                 } catch (NoSuchFileException gone) {
                     continue; // deleted since the listing (a committer's temporary file): not an entry any more
                 }
-                out.add(new FileEntry(new Path(dir, p.getFileName().toString()), a.size(), a.isDirectory(),
+                out.add(new FileEntry(
+                        new Path(dir, p.getFileName().toString()),
+                        a.size(),
+                        a.isDirectory(),
                         a.lastModifiedTime().toMillis()));
             }
         }
@@ -179,7 +182,6 @@ final class LocalFileIO extends FileIO {
                     }
                 };
             }
-
         };
     }
 
@@ -195,6 +197,7 @@ final class LocalFileIO extends FileIO {
         private boolean closed;
         /** Background only: bytes written since the last early force was asked for. */
         private long unforced;
+
         private CompletableFuture<Void> earlyForce = BackgroundSync.NO_EARLY_FORCE;
 
         SyncingOutputStream(java.nio.file.Path path, FileChannel out, boolean background) {

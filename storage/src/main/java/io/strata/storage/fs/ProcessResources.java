@@ -23,8 +23,7 @@ public final class ProcessResources {
     /** How long {@link #release} waits for forces already handed over. */
     static final Duration RELEASE_WAIT = Duration.ofSeconds(60);
 
-    private ProcessResources() {
-    }
+    private ProcessResources() {}
 
     /**
      * Stops the background threads after the work already handed to them (waiting at most a
@@ -38,7 +37,8 @@ public final class ProcessResources {
         HadoopStatics.release();
         try {
             if (!BackgroundSync.shutdown(RELEASE_WAIT)) {
-                LOG.warn("background forces of local data files still running after {}; their threads stop once done",
+                LOG.warn(
+                        "background forces of local data files still running after {}; their threads stop once done",
                         RELEASE_WAIT);
             }
         } catch (InterruptedException e) {

@@ -21,8 +21,7 @@ public final class Publishers {
     /** Prefix of the commit lock options in the Hadoop configuration (warehouse-wide defaults). */
     public static final String HADOOP_CONF_PREFIX = "strata.";
 
-    private Publishers() {
-    }
+    private Publishers() {}
 
     /**
      * @param options the table's options; its {@code commit.lock.*} options fall back to {@code
@@ -45,15 +44,18 @@ public final class Publishers {
         if (io instanceof HadoopFileIO) {
             Path table = new Path(tableLocation);
             Path warehouse = table.getParent() != null && table.getParent().getParent() != null
-                    ? table.getParent().getParent() : table;
+                    ? table.getParent().getParent()
+                    : table;
             try {
                 Optional<AtomicPublisher> conditional = ((HadoopFileIO) io).conditionalCreatePublisher(warehouse);
                 if (conditional.isPresent()) {
                     return conditional.get();
                 }
             } catch (IOException e) {
-                throw new UncheckedIOException("table " + tableLocation + ": cannot probe the conditional create of "
-                        + warehouse + ": " + e.getMessage(), e);
+                throw new UncheckedIOException(
+                        "table " + tableLocation + ": cannot probe the conditional create of " + warehouse + ": "
+                                + e.getMessage(),
+                        e);
             }
         }
         throw new IllegalArgumentException("table " + tableLocation + ": file system '" + scheme
@@ -77,7 +79,9 @@ public final class Publishers {
             return Optional.empty();
         }
         try {
-            return Optional.of(new JdbcCommitLock(url, value(options, conf, CommitOptions.LOCK_JDBC_USER),
+            return Optional.of(new JdbcCommitLock(
+                    url,
+                    value(options, conf, CommitOptions.LOCK_JDBC_USER),
                     value(options, conf, CommitOptions.LOCK_JDBC_PASSWORD),
                     value(options, conf, CommitOptions.LOCK_LEASE),
                     value(options, conf, CommitOptions.LOCK_ACQUIRE_TIMEOUT)));
@@ -96,8 +100,8 @@ public final class Publishers {
             try {
                 return option.parse(fromConf);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("Hadoop configuration " + HADOOP_CONF_PREFIX + option.key() + ": "
-                        + e.getMessage(), e);
+                throw new IllegalArgumentException(
+                        "Hadoop configuration " + HADOOP_CONF_PREFIX + option.key() + ": " + e.getMessage(), e);
             }
         }
         return option.defaultValue();
@@ -105,10 +109,13 @@ public final class Publishers {
 
     private static CommitLock instantiate(String lockClass, String tableLocation) {
         try {
-            return (CommitLock) Class.forName(lockClass).getDeclaredConstructor().newInstance();
+            return (CommitLock)
+                    Class.forName(lockClass).getDeclaredConstructor().newInstance();
         } catch (ReflectiveOperationException | ClassCastException e) {
-            throw new IllegalArgumentException("table " + tableLocation + ": commit.lock.class '" + lockClass
-                    + "' cannot be instantiated as a CommitLock: " + e, e);
+            throw new IllegalArgumentException(
+                    "table " + tableLocation + ": commit.lock.class '" + lockClass
+                            + "' cannot be instantiated as a CommitLock: " + e,
+                    e);
         }
     }
 }

@@ -19,16 +19,41 @@ public final class TablePaths {
         this.root = root;
     }
 
-    public Path root() { return root; }
-    public Path schemaDir() { return new Path(root, "schema"); }
-    public Path snapshotDir() { return new Path(root, "snapshot"); }
-    public Path manifestDir() { return new Path(root, "manifest"); }
+    public Path root() {
+        return root;
+    }
 
-    public Path schemaFile(long id) { return new Path(schemaDir(), "schema-" + id); }
-    public Path snapshotFile(long id) { return new Path(snapshotDir(), "snapshot-" + id); }
-    public Path latestHint() { return new Path(snapshotDir(), "LATEST"); }
-    public Path earliestHint() { return new Path(snapshotDir(), "EARLIEST"); }
-    public Path manifestFile(String name) { return new Path(manifestDir(), name); }
+    public Path schemaDir() {
+        return new Path(root, "schema");
+    }
+
+    public Path snapshotDir() {
+        return new Path(root, "snapshot");
+    }
+
+    public Path manifestDir() {
+        return new Path(root, "manifest");
+    }
+
+    public Path schemaFile(long id) {
+        return new Path(schemaDir(), "schema-" + id);
+    }
+
+    public Path snapshotFile(long id) {
+        return new Path(snapshotDir(), "snapshot-" + id);
+    }
+
+    public Path latestHint() {
+        return new Path(snapshotDir(), "LATEST");
+    }
+
+    public Path earliestHint() {
+        return new Path(snapshotDir(), "EARLIEST");
+    }
+
+    public Path manifestFile(String name) {
+        return new Path(manifestDir(), name);
+    }
 
     public Path bucketDir(String partitionPath, int bucket) {
         Path p = partitionPath.isEmpty() ? root : new Path(root, partitionPath);

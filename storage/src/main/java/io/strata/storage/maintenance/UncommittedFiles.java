@@ -21,8 +21,7 @@ import org.slf4j.LoggerFactory;
 public final class UncommittedFiles {
     private static final Logger LOG = LoggerFactory.getLogger(UncommittedFiles.class);
 
-    private UncommittedFiles() {
-    }
+    private UncommittedFiles() {}
 
     /** @return the number of files deleted */
     public static int remove(TableContext table, Predicate<String> writtenBy, String writer) throws IOException {

@@ -6,8 +6,7 @@ package io.strata.storage.manifest;
  * yes when unsure, never no.
  */
 public interface EntryFilter {
-    EntryFilter ALL = new EntryFilter() {
-    };
+    EntryFilter ALL = new EntryFilter() {};
 
     /** May a manifest whose partitions lie in [min[i], max[i]] per field contain a wanted partition? */
     default boolean mayContainPartitions(Object[] min, Object[] max) {

@@ -17,9 +17,12 @@ public enum FileKind {
 
     public static FileKind fromValue(int v) {
         switch (v) {
-            case 0: return ADD;
-            case 1: return DELETE;
-            default: throw new IllegalArgumentException("unknown file kind " + v + " (known: 0 = add, 1 = delete)");
+            case 0:
+                return ADD;
+            case 1:
+                return DELETE;
+            default:
+                throw new IllegalArgumentException("unknown file kind " + v + " (known: 0 = add, 1 = delete)");
         }
     }
 }

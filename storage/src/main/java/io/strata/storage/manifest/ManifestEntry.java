@@ -23,12 +23,29 @@ public final class ManifestEntry {
         this.file = file;
     }
 
-    public FileKind kind() { return kind; }
-    public Object[] partition() { return partition; }
-    public int bucket() { return bucket; }
-    public BucketId bucketId() { return BucketId.of(partition, bucket); }
-    public int totalBuckets() { return totalBuckets; }
-    public DataFileMeta file() { return file; }
+    public FileKind kind() {
+        return kind;
+    }
+
+    public Object[] partition() {
+        return partition;
+    }
+
+    public int bucket() {
+        return bucket;
+    }
+
+    public BucketId bucketId() {
+        return BucketId.of(partition, bucket);
+    }
+
+    public int totalBuckets() {
+        return totalBuckets;
+    }
+
+    public DataFileMeta file() {
+        return file;
+    }
 
     /** Identifies the file across ADD and DELETE entries. */
     public Identifier identifier() {
@@ -63,7 +80,9 @@ public final class ManifestEntry {
                 return false;
             }
             Identifier i = (Identifier) o;
-            return bucket == i.bucket && level == i.level && fileName.equals(i.fileName)
+            return bucket == i.bucket
+                    && level == i.level
+                    && fileName.equals(i.fileName)
                     && Arrays.deepEquals(partition, i.partition);
         }
 

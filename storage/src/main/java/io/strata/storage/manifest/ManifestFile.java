@@ -41,9 +41,23 @@ public final class ManifestFile {
     static final TableSchema ENTRY_SCHEMA = entrySchema();
 
     /** Column positions of an entry row ({@link #toRow}, {@link #fromRow}). */
-    static final int KIND = 0, PARTITION = 1, BUCKET = 2, TOTAL_BUCKETS = 3, FILE_NAME = 4, FILE_SIZE = 5,
-            ROW_COUNT = 6, DELETE_ROW_COUNT = 7, MIN_KEY = 8, MAX_KEY = 9, MIN_SEQ = 10, MAX_SEQ = 11, LEVEL = 12,
-            SCHEMA_ID = 13, STATS = 14, CREATION_TIME = 15, FILE_SOURCE = 16;
+    static final int KIND = 0,
+            PARTITION = 1,
+            BUCKET = 2,
+            TOTAL_BUCKETS = 3,
+            FILE_NAME = 4,
+            FILE_SIZE = 5,
+            ROW_COUNT = 6,
+            DELETE_ROW_COUNT = 7,
+            MIN_KEY = 8,
+            MAX_KEY = 9,
+            MIN_SEQ = 10,
+            MAX_SEQ = 11,
+            LEVEL = 12,
+            SCHEMA_ID = 13,
+            STATS = 14,
+            CREATION_TIME = 15,
+            FILE_SOURCE = 16;
 
     private final FileIO io;
     private final TablePaths paths;
@@ -55,8 +69,13 @@ public final class ManifestFile {
     private final AtomicInteger counter = new AtomicInteger();
 
     /** @param clock stamps the creation time of each manifest's Parquet file */
-    public ManifestFile(FileIO io, TablePaths paths, FileFormatConfig format, long targetSize,
-                        List<DataType> partitionTypes, Clock clock) {
+    public ManifestFile(
+            FileIO io,
+            TablePaths paths,
+            FileFormatConfig format,
+            long targetSize,
+            List<DataType> partitionTypes,
+            Clock clock) {
         this.io = io;
         this.paths = paths;
         this.format = format;
@@ -68,12 +87,25 @@ public final class ManifestFile {
     }
 
     private static TableSchema entrySchema() {
-        String[][] cols = {{"kind", "INT NOT NULL"}, {"partition", "BYTES NOT NULL"}, {"bucket", "INT NOT NULL"},
-                {"total_buckets", "INT NOT NULL"}, {"file_name", "STRING NOT NULL"}, {"file_size", "BIGINT NOT NULL"},
-                {"row_count", "BIGINT NOT NULL"}, {"delete_row_count", "BIGINT NOT NULL"}, {"min_key", "BYTES NOT NULL"},
-                {"max_key", "BYTES NOT NULL"}, {"min_sequence", "BIGINT NOT NULL"}, {"max_sequence", "BIGINT NOT NULL"},
-                {"level", "INT NOT NULL"}, {"schema_id", "BIGINT NOT NULL"}, {"stats", "BYTES NOT NULL"},
-                {"creation_time", "BIGINT NOT NULL"}, {"file_source", "INT NOT NULL"}};
+        String[][] cols = {
+            {"kind", "INT NOT NULL"},
+            {"partition", "BYTES NOT NULL"},
+            {"bucket", "INT NOT NULL"},
+            {"total_buckets", "INT NOT NULL"},
+            {"file_name", "STRING NOT NULL"},
+            {"file_size", "BIGINT NOT NULL"},
+            {"row_count", "BIGINT NOT NULL"},
+            {"delete_row_count", "BIGINT NOT NULL"},
+            {"min_key", "BYTES NOT NULL"},
+            {"max_key", "BYTES NOT NULL"},
+            {"min_sequence", "BIGINT NOT NULL"},
+            {"max_sequence", "BIGINT NOT NULL"},
+            {"level", "INT NOT NULL"},
+            {"schema_id", "BIGINT NOT NULL"},
+            {"stats", "BYTES NOT NULL"},
+            {"creation_time", "BIGINT NOT NULL"},
+            {"file_source", "INT NOT NULL"}
+        };
         List<DataField> fields = new ArrayList<>();
         for (int i = 0; i < cols.length; i++) {
             fields.add(new DataField(i, cols[i][0], DataType.parse(cols[i][1])));
@@ -85,8 +117,8 @@ public final class ManifestFile {
     public List<ManifestFileMeta> write(List<ManifestEntry> entries) throws IOException {
         List<ManifestFileMeta> out = new ArrayList<>();
         int from = 0;
-        RollingFileWriter writer = new RollingFileWriter(files, this::newManifestPath, 0, FileSource.APPEND,
-                targetSize, null);
+        RollingFileWriter writer =
+                new RollingFileWriter(files, this::newManifestPath, 0, FileSource.APPEND, targetSize, null);
         try {
             for (ManifestEntry e : entries) {
                 writer.write(new KeyValue(0, RowKind.INSERT, toRow(e)));
@@ -134,8 +166,15 @@ public final class ManifestFile {
             minBucket = Math.min(minBucket, e.bucket());
             maxBucket = Math.max(maxBucket, e.bucket());
         }
-        return new ManifestFileMeta(name, size, added, deleted, min == null ? new Object[0] : min,
-                max == null ? new Object[0] : max, minBucket, maxBucket);
+        return new ManifestFileMeta(
+                name,
+                size,
+                added,
+                deleted,
+                min == null ? new Object[0] : min,
+                max == null ? new Object[0] : max,
+                minBucket,
+                maxBucket);
     }
 
     private int fieldCompare(int field, Object a, Object b) {
@@ -146,7 +185,8 @@ public final class ManifestFile {
     public List<ManifestEntry> read(String fileName) {
         Path path = paths.manifestFile(fileName);
         List<ManifestEntry> out = new ArrayList<>();
-        try (DataFileReader r = DataFileReader.of(io, format.conf(), path, ENTRY_SCHEMA).open()) {
+        try (DataFileReader r =
+                DataFileReader.of(io, format.conf(), path, ENTRY_SCHEMA).open()) {
             while (r.hasNext()) {
                 out.add(fromRow(r.next().row(), path));
             }
@@ -188,13 +228,26 @@ public final class ManifestFile {
 
     static ManifestEntry fromRow(Object[] r, Path manifest) {
         try {
-            DataFileMeta f = new DataFileMeta((String) r[FILE_NAME], (Long) r[FILE_SIZE], (Long) r[ROW_COUNT],
-                    (Long) r[DELETE_ROW_COUNT], ValueCodec.decodeTuple((byte[]) r[MIN_KEY]),
-                    ValueCodec.decodeTuple((byte[]) r[MAX_KEY]), (Long) r[MIN_SEQ], (Long) r[MAX_SEQ],
-                    (Integer) r[LEVEL], (Long) r[SCHEMA_ID], decodeStats((byte[]) r[STATS]), (Long) r[CREATION_TIME],
+            DataFileMeta f = new DataFileMeta(
+                    (String) r[FILE_NAME],
+                    (Long) r[FILE_SIZE],
+                    (Long) r[ROW_COUNT],
+                    (Long) r[DELETE_ROW_COUNT],
+                    ValueCodec.decodeTuple((byte[]) r[MIN_KEY]),
+                    ValueCodec.decodeTuple((byte[]) r[MAX_KEY]),
+                    (Long) r[MIN_SEQ],
+                    (Long) r[MAX_SEQ],
+                    (Integer) r[LEVEL],
+                    (Long) r[SCHEMA_ID],
+                    decodeStats((byte[]) r[STATS]),
+                    (Long) r[CREATION_TIME],
                     FileSource.fromOrdinal((Integer) r[FILE_SOURCE]));
-            return new ManifestEntry(FileKind.fromValue((Integer) r[KIND]), ValueCodec.decodeTuple((byte[]) r[PARTITION]),
-                    (Integer) r[BUCKET], (Integer) r[TOTAL_BUCKETS], f);
+            return new ManifestEntry(
+                    FileKind.fromValue((Integer) r[KIND]),
+                    ValueCodec.decodeTuple((byte[]) r[PARTITION]),
+                    (Integer) r[BUCKET],
+                    (Integer) r[TOTAL_BUCKETS],
+                    f);
         } catch (IOException | RuntimeException e) {
             throw new CorruptFileException(manifest, "bad manifest entry: " + e.getMessage(), e);
         }

@@ -22,8 +22,15 @@ public final class ManifestFileMeta {
     private final int minBucket;
     private final int maxBucket;
 
-    public ManifestFileMeta(String fileName, long fileSize, long numAdded, long numDeleted, Object[] partitionMin,
-                            Object[] partitionMax, int minBucket, int maxBucket) {
+    public ManifestFileMeta(
+            String fileName,
+            long fileSize,
+            long numAdded,
+            long numDeleted,
+            Object[] partitionMin,
+            Object[] partitionMax,
+            int minBucket,
+            int maxBucket) {
         this.fileName = fileName;
         this.fileSize = fileSize;
         this.numAdded = numAdded;
@@ -35,35 +42,76 @@ public final class ManifestFileMeta {
     }
 
     @JsonCreator
-    static ManifestFileMeta fromJson(@JsonProperty("fileName") String fileName,
-                                     @JsonProperty("fileSize") long fileSize,
-                                     @JsonProperty("numAdded") long numAdded,
-                                     @JsonProperty("numDeleted") long numDeleted,
-                                     @JsonProperty("partitionMin") String partitionMin,
-                                     @JsonProperty("partitionMax") String partitionMax,
-                                     @JsonProperty("minBucket") int minBucket,
-                                     @JsonProperty("maxBucket") int maxBucket) throws IOException {
-        return new ManifestFileMeta(fileName, fileSize, numAdded, numDeleted, decode(partitionMin),
-                decode(partitionMax), minBucket, maxBucket);
+    static ManifestFileMeta fromJson(
+            @JsonProperty("fileName") String fileName,
+            @JsonProperty("fileSize") long fileSize,
+            @JsonProperty("numAdded") long numAdded,
+            @JsonProperty("numDeleted") long numDeleted,
+            @JsonProperty("partitionMin") String partitionMin,
+            @JsonProperty("partitionMax") String partitionMax,
+            @JsonProperty("minBucket") int minBucket,
+            @JsonProperty("maxBucket") int maxBucket)
+            throws IOException {
+        return new ManifestFileMeta(
+                fileName,
+                fileSize,
+                numAdded,
+                numDeleted,
+                decode(partitionMin),
+                decode(partitionMax),
+                minBucket,
+                maxBucket);
     }
 
     private static Object[] decode(String b64) throws IOException {
-        return b64 == null ? new Object[0] : ValueCodec.decodeTuple(Base64.getDecoder().decode(b64));
+        return b64 == null
+                ? new Object[0]
+                : ValueCodec.decodeTuple(Base64.getDecoder().decode(b64));
     }
 
     private static String encode(Object[] t) {
         return Base64.getEncoder().encodeToString(ValueCodec.encodeTuple(t));
     }
 
-    @JsonProperty("fileName") public String fileName() { return fileName; }
-    @JsonProperty("fileSize") public long fileSize() { return fileSize; }
-    @JsonProperty("numAdded") public long numAdded() { return numAdded; }
-    @JsonProperty("numDeleted") public long numDeleted() { return numDeleted; }
-    @JsonProperty("minBucket") public int minBucket() { return minBucket; }
-    @JsonProperty("maxBucket") public int maxBucket() { return maxBucket; }
+    @JsonProperty("fileName")
+    public String fileName() {
+        return fileName;
+    }
 
-    @JsonIgnore public Object[] partitionMin() { return partitionMin; }
-    @JsonIgnore public Object[] partitionMax() { return partitionMax; }
+    @JsonProperty("fileSize")
+    public long fileSize() {
+        return fileSize;
+    }
+
+    @JsonProperty("numAdded")
+    public long numAdded() {
+        return numAdded;
+    }
+
+    @JsonProperty("numDeleted")
+    public long numDeleted() {
+        return numDeleted;
+    }
+
+    @JsonProperty("minBucket")
+    public int minBucket() {
+        return minBucket;
+    }
+
+    @JsonProperty("maxBucket")
+    public int maxBucket() {
+        return maxBucket;
+    }
+
+    @JsonIgnore
+    public Object[] partitionMin() {
+        return partitionMin;
+    }
+
+    @JsonIgnore
+    public Object[] partitionMax() {
+        return partitionMax;
+    }
 
     @JsonProperty("partitionMin")
     String partitionMinText() {

@@ -64,8 +64,9 @@ public final class ManifestMerger {
         return manifests;
     }
 
-    private List<ManifestFileMeta> rewrite(List<ManifestFileMeta> all, List<ManifestFileMeta> chosen,
-                                           List<ManifestFileMeta> written, boolean full) throws IOException {
+    private List<ManifestFileMeta> rewrite(
+            List<ManifestFileMeta> all, List<ManifestFileMeta> chosen, List<ManifestFileMeta> written, boolean full)
+            throws IOException {
         LiveFiles fold = new LiveFiles();
         for (ManifestFileMeta m : chosen) {
             fold.addAll(manifestFile.read(m.fileName()));
@@ -73,8 +74,10 @@ public final class ManifestMerger {
         List<ManifestEntry> keep = fold.live();
         if (full) {
             if (!fold.unmatchedDeletes().isEmpty()) {
-                LOG.warn("{} DELETE entries matched no ADD during full manifest compaction; dropped: {}",
-                        fold.unmatchedDeletes().size(), fold.unmatchedDeletes());
+                LOG.warn(
+                        "{} DELETE entries matched no ADD during full manifest compaction; dropped: {}",
+                        fold.unmatchedDeletes().size(),
+                        fold.unmatchedDeletes());
             }
         } else {
             keep.addAll(fold.unmatchedDeletes());

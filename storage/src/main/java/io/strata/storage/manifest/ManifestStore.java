@@ -17,18 +17,37 @@ public final class ManifestStore {
     private final ManifestMerger merger;
 
     /** @param clock stamps the creation time of manifest files */
-    public ManifestStore(FileIO io, TablePaths paths, FileFormatConfig format, TableOptions options,
-                         List<DataType> partitionTypes, Clock clock) {
+    public ManifestStore(
+            FileIO io,
+            TablePaths paths,
+            FileFormatConfig format,
+            TableOptions options,
+            List<DataType> partitionTypes,
+            Clock clock) {
         long target = options.get(ManifestOptions.TARGET_FILE_SIZE);
         this.manifestFile = new ManifestFile(io, paths, format, target, partitionTypes, clock);
         this.manifestList = new ManifestList(io, paths);
         this.scanner = new LiveFileScanner(manifestList, manifestFile);
-        this.merger = new ManifestMerger(manifestFile, target, options.get(ManifestOptions.MERGE_MIN_COUNT),
+        this.merger = new ManifestMerger(
+                manifestFile,
+                target,
+                options.get(ManifestOptions.MERGE_MIN_COUNT),
                 options.get(ManifestOptions.FULL_COMPACTION_GARBAGE_PERCENT));
     }
 
-    public ManifestFile manifestFile() { return manifestFile; }
-    public ManifestList manifestList() { return manifestList; }
-    public LiveFileScanner scanner() { return scanner; }
-    public ManifestMerger merger() { return merger; }
+    public ManifestFile manifestFile() {
+        return manifestFile;
+    }
+
+    public ManifestList manifestList() {
+        return manifestList;
+    }
+
+    public LiveFileScanner scanner() {
+        return scanner;
+    }
+
+    public ManifestMerger merger() {
+        return merger;
+    }
 }

@@ -136,9 +136,11 @@ public enum AggregateFunction {
                 return t.root() == DataType.Root.INT || t.root() == DataType.Root.BIGINT ? null : "needs INT or BIGINT";
             case LISTAGG:
                 return t.root() == DataType.Root.STRING ? null : "needs STRING";
-            case BOOL_AND: case BOOL_OR:
+            case BOOL_AND:
+            case BOOL_OR:
                 return t.root() == DataType.Root.BOOLEAN ? null : "needs BOOLEAN";
-            case MIN: case MAX:
+            case MIN:
+            case MAX:
                 return t.root() == DataType.Root.BOOLEAN ? "needs an ordered type" : null;
             default:
                 return null;
@@ -147,30 +149,48 @@ public enum AggregateFunction {
 
     private static boolean numeric(DataType t) {
         switch (t.root()) {
-            case INT: case BIGINT: case FLOAT: case DOUBLE: case DECIMAL: return true;
-            default: return false;
+            case INT:
+            case BIGINT:
+            case FLOAT:
+            case DOUBLE:
+            case DECIMAL:
+                return true;
+            default:
+                return false;
         }
     }
 
     static Object add(DataType t, Object a, Object b) {
         switch (t.root()) {
-            case INT: return (Integer) a + (Integer) b;
-            case BIGINT: return (Long) a + (Long) b;
-            case FLOAT: return (Float) a + (Float) b;
-            case DOUBLE: return (Double) a + (Double) b;
-            case DECIMAL: return ((BigDecimal) a).add((BigDecimal) b);
-            default: throw new IllegalStateException("sum over " + t);
+            case INT:
+                return (Integer) a + (Integer) b;
+            case BIGINT:
+                return (Long) a + (Long) b;
+            case FLOAT:
+                return (Float) a + (Float) b;
+            case DOUBLE:
+                return (Double) a + (Double) b;
+            case DECIMAL:
+                return ((BigDecimal) a).add((BigDecimal) b);
+            default:
+                throw new IllegalStateException("sum over " + t);
         }
     }
 
     static Object negate(DataType t, Object v) {
         switch (t.root()) {
-            case INT: return -(Integer) v;
-            case BIGINT: return -(Long) v;
-            case FLOAT: return -(Float) v;
-            case DOUBLE: return -(Double) v;
-            case DECIMAL: return ((BigDecimal) v).negate();
-            default: throw new IllegalStateException("sum over " + t);
+            case INT:
+                return -(Integer) v;
+            case BIGINT:
+                return -(Long) v;
+            case FLOAT:
+                return -(Float) v;
+            case DOUBLE:
+                return -(Double) v;
+            case DECIMAL:
+                return ((BigDecimal) v).negate();
+            default:
+                throw new IllegalStateException("sum over " + t);
         }
     }
 

@@ -28,8 +28,8 @@ final class AggregateMergeFunction implements MergeFunction {
     private long accSeq;
     private final List<KeyValue> added = new ArrayList<>();
 
-    AggregateMergeFunction(DataType[] types, AggregateFunction[] functions, boolean[] ignoreRetract,
-                           boolean removeOnDelete) {
+    AggregateMergeFunction(
+            DataType[] types, AggregateFunction[] functions, boolean[] ignoreRetract, boolean removeOnDelete) {
         this.types = types;
         this.functions = functions;
         this.ignoreRetract = ignoreRetract;

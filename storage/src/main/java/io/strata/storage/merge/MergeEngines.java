@@ -2,8 +2,8 @@ package io.strata.storage.merge;
 
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.data.RowKind;
-import io.strata.storage.options.MergeOptions.MergeEngine;
 import io.strata.storage.options.MergeOptions;
+import io.strata.storage.options.MergeOptions.MergeEngine;
 import io.strata.storage.options.TableOptions;
 import io.strata.storage.schema.DataField;
 import io.strata.storage.schema.DataType;
@@ -36,7 +36,8 @@ public final class MergeEngines {
         TableOptions o = schema.tableOptions();
         this.engine = o.get(MergeOptions.MERGE_ENGINE);
         this.ignoreDelete = o.get(MergeOptions.IGNORE_DELETE);
-        this.removeOnDelete = engine == MergeEngine.PARTIAL_UPDATE ? o.get(MergeOptions.PARTIAL_UPDATE_REMOVE_ON_DELETE)
+        this.removeOnDelete = engine == MergeEngine.PARTIAL_UPDATE
+                ? o.get(MergeOptions.PARTIAL_UPDATE_REMOVE_ON_DELETE)
                 : engine == MergeEngine.AGGREGATION && o.get(MergeOptions.AGGREGATION_REMOVE_ON_DELETE);
         List<DataField> fields = schema.fields();
         this.functions = new AggregateFunction[fields.size()];
@@ -48,7 +49,8 @@ public final class MergeEngines {
                 String field = k.substring("fields.".length(), k.lastIndexOf('.'));
                 int idx = schema.fieldIndex(field);
                 if (idx < 0) {
-                    throw new IllegalArgumentException(owner + ": option '" + k + "' names unknown field '" + field + "'");
+                    throw new IllegalArgumentException(
+                            owner + ": option '" + k + "' names unknown field '" + field + "'");
                 }
                 if (engine != MergeEngine.AGGREGATION) {
                     throw new IllegalArgumentException(owner + ": option '" + k + "' needs merge-engine=aggregation");
@@ -62,8 +64,8 @@ public final class MergeEngines {
         }
         for (int i : schema.primaryKeyIndexes()) {
             if (functions[i] != null) {
-                throw new IllegalArgumentException(owner + ": primary key field '" + fields.get(i).name()
-                        + "' cannot have an aggregate function");
+                throw new IllegalArgumentException(
+                        owner + ": primary key field '" + fields.get(i).name() + "' cannot have an aggregate function");
             }
         }
         if (engine == MergeEngine.AGGREGATION) {
@@ -78,8 +80,10 @@ public final class MergeEngines {
                 if (functions[i] != null) {
                     String reject = functions[i].rejectType(fields.get(i).type());
                     if (reject != null) {
-                        throw new IllegalArgumentException(owner + ": field '" + fields.get(i).name() + "' of type "
-                                + fields.get(i).type() + ": aggregate function " + functions[i].optionName() + " " + reject);
+                        throw new IllegalArgumentException(
+                                owner + ": field '" + fields.get(i).name() + "' of type "
+                                        + fields.get(i).type() + ": aggregate function " + functions[i].optionName()
+                                        + " " + reject);
                     }
                 }
             }
@@ -92,7 +96,8 @@ public final class MergeEngines {
                 throw new IllegalArgumentException(owner + ": sequence.field '" + seqField + "' is not a column");
             }
             if (engine != MergeEngine.DEDUPLICATE) {
-                throw new IllegalArgumentException(owner + ": sequence.field is supported with merge-engine=deduplicate "
+                throw new IllegalArgumentException(owner
+                        + ": sequence.field is supported with merge-engine=deduplicate "
                         + "only; with " + engine.name().toLowerCase().replace('_', '-') + " pre-merged versions could "
                         + "not be re-ordered against a late row");
             }
@@ -136,16 +141,19 @@ public final class MergeEngines {
                 boolean tombstones = sequenceFieldIndex >= 0;
                 return () -> new DeduplicateMergeFunction(tombstones);
             }
-            case FIRST_ROW: return FirstRowMergeFunction::new;
+            case FIRST_ROW:
+                return FirstRowMergeFunction::new;
             case PARTIAL_UPDATE: {
                 int arity = schema.fields().size();
                 return () -> new PartialUpdateMergeFunction(arity);
             }
             case AGGREGATION: {
                 DataType[] types = schema.types().toArray(new DataType[0]);
-                return () -> new AggregateMergeFunction(types, functions.clone(), ignoreRetract.clone(), removeOnDelete);
+                return () ->
+                        new AggregateMergeFunction(types, functions.clone(), ignoreRetract.clone(), removeOnDelete);
             }
-            default: throw new IllegalStateException(engine.toString());
+            default:
+                throw new IllegalStateException(engine.toString());
         }
     }
 
@@ -161,11 +169,13 @@ public final class MergeEngines {
             }
             switch (engine) {
                 case FIRST_ROW:
-                    throw new IllegalArgumentException("table " + tableName + ": merge-engine=first-row does not accept "
-                            + kind.shortString() + " rows; set ignore-delete=true to drop them");
+                    throw new IllegalArgumentException(
+                            "table " + tableName + ": merge-engine=first-row does not accept " + kind.shortString()
+                                    + " rows; set ignore-delete=true to drop them");
                 case PARTIAL_UPDATE:
                     if (!removeOnDelete) {
-                        throw new IllegalArgumentException("table " + tableName + ": merge-engine=partial-update does not "
+                        throw new IllegalArgumentException("table " + tableName
+                                + ": merge-engine=partial-update does not "
                                 + "accept " + kind.shortString() + " rows; set ignore-delete=true to drop them or "
                                 + "partial-update.remove-record-on-delete=true to make -D remove the row");
                     }
@@ -190,7 +200,6 @@ public final class MergeEngines {
         }
         return row.fields();
     }
-
 
     private void checkRetractable(RowKind kind) {
         for (int i = 0; i < functions.length; i++) {

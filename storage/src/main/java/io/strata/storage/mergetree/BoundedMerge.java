@@ -23,16 +23,19 @@ import java.util.function.Supplier;
  * partial-update and aggregation versions out of order.
  */
 public final class BoundedMerge {
-    private BoundedMerge() {
-    }
+    private BoundedMerge() {}
 
     /**
      * @param runs    suppliers of the runs' iterators, newest first, each opened only when merged
      * @param mode    what the final merge emits
      */
-    public static CloseableIterator<KeyValue> merge(List<Supplier<CloseableIterator<KeyValue>>> runs, int maxRuns,
-                                                    File spillDir, RecordComparator comparator,
-                                                    Supplier<MergeFunction> functions, MergingIterator.Mode mode) {
+    public static CloseableIterator<KeyValue> merge(
+            List<Supplier<CloseableIterator<KeyValue>>> runs,
+            int maxRuns,
+            File spillDir,
+            RecordComparator comparator,
+            Supplier<MergeFunction> functions,
+            MergingIterator.Mode mode) {
         int fanIn = Math.max(2, maxRuns);
         List<Supplier<CloseableIterator<KeyValue>>> pending = new ArrayList<>(runs);
         List<SpillFile> spills = new ArrayList<>();
@@ -46,8 +49,8 @@ public final class BoundedMerge {
                         next.add(batch.get(0));
                         continue;
                     }
-                    try (MergingIterator merged = new MergingIterator(open(batch), comparator, functions.get(),
-                            MergingIterator.Mode.PARTIAL)) {
+                    try (MergingIterator merged = new MergingIterator(
+                            open(batch), comparator, functions.get(), MergingIterator.Mode.PARTIAL)) {
                         SpillFile spill = SpillFile.write(spillDir, merged);
                         spills.add(spill);
                         next.add(() -> {

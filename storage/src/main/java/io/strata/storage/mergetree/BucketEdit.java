@@ -23,13 +23,19 @@ public final class BucketEdit {
     }
 
     /** The files the compaction replaced, at their levels before it. */
-    public List<DataFileMeta> deletedFiles() { return deleted; }
+    public List<DataFileMeta> deletedFiles() {
+        return deleted;
+    }
 
     /** The files replacing them, at their levels after it. */
-    public List<DataFileMeta> addedFiles() { return added; }
+    public List<DataFileMeta> addedFiles() {
+        return added;
+    }
 
     /** Changelog files the compaction produced (lookup or full-compaction producer). */
-    public List<DataFileMeta> changelogFiles() { return changelog; }
+    public List<DataFileMeta> changelogFiles() {
+        return changelog;
+    }
 
     public boolean isEmpty() {
         return deleted.isEmpty() && added.isEmpty() && changelog.isEmpty();

@@ -34,8 +34,11 @@ public final class BucketReader {
 
     /** The records of {@code run} (files of one bucket, read one after another), laid out in this schema. */
     public CloseableIterator<KeyValue> readRun(DataFilePathFactory paths, List<DataFileMeta> run) {
-        return new ConcatIterator<>(run, f -> DataFileReader.of(table.fileIO(), table.formatConfig().conf(),
-                paths.toPath(f.fileName()), schema).fileSize(f.fileSize()).open());
+        return new ConcatIterator<>(
+                run,
+                f -> DataFileReader.of(table.fileIO(), table.formatConfig().conf(), paths.toPath(f.fileName()), schema)
+                        .fileSize(f.fileSize())
+                        .open());
     }
 
     /**
@@ -52,8 +55,12 @@ public final class BucketReader {
         if (!rewritesRawStrings()) {
             return readRun(paths, run);
         }
-        return new ConcatIterator<>(run, f -> DataFileReader.of(table.fileIO(), table.formatConfig().conf(),
-                paths.toPath(f.fileName()), schema).fileSize(f.fileSize()).rawStrings().open());
+        return new ConcatIterator<>(
+                run,
+                f -> DataFileReader.of(table.fileIO(), table.formatConfig().conf(), paths.toPath(f.fileName()), schema)
+                        .fileSize(f.fileSize())
+                        .rawStrings()
+                        .open());
     }
 
     /** The order of records read for rewriting (see {@link #readRunForRewrite}). */
@@ -62,8 +69,8 @@ public final class BucketReader {
     }
 
     /** {@link #mergeFiles} over {@link #readRunForRewrite} runs, for compaction. */
-    public CloseableIterator<KeyValue> mergeFilesForRewrite(DataFilePathFactory paths, List<DataFileMeta> files,
-                                                            MergingIterator.Mode mode) {
+    public CloseableIterator<KeyValue> mergeFilesForRewrite(
+            DataFilePathFactory paths, List<DataFileMeta> files, MergingIterator.Mode mode) {
         return mergeFiles(files, run -> readRunForRewrite(paths, run), rewriteComparator(), mode);
     }
 
@@ -72,21 +79,31 @@ public final class BucketReader {
      * (level-0 files newest first, then each level), at most {@code sort-spill-threshold} open at
      * once. The LSM order is what {@link BoundedMerge} requires of its batches.
      */
-    public CloseableIterator<KeyValue> mergeFiles(DataFilePathFactory paths, List<DataFileMeta> files,
-                                                  MergingIterator.Mode mode) {
-        return mergeFiles(files, run -> readRun(paths, run),
-                new RecordComparator(schema, mergeEngines.sequenceFieldIndex()), mode);
+    public CloseableIterator<KeyValue> mergeFiles(
+            DataFilePathFactory paths, List<DataFileMeta> files, MergingIterator.Mode mode) {
+        return mergeFiles(
+                files,
+                run -> readRun(paths, run),
+                new RecordComparator(schema, mergeEngines.sequenceFieldIndex()),
+                mode);
     }
 
-    private CloseableIterator<KeyValue> mergeFiles(List<DataFileMeta> files,
-                                                   Function<List<DataFileMeta>, CloseableIterator<KeyValue>> reader,
-                                                   RecordComparator comparator, MergingIterator.Mode mode) {
+    private CloseableIterator<KeyValue> mergeFiles(
+            List<DataFileMeta> files,
+            Function<List<DataFileMeta>, CloseableIterator<KeyValue>> reader,
+            RecordComparator comparator,
+            MergingIterator.Mode mode) {
         List<Supplier<CloseableIterator<KeyValue>>> runs = new ArrayList<>();
-        for (List<DataFileMeta> run : SortedRuns.of(files,
-                ValueComparators.forTuple(schema.typesOf(schema.primaryKeyIndexes())))) {
+        for (List<DataFileMeta> run :
+                SortedRuns.of(files, ValueComparators.forTuple(schema.typesOf(schema.primaryKeyIndexes())))) {
             runs.add(() -> reader.apply(run));
         }
-        return BoundedMerge.merge(runs, schema.tableOptions().get(CompactionOptions.SORT_SPILL_THRESHOLD),
-                table.spillDir(), comparator, mergeEngines.functionFactory(), mode);
+        return BoundedMerge.merge(
+                runs,
+                schema.tableOptions().get(CompactionOptions.SORT_SPILL_THRESHOLD),
+                table.spillDir(),
+                comparator,
+                mergeEngines.functionFactory(),
+                mode);
     }
 }

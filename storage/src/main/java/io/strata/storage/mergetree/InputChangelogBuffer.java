@@ -70,7 +70,7 @@ final class InputChangelogBuffer {
             runs.forEach(CloseableIterator::close);
             throw e;
         }
-        runs.add(CloseableIterator.wrap(sortedInMemory().iterator(), () -> { }));
+        runs.add(CloseableIterator.wrap(sortedInMemory().iterator(), () -> {}));
         LoserTree heads = new LoserTree(runs, comparator);
         return new CloseableIterator<>() {
             @Override

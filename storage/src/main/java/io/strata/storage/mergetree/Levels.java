@@ -44,8 +44,7 @@ public final class Levels {
                 byLevel.get(f.level() - 1).add(f);
             }
         }
-        l0.sort(Comparator.comparingLong(DataFileMeta::maxSequence).reversed()
-                .thenComparing(DataFileMeta::fileName));
+        l0.sort(Comparator.comparingLong(DataFileMeta::maxSequence).reversed().thenComparing(DataFileMeta::fileName));
         List<SortedRun> runs = new ArrayList<>();
         for (List<DataFileMeta> level : byLevel) {
             level.sort((a, b) -> keyComparator.compare(a.minKey(), b.minKey()));

@@ -59,8 +59,13 @@ public final class MergeTreeWriter {
     }
 
     /** Files are written with {@code table}'s file IO, schema and format, stamped by its clock. */
-    public MergeTreeWriter(TableContext table, DataFilePathFactory pathFactory, WriteBuffer buffer,
-                           RecordComparator comparator, long targetFileSize, long nextSequence) {
+    public MergeTreeWriter(
+            TableContext table,
+            DataFilePathFactory pathFactory,
+            WriteBuffer buffer,
+            RecordComparator comparator,
+            long targetFileSize,
+            long nextSequence) {
         this.io = table.fileIO();
         this.schema = table.schema();
         this.files = DataFileWriter.forCommit(io, schema, table.formatConfig(), table.clock());
@@ -101,8 +106,13 @@ public final class MergeTreeWriter {
         if (inputChangelog == null || inputChangelog.isEmpty()) {
             return;
         }
-        RollingFileWriter out = new RollingFileWriter(files, pathFactory.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)), 0,
-                FileSource.APPEND, targetFileSize, comparator.keys());
+        RollingFileWriter out = new RollingFileWriter(
+                files,
+                pathFactory.supplier(schema.tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX)),
+                0,
+                FileSource.APPEND,
+                targetFileSize,
+                comparator.keys());
         try (CloseableIterator<KeyValue> rows = inputChangelog.sorted()) {
             while (rows.hasNext()) {
                 out.write(rows.next());
@@ -146,8 +156,13 @@ public final class MergeTreeWriter {
         if (buffer.isEmpty()) {
             return;
         }
-        RollingFileWriter out = new RollingFileWriter(files, pathFactory.supplier(schema.tableOptions().get(FileOptions.DATA_FILE_PREFIX)),
-                0, FileSource.APPEND, targetFileSize, comparator == null ? null : comparator.keys());
+        RollingFileWriter out = new RollingFileWriter(
+                files,
+                pathFactory.supplier(schema.tableOptions().get(FileOptions.DATA_FILE_PREFIX)),
+                0,
+                FileSource.APPEND,
+                targetFileSize,
+                comparator == null ? null : comparator.keys());
         try (CloseableIterator<KeyValue> records = buffer.drain()) {
             while (records.hasNext()) {
                 out.write(records.next());
@@ -176,13 +191,19 @@ public final class MergeTreeWriter {
         }
 
         /** New level-0 files flushed since the last call. */
-        public List<DataFileMeta> appendedFiles() { return appended; }
+        public List<DataFileMeta> appendedFiles() {
+            return appended;
+        }
 
         /** The input changelog of those rows ({@code changelog-producer=input}). */
-        public List<DataFileMeta> changelogFiles() { return changelog; }
+        public List<DataFileMeta> changelogFiles() {
+            return changelog;
+        }
 
         /** Compactions finished since the last call; {@link BucketEdit#EMPTY} for a write-only writer. */
-        public BucketEdit compaction() { return compaction; }
+        public BucketEdit compaction() {
+            return compaction;
+        }
 
         public boolean isEmpty() {
             return appended.isEmpty() && changelog.isEmpty() && compaction.isEmpty();

@@ -34,10 +34,14 @@ public final class MergingIterator implements CloseableIterator<KeyValue> {
      * comes only once every record of it has been handed out.
      */
     private List<KeyValue> ready = List.of();
+
     private int readyPos;
 
-    public MergingIterator(List<? extends CloseableIterator<KeyValue>> runs, RecordComparator comparator,
-                           MergeFunction function, Mode mode) {
+    public MergingIterator(
+            List<? extends CloseableIterator<KeyValue>> runs,
+            RecordComparator comparator,
+            MergeFunction function,
+            Mode mode) {
         this.runs = runs;
         this.function = function;
         this.mode = mode;

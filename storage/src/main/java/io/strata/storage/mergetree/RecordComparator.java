@@ -28,13 +28,17 @@ public final class RecordComparator {
         int[] keyIndexes = schema.primaryKeyIndexes();
         this.keyComparator = ValueComparators.forFields(keyIndexes, schema.typesOf(keyIndexes), rawStrings);
         this.sequenceFieldIndex = sequenceFieldIndex;
-        DataType onlyKey = keyIndexes.length == 1 ? schema.fields().get(keyIndexes[0]).type() : null;
-        this.longKeyIndex = onlyKey != null && !onlyKey.isNullable()
-                && (onlyKey.root() == DataType.Root.BIGINT || onlyKey.root() == DataType.Root.INT) ? keyIndexes[0] : -1;
+        DataType onlyKey =
+                keyIndexes.length == 1 ? schema.fields().get(keyIndexes[0]).type() : null;
+        this.longKeyIndex = onlyKey != null
+                        && !onlyKey.isNullable()
+                        && (onlyKey.root() == DataType.Root.BIGINT || onlyKey.root() == DataType.Root.INT)
+                ? keyIndexes[0]
+                : -1;
         Comparator<Object[]> keys = keyComparator;
         if (sequenceFieldIndex >= 0) {
-            Comparator<Object> seqField = ValueComparators.forType(schema.fields().get(sequenceFieldIndex).type(),
-                    rawStrings);
+            Comparator<Object> seqField = ValueComparators.forType(
+                    schema.fields().get(sequenceFieldIndex).type(), rawStrings);
             int idx = sequenceFieldIndex;
             this.recordComparator = (a, b) -> {
                 int r = keys.compare(a.row(), b.row());

@@ -12,8 +12,7 @@ import java.util.TreeMap;
  * first), and all files of a level >= 1 form one run, ordered by key (they never overlap).
  */
 public final class SortedRuns {
-    private SortedRuns() {
-    }
+    private SortedRuns() {}
 
     /**
      * @param keyComparator compares key tuples ({@link DataFileMeta#minKey()})

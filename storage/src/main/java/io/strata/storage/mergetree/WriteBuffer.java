@@ -31,7 +31,8 @@ public final class WriteBuffer {
      * @param comparator null for append tables: records keep arrival order and are not merged
      * @param sorter       sorts the buffer (null for append tables)
      */
-    public WriteBuffer(RecordComparator comparator, KeySorter sorter, Supplier<MergeFunction> functions, File spillDir) {
+    public WriteBuffer(
+            RecordComparator comparator, KeySorter sorter, Supplier<MergeFunction> functions, File spillDir) {
         this.comparator = comparator;
         this.sorter = sorter;
         this.functions = functions;
@@ -76,7 +77,7 @@ public final class WriteBuffer {
         if (!sorted) {
             List<KeyValue> copy = new ArrayList<>(records);
             clearMemory();
-            return CloseableIterator.wrap(copy.iterator(), () -> { });
+            return CloseableIterator.wrap(copy.iterator(), () -> {});
         }
         if (spills.isEmpty()) {
             CloseableIterator<KeyValue> it = sortedInMemory();
@@ -118,7 +119,7 @@ public final class WriteBuffer {
 
     private CloseableIterator<KeyValue> sortedInMemory() {
         List<KeyValue> sortedRecords = Arrays.asList(sorter.sort(records));
-        CloseableIterator<KeyValue> single = CloseableIterator.wrap(sortedRecords.iterator(), () -> { });
+        CloseableIterator<KeyValue> single = CloseableIterator.wrap(sortedRecords.iterator(), () -> {});
         return new MergingIterator(List.of(single), comparator, functions.get(), MergingIterator.Mode.PARTIAL);
     }
 

@@ -2,16 +2,19 @@ package io.strata.storage.options;
 
 /** Compaction of a bucket's LSM tree: universal strategy triggers, levels, rewriting. Names and defaults follow Paimon's. */
 public final class CompactionOptions {
-    private CompactionOptions() {
-    }
+    private CompactionOptions() {}
 
     public static final ConfigOption<Integer> COMPACTION_TRIGGER = ConfigOption.key("num-sorted-run.compaction-trigger")
-            .intType().defaultValue(5).perRun()
+            .intType()
+            .defaultValue(5)
+            .perRun()
             .withDescription("Sorted runs of a bucket above which compaction must pick runs (level-0 files count one "
                     + "each, every other level one).");
 
-    public static final ConfigOption<Integer> STOP_TRIGGER = ConfigOption.key("num-sorted-run.stop-trigger").intType()
-            .derivedDefault("num-sorted-run.compaction-trigger + 3", o -> o.get(COMPACTION_TRIGGER) + 3).perRun()
+    public static final ConfigOption<Integer> STOP_TRIGGER = ConfigOption.key("num-sorted-run.stop-trigger")
+            .intType()
+            .derivedDefault("num-sorted-run.compaction-trigger + 3", o -> o.get(COMPACTION_TRIGGER) + 3)
+            .perRun()
             .withDescription("Sorted runs at which a writer that compacts inline waits for compaction.");
 
     /**
@@ -19,44 +22,62 @@ public final class CompactionOptions {
      * changelog producer compares against; writers that disagree on it would emit the changelog
      * of rows already emitted again.
      */
-    public static final ConfigOption<Integer> NUM_LEVELS = ConfigOption.key("num-levels").intType()
-            .derivedDefault("num-sorted-run.compaction-trigger + 1", o -> o.get(COMPACTION_TRIGGER) + 1).definesTable()
+    public static final ConfigOption<Integer> NUM_LEVELS = ConfigOption.key("num-levels")
+            .intType()
+            .derivedDefault("num-sorted-run.compaction-trigger + 1", o -> o.get(COMPACTION_TRIGGER) + 1)
+            .definesTable()
             .withDescription("Levels of a bucket's LSM tree (0 .. num-levels - 1). The default is derived from the "
                     + "table's trigger: a run that changes the trigger keeps the table's levels.");
 
-    public static final ConfigOption<Integer> MAX_SIZE_AMPLIFICATION_PERCENT =
-            ConfigOption.key("compaction.max-size-amplification-percent").intType().defaultValue(200).perRun()
-                    .withDescription("Full compaction when the runs above the oldest one hold more than this percentage "
-                            + "of the oldest run's size.");
+    public static final ConfigOption<Integer> MAX_SIZE_AMPLIFICATION_PERCENT = ConfigOption.key(
+                    "compaction.max-size-amplification-percent")
+            .intType()
+            .defaultValue(200)
+            .perRun()
+            .withDescription("Full compaction when the runs above the oldest one hold more than this percentage "
+                    + "of the oldest run's size.");
 
-    public static final ConfigOption<Integer> SIZE_RATIO = ConfigOption.key("compaction.size-ratio").intType()
-            .defaultValue(1).perRun()
+    public static final ConfigOption<Integer> SIZE_RATIO = ConfigOption.key("compaction.size-ratio")
+            .intType()
+            .defaultValue(1)
+            .perRun()
             .withDescription("Percentage of flexibility when comparing adjacent sorted run sizes: a run joins the "
                     + "candidates if their total size * (100 + ratio) / 100 is at least its size.");
 
     public static final ConfigOption<Double> SMALL_FILE_RATIO = ConfigOption.key("compaction.small-file-ratio")
-            .doubleType().defaultValue(0.7).perRun()
+            .doubleType()
+            .defaultValue(0.7)
+            .perRun()
             .withDescription("A file alone in its section is moved up a level without rewriting (metadata only) unless "
                     + "it is smaller than this ratio of target-file-size; small ones are rewritten together.");
 
     /** How the lookup strategy forces level-0 files up. */
-    public enum LookupCompact { RADICAL, GENTLE }
+    public enum LookupCompact {
+        RADICAL,
+        GENTLE
+    }
 
     public static final ConfigOption<LookupCompact> LOOKUP_COMPACT = ConfigOption.key("lookup-compact")
-            .enumType(LookupCompact.class).defaultValue(LookupCompact.RADICAL).perRun()
+            .enumType(LookupCompact.class)
+            .defaultValue(LookupCompact.RADICAL)
+            .perRun()
             .withDescription("Lookup strategy (changelog-producer lookup): radical forces level-0 files up at every "
                     + "compaction, so every commit's changelog comes with it; gentle compacts like minor and forces "
                     + "level-0 files up only every lookup-compact.max-interval triggers, trading changelog latency "
                     + "for less write amplification.");
 
-    public static final ConfigOption<Integer> LOOKUP_COMPACT_MAX_INTERVAL = ConfigOption.key("lookup-compact.max-interval")
-            .intType().derivedDefault("num-sorted-run.compaction-trigger * 2", o -> o.get(COMPACTION_TRIGGER) * 2)
+    public static final ConfigOption<Integer> LOOKUP_COMPACT_MAX_INTERVAL = ConfigOption.key(
+                    "lookup-compact.max-interval")
+            .intType()
+            .derivedDefault("num-sorted-run.compaction-trigger * 2", o -> o.get(COMPACTION_TRIGGER) * 2)
             .perRun()
-            .withDescription("Gentle lookup: most compaction triggers (flushes) between two forced level-0 "
-                    + "compactions.");
+            .withDescription(
+                    "Gentle lookup: most compaction triggers (flushes) between two forced level-0 " + "compactions.");
 
-    public static final ConfigOption<Integer> SORT_SPILL_THRESHOLD = ConfigOption.key("sort-spill-threshold").intType()
-            .defaultValue(10).perRun()
+    public static final ConfigOption<Integer> SORT_SPILL_THRESHOLD = ConfigOption.key("sort-spill-threshold")
+            .intType()
+            .defaultValue(10)
+            .perRun()
             .withDescription("Most sorted runs merged at once. A section with more runs is merged in batches through "
                     + "local spill files, so compaction memory does not grow with the number of runs.");
 }

@@ -49,11 +49,25 @@ public final class ConfigOption<T> {
         this.formatter = typed.formatter;
     }
 
-    public String key() { return key; }
-    public T defaultValue() { return defaultValue; }
-    public Scope scope() { return scope; }
-    public String description() { return description; }
-    public String typeName() { return typeName; }
+    public String key() {
+        return key;
+    }
+
+    public T defaultValue() {
+        return defaultValue;
+    }
+
+    public Scope scope() {
+        return scope;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    public String typeName() {
+        return typeName;
+    }
 
     /** The value of this option when {@code options} does not set it: the derived or the declared default. */
     T defaultFor(TableOptions options) {
@@ -70,8 +84,10 @@ public final class ConfigOption<T> {
         try {
             return parser.apply(raw.trim());
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("option '" + key + "' has invalid value '" + raw
-                    + "': expected " + typeName + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"), e);
+            throw new IllegalArgumentException(
+                    "option '" + key + "' has invalid value '" + raw + "': expected " + typeName
+                            + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"),
+                    e);
         }
     }
 
@@ -107,12 +123,16 @@ public final class ConfigOption<T> {
         }
 
         public Typed<Boolean> booleanType() {
-            return new Typed<>(key, "boolean", s -> {
-                if (s.equalsIgnoreCase("true") || s.equalsIgnoreCase("false")) {
-                    return Boolean.parseBoolean(s);
-                }
-                throw new IllegalArgumentException("not true or false");
-            }, String::valueOf);
+            return new Typed<>(
+                    key,
+                    "boolean",
+                    s -> {
+                        if (s.equalsIgnoreCase("true") || s.equalsIgnoreCase("false")) {
+                            return Boolean.parseBoolean(s);
+                        }
+                        throw new IllegalArgumentException("not true or false");
+                    },
+                    String::valueOf);
         }
 
         public Typed<Double> doubleType() {
@@ -130,7 +150,11 @@ public final class ConfigOption<T> {
 
         /** A non-negative duration written as {@code 500 ms}, {@code 30s}, {@code 5m}, {@code 1 h}, {@code 7d}. */
         public Typed<Duration> durationType() {
-            return new Typed<>(key, "duration (e.g. 500 ms, 30 s, 5 min, 1 h, 7 d)", DurationParser::parse, DurationParser::format);
+            return new Typed<>(
+                    key,
+                    "duration (e.g. 500 ms, 30 s, 5 min, 1 h, 7 d)",
+                    DurationParser::parse,
+                    DurationParser::format);
         }
 
         public <E extends Enum<E>> Typed<E> enumType(Class<E> cls) {
@@ -138,14 +162,19 @@ public final class ConfigOption<T> {
             for (E e : cls.getEnumConstants()) {
                 names.append(names.length() == 0 ? "" : ", ").append(enumText(e));
             }
-            return new Typed<>(key, "one of " + names, s -> {
-                for (E e : cls.getEnumConstants()) {
-                    if (enumText(e).equalsIgnoreCase(s) || e.name().equalsIgnoreCase(s)) {
-                        return e;
-                    }
-                }
-                throw new IllegalArgumentException("unknown value"); // parse names the option, the value and the known ones
-            }, ConfigOption::enumText);
+            return new Typed<>(
+                    key,
+                    "one of " + names,
+                    s -> {
+                        for (E e : cls.getEnumConstants()) {
+                            if (enumText(e).equalsIgnoreCase(s) || e.name().equalsIgnoreCase(s)) {
+                                return e;
+                            }
+                        }
+                        throw new IllegalArgumentException(
+                                "unknown value"); // parse names the option, the value and the known ones
+                    },
+                    ConfigOption::enumText);
         }
     }
 

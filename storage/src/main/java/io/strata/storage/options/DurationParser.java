@@ -17,13 +17,24 @@ public final class DurationParser {
     private static final Pattern FORM = Pattern.compile("(-?\\d+)\\s*([a-z]*)");
 
     private static final Map<String, Duration> UNITS = Map.of(
-            "", Duration.ofMillis(1), "ms", Duration.ofMillis(1),
-            "s", Duration.ofSeconds(1), "sec", Duration.ofSeconds(1),
-            "m", Duration.ofMinutes(1), "min", Duration.ofMinutes(1),
-            "h", Duration.ofHours(1), "d", Duration.ofDays(1));
+            "",
+            Duration.ofMillis(1),
+            "ms",
+            Duration.ofMillis(1),
+            "s",
+            Duration.ofSeconds(1),
+            "sec",
+            Duration.ofSeconds(1),
+            "m",
+            Duration.ofMinutes(1),
+            "min",
+            Duration.ofMinutes(1),
+            "h",
+            Duration.ofHours(1),
+            "d",
+            Duration.ofDays(1));
 
-    private DurationParser() {
-    }
+    private DurationParser() {}
 
     /**
      * @throws IllegalArgumentException naming the text when it is not a duration or is negative

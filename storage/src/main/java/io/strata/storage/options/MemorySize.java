@@ -4,14 +4,22 @@ import java.util.Locale;
 
 /** Parses and formats byte sizes: {@code 256 mb}, {@code 64kb}, {@code 1 gb}, plain bytes. */
 public final class MemorySize {
-    private MemorySize() {
-    }
+    private MemorySize() {}
 
     public static long parse(String text) {
         String s = text.trim().toLowerCase(Locale.ROOT).replace(" ", "");
         long mult = 1;
-        String[][] units = {{"tb", "1099511627776"}, {"gb", "1073741824"}, {"mb", "1048576"}, {"kb", "1024"},
-                {"t", "1099511627776"}, {"g", "1073741824"}, {"m", "1048576"}, {"k", "1024"}, {"b", "1"}};
+        String[][] units = {
+            {"tb", "1099511627776"},
+            {"gb", "1073741824"},
+            {"mb", "1048576"},
+            {"kb", "1024"},
+            {"t", "1099511627776"},
+            {"g", "1073741824"},
+            {"m", "1048576"},
+            {"k", "1024"},
+            {"b", "1"}
+        };
         for (String[] u : units) {
             if (s.endsWith(u[0])) {
                 mult = Long.parseLong(u[1]);

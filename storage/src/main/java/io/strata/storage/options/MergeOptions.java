@@ -2,43 +2,62 @@ package io.strata.storage.options;
 
 /** How versions of one primary key are merged. Semantics: docs/FORMAT.md, "Merge engines". */
 public final class MergeOptions {
-    private MergeOptions() {
-    }
+    private MergeOptions() {}
 
     /** The merge engines. */
-    public enum MergeEngine { DEDUPLICATE, PARTIAL_UPDATE, AGGREGATION, FIRST_ROW }
+    public enum MergeEngine {
+        DEDUPLICATE,
+        PARTIAL_UPDATE,
+        AGGREGATION,
+        FIRST_ROW
+    }
 
     public static final ConfigOption<MergeEngine> MERGE_ENGINE = ConfigOption.key("merge-engine")
-            .enumType(MergeEngine.class).defaultValue(MergeEngine.DEDUPLICATE).definesTable()
+            .enumType(MergeEngine.class)
+            .defaultValue(MergeEngine.DEDUPLICATE)
+            .definesTable()
             .withDescription("deduplicate keeps the last row of a key; partial-update overwrites with non-null fields; "
                     + "aggregation combines fields with fields.<f>.aggregate-function; first-row keeps the first row.");
 
-    public static final ConfigOption<Boolean> IGNORE_DELETE = ConfigOption.key("ignore-delete").booleanType()
-            .defaultValue(false).definesTable()
+    public static final ConfigOption<Boolean> IGNORE_DELETE = ConfigOption.key("ignore-delete")
+            .booleanType()
+            .defaultValue(false)
+            .definesTable()
             .withDescription("Drop -D and -U rows at write time, for every merge engine. Defines the table: a run "
                     + "that dropped them would silently keep rows its input deleted.");
 
-    public static final ConfigOption<String> SEQUENCE_FIELD = ConfigOption.key("sequence.field").stringType()
-            .noDefault().definesTable()
+    public static final ConfigOption<String> SEQUENCE_FIELD = ConfigOption.key("sequence.field")
+            .stringType()
+            .noDefault()
+            .definesTable()
             .withDescription("A column that orders versions of a key before the sequence number: a late row with an "
                     + "older value never overwrites a newer one, deletes included (a null value orders first). "
                     + "Only with merge-engine=deduplicate.");
 
-    public static final ConfigOption<Boolean> PARTIAL_UPDATE_REMOVE_ON_DELETE =
-            ConfigOption.key("partial-update.remove-record-on-delete").booleanType().defaultValue(false).definesTable()
-                    .withDescription("partial-update: a -D removes the row, so later rows start from empty "
-                            + "(-U is ignored). Without it (or ignore-delete) a -D is rejected.");
+    public static final ConfigOption<Boolean> PARTIAL_UPDATE_REMOVE_ON_DELETE = ConfigOption.key(
+                    "partial-update.remove-record-on-delete")
+            .booleanType()
+            .defaultValue(false)
+            .definesTable()
+            .withDescription("partial-update: a -D removes the row, so later rows start from empty "
+                    + "(-U is ignored). Without it (or ignore-delete) a -D is rejected.");
 
-    public static final ConfigOption<Boolean> AGGREGATION_REMOVE_ON_DELETE =
-            ConfigOption.key("aggregation.remove-record-on-delete").booleanType().defaultValue(false).definesTable()
-                    .withDescription("aggregation: a -D removes the row, so later rows aggregate from empty. "
-                            + "Without it a -D retracts its values like -U.");
+    public static final ConfigOption<Boolean> AGGREGATION_REMOVE_ON_DELETE = ConfigOption.key(
+                    "aggregation.remove-record-on-delete")
+            .booleanType()
+            .defaultValue(false)
+            .definesTable()
+            .withDescription("aggregation: a -D removes the row, so later rows aggregate from empty. "
+                    + "Without it a -D retracts its values like -U.");
 
     public static final PatternOption AGGREGATE_FUNCTION = PatternOption.definesTable(
-            "fields.<field>.aggregate-function", "last_non_null_value",
+            "fields.<field>.aggregate-function",
+            "last_non_null_value",
             "aggregation: the function of a value field: sum, min, max, last_value, last_non_null_value (default), "
                     + "first_value, listagg, bool_and, bool_or, count. See docs/FORMAT.md.");
 
-    public static final PatternOption IGNORE_RETRACT = PatternOption.definesTable("fields.<field>.ignore-retract",
-            "false", "aggregation: ignore -U/-D for this field instead of failing when its function cannot retract.");
+    public static final PatternOption IGNORE_RETRACT = PatternOption.definesTable(
+            "fields.<field>.ignore-retract",
+            "false",
+            "aggregation: ignore -U/-D for this field instead of failing when its function cannot retract.");
 }

@@ -18,17 +18,22 @@ public final class OptionRegistry {
 
     /** The option groups, in documentation order. */
     public static final List<Class<?>> GROUPS = List.of(
-            BucketOptions.class, WriteOptions.class, FileOptions.class, MergeOptions.class,
-            CompactionOptions.class, ChangelogOptions.class, CommitOptions.class, ManifestOptions.class);
+            BucketOptions.class,
+            WriteOptions.class,
+            FileOptions.class,
+            MergeOptions.class,
+            CompactionOptions.class,
+            ChangelogOptions.class,
+            CommitOptions.class,
+            ManifestOptions.class);
 
     /** The pattern options, in documentation order. */
-    public static final List<PatternOption> PATTERNS = List.of(MergeOptions.AGGREGATE_FUNCTION,
-            MergeOptions.IGNORE_RETRACT);
+    public static final List<PatternOption> PATTERNS =
+            List.of(MergeOptions.AGGREGATE_FUNCTION, MergeOptions.IGNORE_RETRACT);
 
     private static final Map<String, ConfigOption<?>> BY_KEY = collect();
 
-    private OptionRegistry() {
-    }
+    private OptionRegistry() {}
 
     private static Map<String, ConfigOption<?>> collect() {
         Map<String, ConfigOption<?>> map = new LinkedHashMap<>();

@@ -10,37 +10,55 @@ import java.nio.file.Path;
  * {@code OptionsDocTest} fails when the committed file differs from what this generates.
  */
 public final class OptionsDocGenerator {
-    private OptionsDocGenerator() {
-    }
+    private OptionsDocGenerator() {}
 
     public static String generate() {
         StringBuilder sb = new StringBuilder();
         sb.append("# Table options\n\n")
-          .append("Generated from the option declarations in `storage/src/main/java/io/strata/storage/options/` by\n")
-          .append("`OptionsDocGenerator`; a test fails when this file is out of date. Options are set at table\n")
-          .append("creation (`strata create --option k=v`, or `options` in the schema file). Unknown keys are\n")
-          .append("rejected with the list of known ones.\n\n")
-          .append("A run may set some of them for itself: `strata gen --option k=v` on an existing table, the\n")
-          .append("compaction job's `--table-option k=v` (also `strata compact --table-option`), and\n")
-          .append("`FileStoreTable.copyWithOptions` in the Java API. The column *per run* says which: `yes` for\n")
-          .append("what tunes one run (memory, local disk, file sizes, compaction triggers, retries); `no` for\n")
-          .append("what defines the table's commit protocol or what its files mean. A run that sets a `no`\n")
-          .append("option to another value than the table's is refused with an error naming the option, the\n")
-          .append("table and the table's value; setting it to the table's value is accepted.\n");
+                .append(
+                        "Generated from the option declarations in `storage/src/main/java/io/strata/storage/options/` by\n")
+                .append("`OptionsDocGenerator`; a test fails when this file is out of date. Options are set at table\n")
+                .append("creation (`strata create --option k=v`, or `options` in the schema file). Unknown keys are\n")
+                .append("rejected with the list of known ones.\n\n")
+                .append("A run may set some of them for itself: `strata gen --option k=v` on an existing table, the\n")
+                .append("compaction job's `--table-option k=v` (also `strata compact --table-option`), and\n")
+                .append(
+                        "`FileStoreTable.copyWithOptions` in the Java API. The column *per run* says which: `yes` for\n")
+                .append("what tunes one run (memory, local disk, file sizes, compaction triggers, retries); `no` for\n")
+                .append("what defines the table's commit protocol or what its files mean. A run that sets a `no`\n")
+                .append("option to another value than the table's is refused with an error naming the option, the\n")
+                .append("table and the table's value; setting it to the table's value is accepted.\n");
         for (Class<?> group : OptionRegistry.GROUPS) {
-            sb.append("\n## ").append(group.getSimpleName().replace("Options", "")).append("\n\n");
+            sb.append("\n## ")
+                    .append(group.getSimpleName().replace("Options", ""))
+                    .append("\n\n");
             sb.append("| key | type | default | per run | description |\n| --- | --- | --- | --- | --- |\n");
             for (ConfigOption<?> o : OptionRegistry.optionsOf(group)) {
-                sb.append("| `").append(o.key()).append("` | ").append(o.typeName()).append(" | `")
-                  .append(o.defaultText()).append("` | ").append(perRun(o.scope())).append(" | ")
-                  .append(cell(o.description())).append(" |\n");
+                sb.append("| `")
+                        .append(o.key())
+                        .append("` | ")
+                        .append(o.typeName())
+                        .append(" | `")
+                        .append(o.defaultText())
+                        .append("` | ")
+                        .append(perRun(o.scope()))
+                        .append(" | ")
+                        .append(cell(o.description()))
+                        .append(" |\n");
             }
         }
         sb.append("\n## Per-field options\n\n")
-          .append("| key | default | per run | description |\n| --- | --- | --- | --- |\n");
+                .append("| key | default | per run | description |\n| --- | --- | --- | --- |\n");
         for (PatternOption p : OptionRegistry.PATTERNS) {
-            sb.append("| `").append(p.form()).append("` | `").append(p.defaultText()).append("` | ")
-              .append(perRun(p.scope())).append(" | ").append(cell(p.description())).append(" |\n");
+            sb.append("| `")
+                    .append(p.form())
+                    .append("` | `")
+                    .append(p.defaultText())
+                    .append("` | ")
+                    .append(perRun(p.scope()))
+                    .append(" | ")
+                    .append(cell(p.description()))
+                    .append(" |\n");
         }
         return sb.toString();
     }

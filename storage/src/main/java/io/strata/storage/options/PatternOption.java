@@ -21,8 +21,8 @@ public final class PatternOption {
     private PatternOption(String form, ConfigOption.Scope scope, String defaultText, String description) {
         int at = form.indexOf(FIELD);
         this.form = form;
-        this.regex = Pattern.compile(Pattern.quote(form.substring(0, at)) + "([^.]+)"
-                + Pattern.quote(form.substring(at + FIELD.length())));
+        this.regex = Pattern.compile(
+                Pattern.quote(form.substring(0, at)) + "([^.]+)" + Pattern.quote(form.substring(at + FIELD.length())));
         this.scope = scope;
         this.defaultText = defaultText;
         this.description = description;
@@ -33,10 +33,21 @@ public final class PatternOption {
         return new PatternOption(form, ConfigOption.Scope.TABLE, defaultText, description);
     }
 
-    public String form() { return form; }
-    public ConfigOption.Scope scope() { return scope; }
-    public String defaultText() { return defaultText; }
-    public String description() { return description; }
+    public String form() {
+        return form;
+    }
+
+    public ConfigOption.Scope scope() {
+        return scope;
+    }
+
+    public String defaultText() {
+        return defaultText;
+    }
+
+    public String description() {
+        return description;
+    }
 
     public boolean matches(String key) {
         return regex.matcher(key).matches();

@@ -55,9 +55,17 @@ public final class IncrementalRead {
     }
 
     private CloseableIterator<GenericRow> open(ManifestEntry e) {
-        DataFileReader reader = DataFileReader.of(table.fileIO(), table.formatConfig().conf(),
-                table.paths().dataFile(PartitionPath.of(table.schema().partitionKeys(), e.partition()), e.bucket(),
-                        e.file().fileName()), table.schema()).fileSize(e.file().fileSize()).open();
+        DataFileReader reader = DataFileReader.of(
+                        table.fileIO(),
+                        table.formatConfig().conf(),
+                        table.paths()
+                                .dataFile(
+                                        PartitionPath.of(table.schema().partitionKeys(), e.partition()),
+                                        e.bucket(),
+                                        e.file().fileName()),
+                        table.schema())
+                .fileSize(e.file().fileSize())
+                .open();
         return new CloseableIterator<>() {
             @Override
             public boolean hasNext() {

@@ -30,7 +30,16 @@ public abstract class Predicate {
     }
 
     /** Comparison operators. */
-    public enum Op { EQ, NE, LT, LE, GT, GE, IS_NULL, IS_NOT_NULL }
+    public enum Op {
+        EQ,
+        NE,
+        LT,
+        LE,
+        GT,
+        GE,
+        IS_NULL,
+        IS_NOT_NULL
+    }
 
     public abstract boolean test(Object[] row);
 
@@ -48,8 +57,8 @@ public abstract class Predicate {
     public static Predicate leaf(TableSchema schema, String field, Op op, Object literal) {
         int idx = schema.fieldIndex(field);
         if (idx < 0) {
-            throw new IllegalArgumentException("filter names unknown column '" + field + "' (columns: "
-                    + schema.fields() + ")");
+            throw new IllegalArgumentException(
+                    "filter names unknown column '" + field + "' (columns: " + schema.fields() + ")");
         }
         DataType t = schema.fields().get(idx).type();
         if (op != Op.IS_NULL && op != Op.IS_NOT_NULL && !t.copy(true).accepts(literal)) {
@@ -84,20 +93,28 @@ public abstract class Predicate {
         public boolean test(Object[] row) {
             Object v = row[index];
             switch (op) {
-                case IS_NULL: return v == null;
-                case IS_NOT_NULL: return v != null;
+                case IS_NULL:
+                    return v == null;
+                case IS_NOT_NULL:
+                    return v != null;
                 default:
                     if (v == null) {
                         return false;
                     }
                     int c = cmp.compare(v, literal);
                     switch (op) {
-                        case EQ: return c == 0;
-                        case NE: return c != 0;
-                        case LT: return c < 0;
-                        case LE: return c <= 0;
-                        case GT: return c > 0;
-                        default: return c >= 0;
+                        case EQ:
+                            return c == 0;
+                        case NE:
+                            return c != 0;
+                        case LT:
+                            return c < 0;
+                        case LE:
+                            return c <= 0;
+                        case GT:
+                            return c > 0;
+                        default:
+                            return c >= 0;
                     }
             }
         }
@@ -106,8 +123,10 @@ public abstract class Predicate {
         public boolean mayMatch(Stats s) {
             long nulls = s.nullCount(index);
             switch (op) {
-                case IS_NULL: return nulls != 0;
-                case IS_NOT_NULL: return nulls < 0 || nulls < s.rowCount();
+                case IS_NULL:
+                    return nulls != 0;
+                case IS_NOT_NULL:
+                    return nulls < 0 || nulls < s.rowCount();
                 default:
                     break;
             }
@@ -117,12 +136,18 @@ public abstract class Predicate {
                 return nulls < 0 || nulls < s.rowCount();
             }
             switch (op) {
-                case EQ: return cmp.compare(literal, min) >= 0 && cmp.compare(literal, max) <= 0;
-                case NE: return !(cmp.compare(min, literal) == 0 && cmp.compare(max, literal) == 0);
-                case LT: return cmp.compare(min, literal) < 0;
-                case LE: return cmp.compare(min, literal) <= 0;
-                case GT: return cmp.compare(max, literal) > 0;
-                default: return cmp.compare(max, literal) >= 0;
+                case EQ:
+                    return cmp.compare(literal, min) >= 0 && cmp.compare(literal, max) <= 0;
+                case NE:
+                    return !(cmp.compare(min, literal) == 0 && cmp.compare(max, literal) == 0);
+                case LT:
+                    return cmp.compare(min, literal) < 0;
+                case LE:
+                    return cmp.compare(min, literal) <= 0;
+                case GT:
+                    return cmp.compare(max, literal) > 0;
+                default:
+                    return cmp.compare(max, literal) >= 0;
             }
         }
 

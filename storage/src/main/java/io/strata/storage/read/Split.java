@@ -18,10 +18,21 @@ public final class Split {
         this.files = List.copyOf(files);
     }
 
-    public long snapshotId() { return snapshotId; }
-    public Object[] partition() { return partition; }
-    public int bucket() { return bucket; }
-    public List<DataFileMeta> files() { return files; }
+    public long snapshotId() {
+        return snapshotId;
+    }
+
+    public Object[] partition() {
+        return partition;
+    }
+
+    public int bucket() {
+        return bucket;
+    }
+
+    public List<DataFileMeta> files() {
+        return files;
+    }
 
     public long rowCount() {
         long n = 0;

@@ -6,8 +6,7 @@ import io.strata.storage.schema.TableSchema;
 
 /** {@link Predicate.Stats} views of file statistics and partition ranges. */
 final class StatsAdapters {
-    private StatsAdapters() {
-    }
+    private StatsAdapters() {}
 
     /** A data file's column statistics; a column the file predates reads as all null. */
     static Predicate.Stats ofFile(TableSchema schema, DataFileMeta file) {

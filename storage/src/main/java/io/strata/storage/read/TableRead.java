@@ -41,8 +41,7 @@ final class TableRead {
         this.filter = filter;
         this.projection = projection;
         this.decode = columnsToDecode();
-        this.keyTupleComparator = ValueComparators.forTuple(
-                schema.typesOf(schema.primaryKeyIndexes()));
+        this.keyTupleComparator = ValueComparators.forTuple(schema.typesOf(schema.primaryKeyIndexes()));
     }
 
     /** Field ids a reader must decode, or null for all. */
@@ -51,7 +50,9 @@ final class TableRead {
             return null;
         }
         MergeEngines engines = table.mergeEngines();
-        if (engines != null && engines.engine() != MergeEngine.DEDUPLICATE && engines.engine() != MergeEngine.FIRST_ROW) {
+        if (engines != null
+                && engines.engine() != MergeEngine.DEDUPLICATE
+                && engines.engine() != MergeEngine.FIRST_ROW) {
             return null; // partial-update and aggregation merge every field
         }
         BitSet ids = new BitSet();
@@ -86,8 +87,11 @@ final class TableRead {
                 throw e;
             }
             MergeEngines engines = table.mergeEngines();
-            records = new MergingIterator(runs, new RecordComparator(schema, engines.sequenceFieldIndex()),
-                    engines.functionFactory().get(), MergingIterator.Mode.FINAL);
+            records = new MergingIterator(
+                    runs,
+                    new RecordComparator(schema, engines.sequenceFieldIndex()),
+                    engines.functionFactory().get(),
+                    MergingIterator.Mode.FINAL);
         } else {
             records = new ConcatIterator<>(split.files(), f -> open(partitionPath, split.bucket(), f));
         }
@@ -95,9 +99,14 @@ final class TableRead {
     }
 
     private CloseableIterator<KeyValue> open(String partitionPath, int bucket, DataFileMeta f) {
-        return DataFileReader.of(table.fileIO(), table.formatConfig().conf(),
-                table.paths().dataFile(partitionPath, bucket, f.fileName()), schema)
-                .projection(decode).fileSize(f.fileSize()).open();
+        return DataFileReader.of(
+                        table.fileIO(),
+                        table.formatConfig().conf(),
+                        table.paths().dataFile(partitionPath, bucket, f.fileName()),
+                        schema)
+                .projection(decode)
+                .fileSize(f.fileSize())
+                .open();
     }
 
     /** Applies the filter and projection to merged records. */

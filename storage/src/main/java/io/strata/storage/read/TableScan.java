@@ -45,7 +45,8 @@ final class TableScan {
                 }
             }
         }
-        this.partitionFilter = partitionParts.isEmpty() ? null : Predicate.and(partitionParts.toArray(new Predicate[0]));
+        this.partitionFilter =
+                partitionParts.isEmpty() ? null : Predicate.and(partitionParts.toArray(new Predicate[0]));
         this.fileFilter = fileParts.isEmpty() ? null : Predicate.and(fileParts.toArray(new Predicate[0]));
     }
 

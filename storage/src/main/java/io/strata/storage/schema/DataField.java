@@ -20,21 +20,29 @@ public final class DataField {
     }
 
     @JsonCreator
-    static DataField fromJson(@JsonProperty("id") int id, @JsonProperty("name") String name,
-                              @JsonProperty("type") String type) {
+    static DataField fromJson(
+            @JsonProperty("id") int id, @JsonProperty("name") String name, @JsonProperty("type") String type) {
         return new DataField(id, name, DataType.parse(type));
     }
 
     @JsonProperty("id")
-    public int id() { return id; }
+    public int id() {
+        return id;
+    }
 
     @JsonProperty("name")
-    public String name() { return name; }
+    public String name() {
+        return name;
+    }
 
-    public DataType type() { return type; }
+    public DataType type() {
+        return type;
+    }
 
     @JsonProperty("type")
-    String typeText() { return type.toString(); }
+    String typeText() {
+        return type.toString();
+    }
 
     @Override
     public boolean equals(Object o) {

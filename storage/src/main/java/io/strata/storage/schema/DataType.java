@@ -20,9 +20,16 @@ public final class DataType {
 
     /** The type families. */
     public enum Root {
-        BOOLEAN(Boolean.class), INT(Integer.class), BIGINT(Long.class), FLOAT(Float.class),
-        DOUBLE(Double.class), DECIMAL(BigDecimal.class), STRING(String.class), BYTES(byte[].class),
-        DATE(Integer.class), TIMESTAMP(Long.class);
+        BOOLEAN(Boolean.class),
+        INT(Integer.class),
+        BIGINT(Long.class),
+        FLOAT(Float.class),
+        DOUBLE(Double.class),
+        DECIMAL(BigDecimal.class),
+        STRING(String.class),
+        BYTES(byte[].class),
+        DATE(Integer.class),
+        TIMESTAMP(Long.class);
 
         private final Class<?> javaClass;
 
@@ -53,32 +60,59 @@ public final class DataType {
 
     public static DataType of(Root root) {
         switch (root) {
-            case DECIMAL: return decimal(10, 0);
-            case TIMESTAMP: return timestamp(6);
-            default: return new DataType(root, 0, 0, true);
+            case DECIMAL:
+                return decimal(10, 0);
+            case TIMESTAMP:
+                return timestamp(6);
+            default:
+                return new DataType(root, 0, 0, true);
         }
     }
 
-    public static DataType bool() { return of(Root.BOOLEAN); }
-    public static DataType intType() { return of(Root.INT); }
-    public static DataType bigint() { return of(Root.BIGINT); }
-    public static DataType floatType() { return of(Root.FLOAT); }
-    public static DataType doubleType() { return of(Root.DOUBLE); }
-    public static DataType string() { return of(Root.STRING); }
-    public static DataType bytes() { return of(Root.BYTES); }
-    public static DataType date() { return of(Root.DATE); }
+    public static DataType bool() {
+        return of(Root.BOOLEAN);
+    }
+
+    public static DataType intType() {
+        return of(Root.INT);
+    }
+
+    public static DataType bigint() {
+        return of(Root.BIGINT);
+    }
+
+    public static DataType floatType() {
+        return of(Root.FLOAT);
+    }
+
+    public static DataType doubleType() {
+        return of(Root.DOUBLE);
+    }
+
+    public static DataType string() {
+        return of(Root.STRING);
+    }
+
+    public static DataType bytes() {
+        return of(Root.BYTES);
+    }
+
+    public static DataType date() {
+        return of(Root.DATE);
+    }
 
     public static DataType decimal(int precision, int scale) {
         if (precision < 1 || precision > 38 || scale < 0 || scale > precision) {
-            throw new IllegalArgumentException(
-                    "DECIMAL(" + precision + ", " + scale + ") is invalid: need 1 <= precision <= 38 and 0 <= scale <= precision");
+            throw new IllegalArgumentException("DECIMAL(" + precision + ", " + scale
+                    + ") is invalid: need 1 <= precision <= 38 and 0 <= scale <= precision");
         }
         return new DataType(Root.DECIMAL, precision, scale, true);
     }
 
     public static DataType timestamp(int precision) {
         if (precision != 3 && precision != 6) {
-            throw new IllegalArgumentException("TIMESTAMP(" + precision + ") is not supported: precision must be 3 or 6");
+            throw new IllegalArgumentException(
+                    "TIMESTAMP(" + precision + ") is not supported: precision must be 3 or 6");
         }
         return new DataType(Root.TIMESTAMP, precision, 0, true);
     }
@@ -92,19 +126,45 @@ public final class DataType {
         Root root;
         String name = m.group(1).toUpperCase(Locale.ROOT);
         switch (name) {
-            case "BOOL": case "BOOLEAN": root = Root.BOOLEAN; break;
-            case "INT": case "INTEGER": root = Root.INT; break;
-            case "BIGINT": case "LONG": root = Root.BIGINT; break;
-            case "FLOAT": root = Root.FLOAT; break;
-            case "DOUBLE": root = Root.DOUBLE; break;
-            case "DECIMAL": root = Root.DECIMAL; break;
-            case "STRING": case "VARCHAR": root = Root.STRING; break;
-            case "BYTES": case "VARBINARY": root = Root.BYTES; break;
-            case "DATE": root = Root.DATE; break;
-            case "TIMESTAMP": root = Root.TIMESTAMP; break;
+            case "BOOL":
+            case "BOOLEAN":
+                root = Root.BOOLEAN;
+                break;
+            case "INT":
+            case "INTEGER":
+                root = Root.INT;
+                break;
+            case "BIGINT":
+            case "LONG":
+                root = Root.BIGINT;
+                break;
+            case "FLOAT":
+                root = Root.FLOAT;
+                break;
+            case "DOUBLE":
+                root = Root.DOUBLE;
+                break;
+            case "DECIMAL":
+                root = Root.DECIMAL;
+                break;
+            case "STRING":
+            case "VARCHAR":
+                root = Root.STRING;
+                break;
+            case "BYTES":
+            case "VARBINARY":
+                root = Root.BYTES;
+                break;
+            case "DATE":
+                root = Root.DATE;
+                break;
+            case "TIMESTAMP":
+                root = Root.TIMESTAMP;
+                break;
             default:
-                throw new IllegalArgumentException("unknown type '" + text.trim()
-                        + "' (known: BOOLEAN, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p,s), STRING, BYTES, DATE, TIMESTAMP(3), TIMESTAMP(6))");
+                throw new IllegalArgumentException(
+                        "unknown type '" + text.trim()
+                                + "' (known: BOOLEAN, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p,s), STRING, BYTES, DATE, TIMESTAMP(3), TIMESTAMP(6))");
         }
         DataType t;
         if (root == Root.DECIMAL) {
@@ -118,11 +178,13 @@ public final class DataType {
             t = timestamp(m.group(2) == null ? 6 : Integer.parseInt(m.group(2)));
         } else {
             if (m.group(2) != null && root != Root.STRING && root != Root.BYTES) {
-                throw new IllegalArgumentException("cannot parse type '" + text + "': " + root + " takes no parameters");
+                throw new IllegalArgumentException(
+                        "cannot parse type '" + text + "': " + root + " takes no parameters");
             }
             t = of(root);
         }
-        boolean notNull = m.group(4) != null && m.group(4).toUpperCase(Locale.ROOT).startsWith("NOT");
+        boolean notNull =
+                m.group(4) != null && m.group(4).toUpperCase(Locale.ROOT).startsWith("NOT");
         return t.copy(!notNull);
     }
 
@@ -130,10 +192,21 @@ public final class DataType {
         return new DataType(root, precision, scale, isNullable);
     }
 
-    public Root root() { return root; }
-    public int precision() { return precision; }
-    public int scale() { return scale; }
-    public boolean isNullable() { return nullable; }
+    public Root root() {
+        return root;
+    }
+
+    public int precision() {
+        return precision;
+    }
+
+    public int scale() {
+        return scale;
+    }
+
+    public boolean isNullable() {
+        return nullable;
+    }
 
     /** Whether {@code value} is an acceptable Java value for this type (null allowed if nullable). */
     public boolean accepts(Object value) {
@@ -146,9 +219,12 @@ public final class DataType {
     /** The type without nullability, e.g. {@code DECIMAL(10, 2)}. */
     public String typeName() {
         switch (root) {
-            case DECIMAL: return "DECIMAL(" + precision + ", " + scale + ")";
-            case TIMESTAMP: return "TIMESTAMP(" + precision + ")";
-            default: return root.name();
+            case DECIMAL:
+                return "DECIMAL(" + precision + ", " + scale + ")";
+            case TIMESTAMP:
+                return "TIMESTAMP(" + precision + ")";
+            default:
+                return root.name();
         }
     }
 

@@ -20,8 +20,13 @@ public final class Schema {
             this.type = type;
         }
 
-        public String name() { return name; }
-        public DataType type() { return type; }
+        public String name() {
+            return name;
+        }
+
+        public DataType type() {
+            return type;
+        }
     }
 
     private final List<Column> columns;
@@ -29,18 +34,29 @@ public final class Schema {
     private final List<String> partitionKeys;
     private final Map<String, String> options;
 
-    public Schema(List<Column> columns, List<String> primaryKeys, List<String> partitionKeys,
-                  Map<String, String> options) {
+    public Schema(
+            List<Column> columns, List<String> primaryKeys, List<String> partitionKeys, Map<String, String> options) {
         this.columns = List.copyOf(columns);
         this.primaryKeys = List.copyOf(primaryKeys);
         this.partitionKeys = List.copyOf(partitionKeys);
         this.options = new LinkedHashMap<>(options);
     }
 
-    public List<Column> columns() { return columns; }
-    public List<String> primaryKeys() { return primaryKeys; }
-    public List<String> partitionKeys() { return partitionKeys; }
-    public Map<String, String> options() { return options; }
+    public List<Column> columns() {
+        return columns;
+    }
+
+    public List<String> primaryKeys() {
+        return primaryKeys;
+    }
+
+    public List<String> partitionKeys() {
+        return partitionKeys;
+    }
+
+    public Map<String, String> options() {
+        return options;
+    }
 
     /** This schema with {@code extra} options on top (command-line --option wins over the file). */
     public Schema withOptions(Map<String, String> extra) {

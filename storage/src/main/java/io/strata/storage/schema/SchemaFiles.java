@@ -25,22 +25,33 @@ import java.util.Map;
  * Every error names the file and, where it can, the field.
  */
 public final class SchemaFiles {
-    private SchemaFiles() {
-    }
+    private SchemaFiles() {}
 
     /** The file's JSON/YAML shape. */
     static final class FileSchema {
-        @JsonProperty("fields") List<FileField> fields;
-        @JsonProperty("primaryKey") List<String> primaryKey = List.of();
-        @JsonProperty("partitionKeys") List<String> partitionKeys = List.of();
-        @JsonProperty("options") Map<String, Object> options = new LinkedHashMap<>();
+        @JsonProperty("fields")
+        List<FileField> fields;
+
+        @JsonProperty("primaryKey")
+        List<String> primaryKey = List.of();
+
+        @JsonProperty("partitionKeys")
+        List<String> partitionKeys = List.of();
+
+        @JsonProperty("options")
+        Map<String, Object> options = new LinkedHashMap<>();
     }
 
     /** One field of the file. */
     static final class FileField {
-        @JsonProperty("name") String name;
-        @JsonProperty("type") String type;
-        @JsonProperty("nullable") Boolean nullable;
+        @JsonProperty("name")
+        String name;
+
+        @JsonProperty("type")
+        String type;
+
+        @JsonProperty("nullable")
+        Boolean nullable;
     }
 
     public static Schema read(Path file) {
@@ -50,8 +61,8 @@ public final class SchemaFiles {
         try {
             fs = mapper.readValue(Files.readAllBytes(file), FileSchema.class);
         } catch (IOException e) {
-            throw new IllegalArgumentException("schema file " + file + ": cannot read: "
-                    + e.getMessage().split("\n")[0], e);
+            throw new IllegalArgumentException(
+                    "schema file " + file + ": cannot read: " + e.getMessage().split("\n")[0], e);
         }
         if (fs == null || fs.fields == null || fs.fields.isEmpty()) {
             throw new IllegalArgumentException("schema file " + file + ": needs a non-empty 'fields' list");
@@ -65,7 +76,8 @@ public final class SchemaFiles {
             try {
                 t = DataType.parse(f.type);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("schema file " + file + ": field '" + f.name + "': " + e.getMessage(), e);
+                throw new IllegalArgumentException(
+                        "schema file " + file + ": field '" + f.name + "': " + e.getMessage(), e);
             }
             if (f.nullable != null) {
                 t = t.copy(f.nullable && t.isNullable());

@@ -70,14 +70,17 @@ public final class SchemaManager {
         try {
             bytes = io.readFully(file);
         } catch (IOException e) {
-            throw new UncheckedIOException("table " + tableName + ": cannot read schema file " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "table " + tableName + ": cannot read schema file " + file + ": " + e.getMessage(), e);
         }
         try {
             JsonNode node = Json.MAPPER.readTree(bytes);
             int version = node.path("version").asInt(-1);
             if (version != TableSchema.FORMAT_VERSION) {
-                throw new CorruptFileException(file, "unsupported schema version " + version
-                        + " (this build reads version " + TableSchema.FORMAT_VERSION + ")");
+                throw new CorruptFileException(
+                        file,
+                        "unsupported schema version " + version + " (this build reads version "
+                                + TableSchema.FORMAT_VERSION + ")");
             }
             TableSchema s = Json.MAPPER.treeToValue(node, TableSchema.class);
             if (s.id() != id) {

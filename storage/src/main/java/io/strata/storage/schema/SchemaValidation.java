@@ -12,8 +12,7 @@ import java.util.Set;
  * sequence field) live with the engines ({@code MergeEngines.validate}).
  */
 public final class SchemaValidation {
-    private SchemaValidation() {
-    }
+    private SchemaValidation() {}
 
     /**
      * Builds schema 0 of {@code table}. Primary key columns become NOT NULL (a key cannot be
@@ -30,8 +29,8 @@ public final class SchemaValidation {
                 throw new IllegalArgumentException(owner + ": a column has an empty name");
             }
             if (c.name().startsWith("_")) {
-                throw new IllegalArgumentException(owner + ": column '" + c.name()
-                        + "': names starting with '_' are reserved for system columns");
+                throw new IllegalArgumentException(
+                        owner + ": column '" + c.name() + "': names starting with '_' are reserved for system columns");
             }
             if (!names.add(c.name())) {
                 throw new IllegalArgumentException(owner + ": column '" + c.name() + "' is declared twice");
@@ -54,8 +53,8 @@ public final class SchemaValidation {
             DataType type = schema.primaryKeys().contains(c.name()) ? c.type().copy(false) : c.type();
             fields.add(new DataField(id++, c.name(), type));
         }
-        TableSchema ts = new TableSchema(0, fields, id - 1, schema.partitionKeys(), schema.primaryKeys(),
-                schema.options(), now);
+        TableSchema ts =
+                new TableSchema(0, fields, id - 1, schema.partitionKeys(), schema.primaryKeys(), schema.options(), now);
         List<String> bucketKeys = ts.bucketKeys();
         requireColumns(owner, "bucket key", bucketKeys, names);
         if (ts.hasPrimaryKey()) {
@@ -66,8 +65,8 @@ public final class SchemaValidation {
                 }
             }
         } else if (buckets > 1 && bucketKeys.isEmpty()) {
-            throw new IllegalArgumentException(owner + ": an append table (no primary key) with bucket > 1 needs "
-                    + "option 'bucket-key'");
+            throw new IllegalArgumentException(
+                    owner + ": an append table (no primary key) with bucket > 1 needs " + "option 'bucket-key'");
         }
         return ts;
     }
@@ -76,8 +75,8 @@ public final class SchemaValidation {
         Set<String> seen = new HashSet<>();
         for (String k : keys) {
             if (!names.contains(k)) {
-                throw new IllegalArgumentException(owner + ": " + what + " '" + k + "' is not a column (columns: "
-                        + names + ")");
+                throw new IllegalArgumentException(
+                        owner + ": " + what + " '" + k + "' is not a column (columns: " + names + ")");
             }
             if (!seen.add(k)) {
                 throw new IllegalArgumentException(owner + ": " + what + " '" + k + "' is listed twice");

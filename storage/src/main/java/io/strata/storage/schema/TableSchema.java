@@ -29,17 +29,21 @@ public final class TableSchema {
     private final Map<String, String> options;
     private final long timeMillis;
 
-    @JsonIgnore private final TableOptions tableOptions;
-    @JsonIgnore private final Map<String, Integer> indexByName = new HashMap<>();
+    @JsonIgnore
+    private final TableOptions tableOptions;
+
+    @JsonIgnore
+    private final Map<String, Integer> indexByName = new HashMap<>();
 
     @JsonCreator
-    public TableSchema(@JsonProperty("id") long id,
-                       @JsonProperty("fields") List<DataField> fields,
-                       @JsonProperty("highestFieldId") int highestFieldId,
-                       @JsonProperty("partitionKeys") List<String> partitionKeys,
-                       @JsonProperty("primaryKeys") List<String> primaryKeys,
-                       @JsonProperty("options") Map<String, String> options,
-                       @JsonProperty("timeMillis") long timeMillis) {
+    public TableSchema(
+            @JsonProperty("id") long id,
+            @JsonProperty("fields") List<DataField> fields,
+            @JsonProperty("highestFieldId") int highestFieldId,
+            @JsonProperty("partitionKeys") List<String> partitionKeys,
+            @JsonProperty("primaryKeys") List<String> primaryKeys,
+            @JsonProperty("options") Map<String, String> options,
+            @JsonProperty("timeMillis") long timeMillis) {
         this.id = id;
         this.fields = List.copyOf(fields);
         this.highestFieldId = highestFieldId;
@@ -54,37 +58,59 @@ public final class TableSchema {
     }
 
     @JsonProperty("version")
-    public int version() { return FORMAT_VERSION; }
+    public int version() {
+        return FORMAT_VERSION;
+    }
 
     @JsonProperty("id")
-    public long id() { return id; }
+    public long id() {
+        return id;
+    }
 
     @JsonProperty("fields")
-    public List<DataField> fields() { return fields; }
+    public List<DataField> fields() {
+        return fields;
+    }
 
     @JsonProperty("highestFieldId")
-    public int highestFieldId() { return highestFieldId; }
+    public int highestFieldId() {
+        return highestFieldId;
+    }
 
     @JsonProperty("partitionKeys")
-    public List<String> partitionKeys() { return partitionKeys; }
+    public List<String> partitionKeys() {
+        return partitionKeys;
+    }
 
     @JsonProperty("primaryKeys")
-    public List<String> primaryKeys() { return primaryKeys; }
+    public List<String> primaryKeys() {
+        return primaryKeys;
+    }
 
     @JsonProperty("options")
-    public Map<String, String> options() { return options; }
+    public Map<String, String> options() {
+        return options;
+    }
 
     @JsonProperty("timeMillis")
-    public long timeMillis() { return timeMillis; }
+    public long timeMillis() {
+        return timeMillis;
+    }
 
     @JsonIgnore
-    public TableOptions tableOptions() { return tableOptions; }
+    public TableOptions tableOptions() {
+        return tableOptions;
+    }
 
     @JsonIgnore
-    public boolean hasPrimaryKey() { return !primaryKeys.isEmpty(); }
+    public boolean hasPrimaryKey() {
+        return !primaryKeys.isEmpty();
+    }
 
     @JsonIgnore
-    public int numBuckets() { return tableOptions.get(BucketOptions.BUCKET); }
+    public int numBuckets() {
+        return tableOptions.get(BucketOptions.BUCKET);
+    }
 
     public int fieldIndex(String name) {
         Integer i = indexByName.get(name);
@@ -105,10 +131,14 @@ public final class TableSchema {
     }
 
     @JsonIgnore
-    public int[] primaryKeyIndexes() { return indexesOf(primaryKeys); }
+    public int[] primaryKeyIndexes() {
+        return indexesOf(primaryKeys);
+    }
 
     @JsonIgnore
-    public int[] partitionIndexes() { return indexesOf(partitionKeys); }
+    public int[] partitionIndexes() {
+        return indexesOf(partitionKeys);
+    }
 
     /** Bucket key: {@code bucket-key} if set, else primary key minus partition keys. */
     @JsonIgnore
@@ -152,7 +182,7 @@ public final class TableSchema {
 
     @Override
     public String toString() {
-        return "TableSchema{id=" + id + ", fields=" + fields + ", partitionKeys=" + partitionKeys
-                + ", primaryKeys=" + primaryKeys + ", options=" + options + "}";
+        return "TableSchema{id=" + id + ", fields=" + fields + ", partitionKeys=" + partitionKeys + ", primaryKeys="
+                + primaryKeys + ", options=" + options + "}";
     }
 }

@@ -29,19 +29,20 @@ public final class Snapshot {
     private final Long watermark;
 
     @JsonCreator
-    public Snapshot(@JsonProperty("id") long id,
-                    @JsonProperty("schemaId") long schemaId,
-                    @JsonProperty("baseManifestList") String baseManifestList,
-                    @JsonProperty("deltaManifestList") String deltaManifestList,
-                    @JsonProperty("changelogManifestList") String changelogManifestList,
-                    @JsonProperty("commitUser") String commitUser,
-                    @JsonProperty("commitIdentifier") long commitIdentifier,
-                    @JsonProperty("commitKind") CommitKind commitKind,
-                    @JsonProperty("timeMillis") long timeMillis,
-                    @JsonProperty("totalRecordCount") long totalRecordCount,
-                    @JsonProperty("deltaRecordCount") long deltaRecordCount,
-                    @JsonProperty("changelogRecordCount") Long changelogRecordCount,
-                    @JsonProperty("watermark") Long watermark) {
+    public Snapshot(
+            @JsonProperty("id") long id,
+            @JsonProperty("schemaId") long schemaId,
+            @JsonProperty("baseManifestList") String baseManifestList,
+            @JsonProperty("deltaManifestList") String deltaManifestList,
+            @JsonProperty("changelogManifestList") String changelogManifestList,
+            @JsonProperty("commitUser") String commitUser,
+            @JsonProperty("commitIdentifier") long commitIdentifier,
+            @JsonProperty("commitKind") CommitKind commitKind,
+            @JsonProperty("timeMillis") long timeMillis,
+            @JsonProperty("totalRecordCount") long totalRecordCount,
+            @JsonProperty("deltaRecordCount") long deltaRecordCount,
+            @JsonProperty("changelogRecordCount") Long changelogRecordCount,
+            @JsonProperty("watermark") Long watermark) {
         this.id = id;
         this.schemaId = schemaId;
         this.baseManifestList = baseManifestList;
@@ -57,25 +58,79 @@ public final class Snapshot {
         this.watermark = watermark;
     }
 
-    @JsonProperty("version") public int version() { return FORMAT_VERSION; }
-    @JsonProperty("id") public long id() { return id; }
-    @JsonProperty("schemaId") public long schemaId() { return schemaId; }
-    @JsonProperty("baseManifestList") public String baseManifestList() { return baseManifestList; }
-    @JsonProperty("deltaManifestList") public String deltaManifestList() { return deltaManifestList; }
-    @JsonProperty("changelogManifestList") public String changelogManifestList() { return changelogManifestList; }
-    @JsonProperty("commitUser") public String commitUser() { return commitUser; }
-    @JsonProperty("commitIdentifier") public long commitIdentifier() { return commitIdentifier; }
-    @JsonProperty("commitKind") public CommitKind commitKind() { return commitKind; }
-    @JsonProperty("timeMillis") public long timeMillis() { return timeMillis; }
+    @JsonProperty("version")
+    public int version() {
+        return FORMAT_VERSION;
+    }
+
+    @JsonProperty("id")
+    public long id() {
+        return id;
+    }
+
+    @JsonProperty("schemaId")
+    public long schemaId() {
+        return schemaId;
+    }
+
+    @JsonProperty("baseManifestList")
+    public String baseManifestList() {
+        return baseManifestList;
+    }
+
+    @JsonProperty("deltaManifestList")
+    public String deltaManifestList() {
+        return deltaManifestList;
+    }
+
+    @JsonProperty("changelogManifestList")
+    public String changelogManifestList() {
+        return changelogManifestList;
+    }
+
+    @JsonProperty("commitUser")
+    public String commitUser() {
+        return commitUser;
+    }
+
+    @JsonProperty("commitIdentifier")
+    public long commitIdentifier() {
+        return commitIdentifier;
+    }
+
+    @JsonProperty("commitKind")
+    public CommitKind commitKind() {
+        return commitKind;
+    }
+
+    @JsonProperty("timeMillis")
+    public long timeMillis() {
+        return timeMillis;
+    }
     /** Rows in all live data files (before merging: a key with three versions counts three times). */
-    @JsonProperty("totalRecordCount") public long totalRecordCount() { return totalRecordCount; }
+    @JsonProperty("totalRecordCount")
+    public long totalRecordCount() {
+        return totalRecordCount;
+    }
     /** Rows added minus rows deleted by this commit's files. */
-    @JsonProperty("deltaRecordCount") public long deltaRecordCount() { return deltaRecordCount; }
-    @JsonProperty("changelogRecordCount") public Long changelogRecordCount() { return changelogRecordCount; }
-    @JsonProperty("watermark") public Long watermark() { return watermark; }
+    @JsonProperty("deltaRecordCount")
+    public long deltaRecordCount() {
+        return deltaRecordCount;
+    }
+
+    @JsonProperty("changelogRecordCount")
+    public Long changelogRecordCount() {
+        return changelogRecordCount;
+    }
+
+    @JsonProperty("watermark")
+    public Long watermark() {
+        return watermark;
+    }
 
     @Override
     public String toString() {
-        return "Snapshot{id=" + id + ", kind=" + commitKind + ", user=" + commitUser + ", identifier=" + commitIdentifier + "}";
+        return "Snapshot{id=" + id + ", kind=" + commitKind + ", user=" + commitUser + ", identifier="
+                + commitIdentifier + "}";
     }
 }

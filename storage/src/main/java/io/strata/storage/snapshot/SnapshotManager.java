@@ -62,8 +62,10 @@ public final class SnapshotManager {
             }
             int version = node.path("version").asInt(-1);
             if (version != Snapshot.FORMAT_VERSION) {
-                throw new CorruptFileException(path, "unsupported snapshot version " + version
-                        + " (this build reads version " + Snapshot.FORMAT_VERSION + ")");
+                throw new CorruptFileException(
+                        path,
+                        "unsupported snapshot version " + version + " (this build reads version "
+                                + Snapshot.FORMAT_VERSION + ")");
             }
             Snapshot s = Json.MAPPER.treeToValue(node, Snapshot.class);
             if (s.id() != expectedId || s.baseManifestList() == null || s.commitKind() == null) {
@@ -100,12 +102,14 @@ public final class SnapshotManager {
                 if (!io.exists(paths.snapshotFile(id + 1))) {
                     return OptionalLong.of(id);
                 }
-                long listed = listIds().stream().mapToLong(Long::longValue).max().orElse(id + 1);
+                long listed =
+                        listIds().stream().mapToLong(Long::longValue).max().orElse(id + 1);
                 return OptionalLong.of(Math.max(listed, id + 1));
             }
             return listIds().stream().mapToLong(Long::longValue).max();
         } catch (IOException e) {
-            throw new UncheckedIOException("table " + tableName + ": cannot find latest snapshot: " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "table " + tableName + ": cannot find latest snapshot: " + e.getMessage(), e);
         }
     }
 
@@ -122,7 +126,8 @@ public final class SnapshotManager {
             }
             return listIds().stream().mapToLong(Long::longValue).min();
         } catch (IOException e) {
-            throw new UncheckedIOException("table " + tableName + ": cannot find earliest snapshot: " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "table " + tableName + ": cannot find earliest snapshot: " + e.getMessage(), e);
         }
     }
 
@@ -186,8 +191,11 @@ public final class SnapshotManager {
                     io.overwriteHint(paths.earliestHint(), "1");
                 }
             } catch (IOException e) {
-                LOG.warn("table {}: snapshot {} committed but the LATEST hint was not updated: {}", tableName,
-                        snapshot.id(), e.toString());
+                LOG.warn(
+                        "table {}: snapshot {} committed but the LATEST hint was not updated: {}",
+                        tableName,
+                        snapshot.id(),
+                        e.toString());
             }
         }
         return ok;

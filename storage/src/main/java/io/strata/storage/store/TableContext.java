@@ -1,6 +1,7 @@
 package io.strata.storage.store;
 
 import io.strata.storage.data.BucketId;
+import io.strata.storage.data.PartitionPath;
 import io.strata.storage.format.DataFilePathFactory;
 import io.strata.storage.format.FileFormatConfig;
 import io.strata.storage.fs.AtomicPublisher;
@@ -12,7 +13,6 @@ import io.strata.storage.merge.MergeEngines;
 import io.strata.storage.options.WriteOptions;
 import io.strata.storage.schema.TableSchema;
 import io.strata.storage.snapshot.SnapshotManager;
-import io.strata.storage.data.PartitionPath;
 import java.io.File;
 import java.time.Clock;
 
@@ -42,24 +42,48 @@ public final class TableContext {
         this.clock = clock;
         this.snapshots = new SnapshotManager(io, paths, name);
         this.format = new FileFormatConfig(io.conf(), schema.tableOptions());
-        this.manifests = new ManifestStore(io, paths, format, schema.tableOptions(),
-                schema.typesOf(schema.partitionIndexes()), clock);
+        this.manifests = new ManifestStore(
+                io, paths, format, schema.tableOptions(), schema.typesOf(schema.partitionIndexes()), clock);
         this.mergeEngines = schema.hasPrimaryKey() ? MergeEngines.of(name, schema) : null;
     }
 
-    public String name() { return name; }
-    public FileIO fileIO() { return io; }
-    public TablePaths paths() { return paths; }
-    public TableSchema schema() { return schema; }
-    public FileFormatConfig formatConfig() { return format; }
-    public ManifestStore manifests() { return manifests; }
-    public SnapshotManager snapshotManager() { return snapshots; }
+    public String name() {
+        return name;
+    }
+
+    public FileIO fileIO() {
+        return io;
+    }
+
+    public TablePaths paths() {
+        return paths;
+    }
+
+    public TableSchema schema() {
+        return schema;
+    }
+
+    public FileFormatConfig formatConfig() {
+        return format;
+    }
+
+    public ManifestStore manifests() {
+        return manifests;
+    }
+
+    public SnapshotManager snapshotManager() {
+        return snapshots;
+    }
 
     /** The time source of commits and maintenance: the system clock unless a test injects one. */
-    public Clock clock() { return clock; }
+    public Clock clock() {
+        return clock;
+    }
 
     /** The merge engine; null for append tables. */
-    public MergeEngines mergeEngines() { return mergeEngines; }
+    public MergeEngines mergeEngines() {
+        return mergeEngines;
+    }
 
     /** How this table publishes metadata files atomically (the table's commit lock options). */
     public AtomicPublisher publisher() {
@@ -68,8 +92,8 @@ public final class TableContext {
 
     /** Where the files of one bucket are written. */
     public DataFilePathFactory bucketPaths(BucketId bucket) {
-        return new DataFilePathFactory(paths, PartitionPath.of(schema.partitionKeys(), bucket.partition()),
-                bucket.bucket());
+        return new DataFilePathFactory(
+                paths, PartitionPath.of(schema.partitionKeys(), bucket.partition()), bucket.bucket());
     }
 
     /** Local scratch directory for spilled buffers, bounded merges and lookup files. */

@@ -10,9 +10,9 @@ import io.strata.storage.schema.SchemaValidation;
 import io.strata.storage.schema.TableSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.time.Clock;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
@@ -138,7 +138,8 @@ public final class Catalog {
                 throw new IllegalArgumentException("table " + name + " was created concurrently");
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create table " + name + " at " + paths.root() + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot create table " + name + " at " + paths.root() + ": " + e.getMessage(), e);
         }
         return getTable(database, table);
     }

@@ -36,8 +36,8 @@ public final class FileStoreTable {
     private final SchemaManager schemaManager;
     private final TableContext context;
 
-    FileStoreTable(String name, FileIO io, TablePaths paths, SchemaManager schemaManager, TableSchema schema,
-                   Clock clock) {
+    FileStoreTable(
+            String name, FileIO io, TablePaths paths, SchemaManager schemaManager, TableSchema schema, Clock clock) {
         this(schemaManager, new TableContext(name, io, paths, schema, clock));
     }
 
@@ -46,21 +46,51 @@ public final class FileStoreTable {
         this.context = context;
     }
 
-    public String name() { return context.name(); }
-    public FileIO fileIO() { return context.fileIO(); }
-    public TablePaths paths() { return context.paths(); }
-    public TableSchema schema() { return context.schema(); }
-    public SchemaManager schemaManager() { return schemaManager; }
-    public SnapshotManager snapshotManager() { return context.snapshotManager(); }
-    public FileFormatConfig formatConfig() { return context.formatConfig(); }
-    public ManifestStore manifests() { return context.manifests(); }
-    public Clock clock() { return context.clock(); }
+    public String name() {
+        return context.name();
+    }
+
+    public FileIO fileIO() {
+        return context.fileIO();
+    }
+
+    public TablePaths paths() {
+        return context.paths();
+    }
+
+    public TableSchema schema() {
+        return context.schema();
+    }
+
+    public SchemaManager schemaManager() {
+        return schemaManager;
+    }
+
+    public SnapshotManager snapshotManager() {
+        return context.snapshotManager();
+    }
+
+    public FileFormatConfig formatConfig() {
+        return context.formatConfig();
+    }
+
+    public ManifestStore manifests() {
+        return context.manifests();
+    }
+
+    public Clock clock() {
+        return context.clock();
+    }
 
     /** What the engine's lower layers (merge tree, changelog, compaction, read) get of this table. */
-    public TableContext context() { return context; }
+    public TableContext context() {
+        return context;
+    }
 
     /** The merge engine; null for append tables. */
-    public MergeEngines mergeEngines() { return context.mergeEngines(); }
+    public MergeEngines mergeEngines() {
+        return context.mergeEngines();
+    }
 
     public AtomicPublisher publisher() {
         return context.publisher();
@@ -132,8 +162,13 @@ public final class FileStoreTable {
             return this;
         }
         TableSchema schema = schema();
-        TableSchema s = new TableSchema(schema.id(), schema.fields(), schema.highestFieldId(), schema.partitionKeys(),
-                schema.primaryKeys(), schema.tableOptions().withRunOptions(name(), overrides).toMap(),
+        TableSchema s = new TableSchema(
+                schema.id(),
+                schema.fields(),
+                schema.highestFieldId(),
+                schema.partitionKeys(),
+                schema.primaryKeys(),
+                schema.tableOptions().withRunOptions(name(), overrides).toMap(),
                 schema.timeMillis());
         return new FileStoreTable(schemaManager, context.withSchema(s));
     }
@@ -149,8 +184,8 @@ public final class FileStoreTable {
             throw new IllegalArgumentException("table " + name + ": a new column must be nullable ('" + column + "')");
         }
         if (column.startsWith("_")) {
-            throw new IllegalArgumentException("table " + name + ": column '" + column + "': names starting with '_' "
-                    + "are reserved");
+            throw new IllegalArgumentException(
+                    "table " + name + ": column '" + column + "': names starting with '_' " + "are reserved");
         }
         // check against the latest schema, not this handle's: another handle may have added it since
         TableSchema latest = schemaManager.latest();

@@ -1,29 +1,30 @@
 package io.strata.storage.table;
 
 import io.strata.storage.commit.CommitMessage;
-import io.strata.storage.data.BucketId;
-import io.strata.storage.data.BucketHasher;
-import io.strata.storage.data.GenericRow;
-import io.strata.storage.data.ValueComparators;
-import io.strata.storage.format.DataFilePathFactory;
-import io.strata.storage.manifest.EntryFilter;
-import io.strata.storage.manifest.ManifestEntry;
-import io.strata.storage.merge.MergeEngines;
-import io.strata.storage.merge.MergeFunction;
 import io.strata.storage.compact.CompactManager;
 import io.strata.storage.compact.CompactPlanner;
 import io.strata.storage.compact.CompactRewriter;
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.compact.TableCompactor;
+import io.strata.storage.data.BucketHasher;
+import io.strata.storage.data.BucketId;
+import io.strata.storage.data.GenericRow;
+import io.strata.storage.data.ValueComparators;
+import io.strata.storage.format.DataFileMeta;
+import io.strata.storage.format.DataFilePathFactory;
+import io.strata.storage.manifest.EntryFilter;
+import io.strata.storage.manifest.ManifestEntry;
+import io.strata.storage.merge.MergeEngines;
+import io.strata.storage.merge.MergeFunction;
 import io.strata.storage.mergetree.BucketEdit;
 import io.strata.storage.mergetree.KeySorter;
 import io.strata.storage.mergetree.Levels;
-import io.strata.storage.options.ChangelogOptions;
-import io.strata.storage.options.CompactionOptions;
-import io.strata.storage.options.TableOptions;
 import io.strata.storage.mergetree.MergeTreeWriter;
 import io.strata.storage.mergetree.RecordComparator;
 import io.strata.storage.mergetree.WriteBuffer;
+import io.strata.storage.options.ChangelogOptions;
+import io.strata.storage.options.CompactionOptions;
+import io.strata.storage.options.TableOptions;
 import io.strata.storage.options.WriteOptions;
 import io.strata.storage.schema.DataField;
 import io.strata.storage.schema.DataType;
@@ -46,7 +47,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-import io.strata.storage.format.DataFileMeta;
 
 /**
  * The first phase of the two-phase commit, for one writer task: rows are validated, routed to
@@ -141,7 +141,8 @@ public final class TableWrite implements AutoCloseable {
             Object v = row.get(i);
             if (!t.accepts(v)) {
                 throw new IllegalArgumentException("table " + table.name() + ": row " + rowNumber + " field '"
-                        + fs.get(i).name() + "' expects " + t + " (" + t.root().javaClass().getSimpleName() + ")"
+                        + fs.get(i).name() + "' expects " + t + " ("
+                        + t.root().javaClass().getSimpleName() + ")"
                         + ", got " + (v == null ? "null" : v.getClass().getSimpleName() + " " + v));
             }
             if (v instanceof BigDecimal) {
@@ -174,8 +175,9 @@ public final class TableWrite implements AutoCloseable {
             if (!writeOnly) {
                 w.setCompaction(compactManager(bucketId));
             }
-            if (schema.hasPrimaryKey() && schema.tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER)
-                    == ChangelogOptions.Producer.INPUT) {
+            if (schema.hasPrimaryKey()
+                    && schema.tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER)
+                            == ChangelogOptions.Producer.INPUT) {
                 w.enableInputChangelog(spillDir);
             }
             writers.put(bucketId, w);
@@ -203,7 +205,9 @@ public final class TableWrite implements AutoCloseable {
                 BucketId bucketId = BucketId.of(e.partition(), e.bucket());
                 restoredSequences.merge(bucketId, e.file().maxSequence(), Math::max);
                 if (!writeOnly) {
-                    restoredFiles.computeIfAbsent(bucketId, k -> new ArrayList<>()).add(e.file());
+                    restoredFiles
+                            .computeIfAbsent(bucketId, k -> new ArrayList<>())
+                            .add(e.file());
                 }
             }
         }
@@ -223,18 +227,28 @@ public final class TableWrite implements AutoCloseable {
             });
         }
         int stopTrigger = o.get(CompactionOptions.STOP_TRIGGER);
-        Levels levels = Levels.of(restoredFiles.getOrDefault(bucketId, List.of()), TableCompactor.numLevels(o),
+        Levels levels = Levels.of(
+                restoredFiles.getOrDefault(bucketId, List.of()),
+                TableCompactor.numLevels(o),
                 ValueComparators.forTuple(schema.typesOf(schema.primaryKeyIndexes())));
         CompactStrategy strategy = o.get(ChangelogOptions.CHANGELOG_PRODUCER) == ChangelogOptions.Producer.LOOKUP
-                ? CompactStrategy.LOOKUP : CompactStrategy.MINOR;
+                ? CompactStrategy.LOOKUP
+                : CompactStrategy.MINOR;
         int gentle = 0;
         if (strategy == CompactStrategy.LOOKUP
                 && o.get(CompactionOptions.LOOKUP_COMPACT) == CompactionOptions.LookupCompact.GENTLE) {
             gentle = o.get(CompactionOptions.LOOKUP_COMPACT_MAX_INTERVAL);
         }
-        return new CompactManager(bucketId, levels, planner, strategy, new CompactRewriter(table.context()),
-                compactionPool, stopTrigger,
-                strategy == CompactStrategy.LOOKUP && o.get(ChangelogOptions.LOOKUP_WAIT), gentle);
+        return new CompactManager(
+                bucketId,
+                levels,
+                planner,
+                strategy,
+                new CompactRewriter(table.context()),
+                compactionPool,
+                stopTrigger,
+                strategy == CompactStrategy.LOOKUP && o.get(ChangelogOptions.LOOKUP_WAIT),
+                gentle);
     }
 
     private void relieveMemory() {
@@ -255,8 +269,8 @@ public final class TableWrite implements AutoCloseable {
                 largest.relieveMemoryByFlushing();
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("table " + table.name() + ": cannot spill or flush a write buffer: "
-                    + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "table " + table.name() + ": cannot spill or flush a write buffer: " + e.getMessage(), e);
         }
         buffered -= before - largest.bufferedBytes();
     }
@@ -294,8 +308,15 @@ public final class TableWrite implements AutoCloseable {
                 if (!inc.isEmpty()) {
                     BucketId bucketId = keys.get(i);
                     BucketEdit edit = inc.compaction();
-                    out.add(new CommitMessage(bucketId.partition(), bucketId.bucket(), schema.numBuckets(), inc.appendedFiles(),
-                            edit.deletedFiles(), edit.addedFiles(), inc.changelogFiles(), edit.changelogFiles()));
+                    out.add(new CommitMessage(
+                            bucketId.partition(),
+                            bucketId.bucket(),
+                            schema.numBuckets(),
+                            inc.appendedFiles(),
+                            edit.deletedFiles(),
+                            edit.addedFiles(),
+                            inc.changelogFiles(),
+                            edit.changelogFiles()));
                 }
             } catch (ExecutionException e) {
                 failure = failure == null ? e.getCause() : failure;
@@ -306,9 +327,9 @@ public final class TableWrite implements AutoCloseable {
         }
         buffered = 0;
         if (failure != null) {
-            throw new UncheckedIOException("table " + table.name() + ": cannot flush write buffers: "
-                    + failure.getMessage(), failure instanceof IOException ? (IOException) failure
-                    : new IOException(failure));
+            throw new UncheckedIOException(
+                    "table " + table.name() + ": cannot flush write buffers: " + failure.getMessage(),
+                    failure instanceof IOException ? (IOException) failure : new IOException(failure));
         }
         return out;
     }

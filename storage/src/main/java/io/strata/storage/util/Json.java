@@ -12,12 +12,11 @@ public final class Json {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     /** Strict: an unknown property in a user's schema file is an error, not a silent typo. */
-    public static final ObjectMapper STRICT_JSON = new ObjectMapper()
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    public static final ObjectMapper STRICT_JSON =
+            new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-    public static final ObjectMapper STRICT_YAML = new ObjectMapper(new YAMLFactory())
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    public static final ObjectMapper STRICT_YAML =
+            new ObjectMapper(new YAMLFactory()).enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-    private Json() {
-    }
+    private Json() {}
 }

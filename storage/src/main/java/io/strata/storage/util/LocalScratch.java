@@ -31,14 +31,13 @@ import org.slf4j.LoggerFactory;
 public final class LocalScratch {
     private static final Logger LOG = LoggerFactory.getLogger(LocalScratch.class);
     private static final Pattern OWNED = Pattern.compile("strata-(\\d+)-(\\d+)");
-    private static final String SELF = "strata-" + ProcessHandle.current().pid() + "-"
-            + startMillis(ProcessHandle.current());
+    private static final String SELF =
+            "strata-" + ProcessHandle.current().pid() + "-" + startMillis(ProcessHandle.current());
 
     /** Roots already swept by this process (canonical paths). */
     private static final Set<String> SWEPT = ConcurrentHashMap.newKeySet();
 
-    private LocalScratch() {
-    }
+    private LocalScratch() {}
 
     /**
      * This process's directory under {@code root}, created if absent. The first call for a root
@@ -74,15 +73,20 @@ public final class LocalScratch {
             for (Path p : entries) {
                 String name = p.getFileName().toString();
                 Matcher m = OWNED.matcher(name);
-                if (!name.equals(SELF) && m.matches() && Files.isDirectory(p) && !isAlive(Long.parseLong(m.group(1)),
-                        Long.parseLong(m.group(2)))) {
+                if (!name.equals(SELF)
+                        && m.matches()
+                        && Files.isDirectory(p)
+                        && !isAlive(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)))) {
                     if (deleteTree(p)) {
                         removed++;
                     }
                 }
             }
         } catch (IOException e) {
-            LOG.warn("cannot list the local scratch directory {} for leftovers of dead processes: {}", root, e.toString());
+            LOG.warn(
+                    "cannot list the local scratch directory {} for leftovers of dead processes: {}",
+                    root,
+                    e.toString());
         }
         return removed;
     }

@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.compact.CompactStrategy;
-import io.strata.storage.compact.TableCompactor;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.data.RowKind;
 import io.strata.storage.fs.DelegatingFileIO;
-import io.strata.storage.read.IncrementalRead;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
@@ -37,13 +35,20 @@ import org.junit.jupiter.params.provider.ValueSource;
  * commit does not depend on where the write buffer spilled.
  */
 class ChangelogExactTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
+
     private int tables;
 
     /** Table k BIGINT key, a BIGINT, ts BIGINT; one bucket; write-only; compactions by hand. */
     private FileStoreTable table(String... options) {
-        Schema.Builder b = Schema.newBuilder().column("k", "BIGINT NOT NULL").column("a", "BIGINT")
-                .column("ts", "BIGINT").primaryKey("k").option("bucket", "1").option("write-only", "true");
+        Schema.Builder b = Schema.newBuilder()
+                .column("k", "BIGINT NOT NULL")
+                .column("a", "BIGINT")
+                .column("ts", "BIGINT")
+                .primaryKey("k")
+                .option("bucket", "1")
+                .option("write-only", "true");
         for (int i = 0; i < options.length; i += 2) {
             b.option(options[i], options[i + 1]);
         }
@@ -51,8 +56,8 @@ class ChangelogExactTest {
     }
 
     /** Commits {@code rows} as one commit, then compacts with {@code strategy}; returns that round's changelog. */
-    private static List<String> commitAndCompact(FileStoreTable t, TableWrite w, TableCommit c, long id,
-                                                 CompactStrategy strategy, GenericRow... rows) {
+    private static List<String> commitAndCompact(
+            FileStoreTable t, TableWrite w, TableCommit c, long id, CompactStrategy strategy, GenericRow... rows) {
         long before = t.snapshotManager().latestId().orElse(0);
         for (GenericRow r : rows) {
             w.write(r);
@@ -64,8 +69,8 @@ class ChangelogExactTest {
 
     private static List<String> changelog(FileStoreTable t, long fromExclusive) {
         List<String> out = new ArrayList<>();
-        try (CloseableIterator<GenericRow> it = t.newIncrementalRead().read(fromExclusive,
-                t.snapshotManager().latestId().orElse(0))) {
+        try (CloseableIterator<GenericRow> it = t.newIncrementalRead()
+                .read(fromExclusive, t.snapshotManager().latestId().orElse(0))) {
             it.forEachRemaining(r -> out.add(r.toString()));
         }
         return out;
@@ -78,9 +83,16 @@ class ChangelogExactTest {
     @Test
     void fullCompactionEmitsOnlyTheKeysThatChanged() {
         FileStoreTable t = table("changelog-producer", "full-compaction");
-        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
-            assertThat(commitAndCompact(t, w, c, 1, CompactStrategy.FULL,
-                    row(RowKind.INSERT, 1, 1, null), row(RowKind.INSERT, 2, 1, null)))
+        try (TableWrite w = t.newWrite("w");
+                TableCommit c = t.newCommit("w")) {
+            assertThat(commitAndCompact(
+                            t,
+                            w,
+                            c,
+                            1,
+                            CompactStrategy.FULL,
+                            row(RowKind.INSERT, 1, 1, null),
+                            row(RowKind.INSERT, 2, 1, null)))
                     .containsExactly("+I(1, 1, null)", "+I(2, 1, null)");
             assertThat(commitAndCompact(t, w, c, 2, CompactStrategy.FULL, row(RowKind.UPDATE_AFTER, 1, 2, null)))
                     .as("key 2 got no record since the previous full compaction")
@@ -95,11 +107,19 @@ class ChangelogExactTest {
         for (String producer : List.of("lookup", "full-compaction")) {
             FileStoreTable t = table("merge-engine", "first-row", "changelog-producer", producer);
             CompactStrategy strategy = producer.equals("lookup") ? CompactStrategy.LOOKUP : CompactStrategy.FULL;
-            try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+            try (TableWrite w = t.newWrite("w");
+                    TableCommit c = t.newCommit("w")) {
                 assertThat(commitAndCompact(t, w, c, 1, strategy, row(RowKind.INSERT, 1, 1, null)))
                         .containsExactly("+I(1, 1, null)");
-                assertThat(commitAndCompact(t, w, c, 2, strategy, row(RowKind.INSERT, 1, 2, null),
-                        row(RowKind.INSERT, 2, 7, null), row(RowKind.INSERT, 2, 8, null)))
+                assertThat(commitAndCompact(
+                                t,
+                                w,
+                                c,
+                                2,
+                                strategy,
+                                row(RowKind.INSERT, 1, 2, null),
+                                row(RowKind.INSERT, 2, 7, null),
+                                row(RowKind.INSERT, 2, 8, null)))
                         .as("%s: first-row keeps key 1's row; key 2 is new", producer)
                         .containsExactly("+I(2, 7, null)");
             }
@@ -116,10 +136,13 @@ class ChangelogExactTest {
     void aLateRowThatLosesEmitsNothing(String producer) {
         FileStoreTable t = table("sequence.field", "ts", "changelog-producer", producer);
         CompactStrategy strategy = producer.equals("lookup") ? CompactStrategy.LOOKUP : CompactStrategy.FULL;
-        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+        try (TableWrite w = t.newWrite("w");
+                TableCommit c = t.newCommit("w")) {
             commitAndCompact(t, w, c, 1, strategy, row(RowKind.INSERT, 1, 1, 5L));
-            assertThat(commitAndCompact(t, w, c, 2, strategy, row(RowKind.INSERT, 1, 2, 3L))).isEmpty();
-            assertThat(commitAndCompact(t, w, c, 3, strategy, row(RowKind.DELETE, 1, 2, 4L))).isEmpty();
+            assertThat(commitAndCompact(t, w, c, 2, strategy, row(RowKind.INSERT, 1, 2, 3L)))
+                    .isEmpty();
+            assertThat(commitAndCompact(t, w, c, 3, strategy, row(RowKind.DELETE, 1, 2, 4L)))
+                    .isEmpty();
             assertThat(commitAndCompact(t, w, c, 4, strategy, row(RowKind.INSERT, 1, 3, 6L)))
                     .containsExactly("-U(1, 1, 5)", "+U(1, 3, 6)");
         }
@@ -129,12 +152,19 @@ class ChangelogExactTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"lookup", "full-compaction"})
     void anIgnoredRetractionEmitsNothing(String producer) {
-        FileStoreTable t = table("merge-engine", "partial-update", "partial-update.remove-record-on-delete", "true",
-                "changelog-producer", producer);
+        FileStoreTable t = table(
+                "merge-engine",
+                "partial-update",
+                "partial-update.remove-record-on-delete",
+                "true",
+                "changelog-producer",
+                producer);
         CompactStrategy strategy = producer.equals("lookup") ? CompactStrategy.LOOKUP : CompactStrategy.FULL;
-        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+        try (TableWrite w = t.newWrite("w");
+                TableCommit c = t.newCommit("w")) {
             commitAndCompact(t, w, c, 1, strategy, row(RowKind.INSERT, 1, 1, 5L));
-            assertThat(commitAndCompact(t, w, c, 2, strategy, row(RowKind.UPDATE_BEFORE, 1, 1, 5L))).isEmpty();
+            assertThat(commitAndCompact(t, w, c, 2, strategy, row(RowKind.UPDATE_BEFORE, 1, 1, 5L)))
+                    .isEmpty();
         }
     }
 
@@ -148,7 +178,8 @@ class ChangelogExactTest {
         CompactStrategy strategy = producer.equals("lookup") ? CompactStrategy.LOOKUP : CompactStrategy.FULL;
         for (String dedup : List.of("false", "true")) {
             FileStoreTable t = table("changelog-producer", producer, "changelog-producer.row-deduplicate", dedup);
-            try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+            try (TableWrite w = t.newWrite("w");
+                    TableCommit c = t.newCommit("w")) {
                 commitAndCompact(t, w, c, 1, strategy, row(RowKind.INSERT, 1, 1, null));
                 List<String> equal = commitAndCompact(t, w, c, 2, strategy, row(RowKind.INSERT, 1, 1, null));
                 if (dedup.equals("true")) {
@@ -168,10 +199,17 @@ class ChangelogExactTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"256 mb", "1 b", "1 b, not spillable"})
     void inputChangelogDoesNotDependOnSpills(String memory) {
-        FileStoreTable t = table("sequence.field", "ts", "changelog-producer", "input",
-                "write-buffer-size", memory.split(",")[0], "write-buffer-spillable",
+        FileStoreTable t = table(
+                "sequence.field",
+                "ts",
+                "changelog-producer",
+                "input",
+                "write-buffer-size",
+                memory.split(",")[0],
+                "write-buffer-spillable",
                 String.valueOf(!memory.contains("not spillable")));
-        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+        try (TableWrite w = t.newWrite("w");
+                TableCommit c = t.newCommit("w")) {
             w.write(row(RowKind.INSERT, 2, 1, 1L));
             w.write(row(RowKind.INSERT, 1, 1, 2L));
             w.write(row(RowKind.DELETE, 1, 1, 1L));
@@ -180,7 +218,8 @@ class ChangelogExactTest {
             c.commit(1, w.prepareCommit());
         }
         List<String> changelog = changelog(t, 0);
-        assertThat(changelog).as("write-buffer-size %s", memory)
+        assertThat(changelog)
+                .as("write-buffer-size %s", memory)
                 .containsExactly("-D(1, 1, 1)", "+I(1, 1, 2)", "+U(1, 5, 2)", "+I(2, 1, 1)", "+I(3, 1, 1)");
         Map<Long, List<Object>> applied = new TreeMap<>();
         for (String r : changelog) {
@@ -201,16 +240,22 @@ class ChangelogExactTest {
     @Test
     void aFailedInputChangelogWriteLosesNoRow() {
         // a test FileIO publishes snapshots only under a commit lock (docs/FORMAT.md)
-        FileStoreTable created = table("changelog-producer", "input", "write-buffer-size", "1 b",
-                "commit.lock.class", "io.strata.storage.fs.CommitLockTest$JvmLock");
+        FileStoreTable created = table(
+                "changelog-producer",
+                "input",
+                "write-buffer-size",
+                "1 b",
+                "commit.lock.class",
+                "io.strata.storage.fs.CommitLockTest$JvmLock");
         FailsFirstChangelogFile io = new FailsFirstChangelogFile(dir.toString());
-        FileStoreTable t = Catalog.open(dir.toString(), io).getTable("db", created.name().replaceFirst("^db\\.", ""));
-        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+        FileStoreTable t =
+                Catalog.open(dir.toString(), io).getTable("db", created.name().replaceFirst("^db\\.", ""));
+        try (TableWrite w = t.newWrite("w");
+                TableCommit c = t.newCommit("w")) {
             w.write(row(RowKind.INSERT, 2, 1, null));
             w.write(row(RowKind.INSERT, 1, 1, null));
             w.write(row(RowKind.DELETE, 2, 1, null));
-            Assertions.assertThatThrownBy(w::prepareCommit)
-                    .hasStackTraceContaining("injected: cannot create");
+            Assertions.assertThatThrownBy(w::prepareCommit).hasStackTraceContaining("injected: cannot create");
             c.commit(1, w.prepareCommit());
         }
         assertThat(io.failed).isTrue();

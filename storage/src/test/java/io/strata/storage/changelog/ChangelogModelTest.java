@@ -9,7 +9,6 @@ import io.strata.storage.compact.TableCompactor;
 import io.strata.storage.data.BucketHasher;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.data.RowKind;
-import io.strata.storage.read.IncrementalRead;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
@@ -44,14 +43,21 @@ import org.junit.jupiter.params.provider.MethodSource;
  * spurious equal pair does not break a replay; this test catches it.
  */
 class ChangelogModelTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
+
     private int tables;
 
     static Stream<Arguments> cases() {
         List<Arguments> out = new ArrayList<>();
         for (String producer : List.of("lookup", "full-compaction")) {
-            for (Mode m : List.of(Mode.DEDUPLICATE, Mode.DEDUPLICATE_SEQUENCE_FIELD, Mode.FIRST_ROW,
-                    Mode.PARTIAL_UPDATE_REMOVE, Mode.PARTIAL_UPDATE_IGNORE_DELETE, Mode.AGGREGATION,
+            for (Mode m : List.of(
+                    Mode.DEDUPLICATE,
+                    Mode.DEDUPLICATE_SEQUENCE_FIELD,
+                    Mode.FIRST_ROW,
+                    Mode.PARTIAL_UPDATE_REMOVE,
+                    Mode.PARTIAL_UPDATE_IGNORE_DELETE,
+                    Mode.AGGREGATION,
                     Mode.AGGREGATION_REMOVE)) {
                 for (boolean dedup : List.of(false, true)) {
                     out.add(Arguments.of(producer, m, dedup, 1300L + out.size()));
@@ -77,17 +83,22 @@ class ChangelogModelTest {
         options.put("num-sorted-run.compaction-trigger", "3");
         options.put("sort-spill-threshold", "3");
         options.put("target-file-size", "16 kb");
-        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t" + (tables++),
-                TestTables.modelSchema(true, 2, options));
+        FileStoreTable t = Catalog.open(dir.toString())
+                .createTable("db", "t" + (tables++), TestTables.modelSchema(true, 2, options));
         Random rnd = new Random(seed);
-        ChangesModel model = new ChangesModel(new TableModel(mode), rowDedup,
-                new BucketHasher(t.schema().indexesOf(t.schema().bucketKeys()), t.schema().numBuckets()));
+        ChangesModel model = new ChangesModel(
+                new TableModel(mode),
+                rowDedup,
+                new BucketHasher(
+                        t.schema().indexesOf(t.schema().bucketKeys()),
+                        t.schema().numBuckets()));
         TableCompactor compactor = t.newCompactor();
         ChangelogProducer producerOf = new ChangelogProducer(t.context(), null);
         CompactStrategy changelogStrategy = producer.equals("lookup") ? CompactStrategy.LOOKUP : CompactStrategy.FULL;
         long compactions = 0;
         int points = 0;
-        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+        try (TableWrite w = t.newWrite("w");
+                TableCommit c = t.newCommit("w")) {
             for (int commit = 1; commit <= 25; commit++) {
                 // few keys and small commits, so that keys get rows that change nothing as well as rows that do
                 for (int i = 0, n = rnd.nextInt(40); i < n; i++) {
@@ -107,13 +118,16 @@ class ChangelogModelTest {
                 List<CompactResult> results = compactor.compact(strategy, "compactor", ++compactions);
                 Map<List<Object>, List<String>> expected = new TreeMap<>(TableModel::compareKeys);
                 for (CompactResult r : results) {
-                    if (producerOf.applies(r.plan().levels(), r.plan().inputFiles(), r.plan().outputLevel())) {
-                        expected.putAll(model.point(r.plan().partition()[0], r.plan().bucket()));
+                    if (producerOf.applies(
+                            r.plan().levels(), r.plan().inputFiles(), r.plan().outputLevel())) {
+                        expected.putAll(
+                                model.point(r.plan().partition()[0], r.plan().bucket()));
                         points++;
                     }
                 }
-                assertThat(emitted(t, before)).as("seed %d, commit %d, %s compaction %d", seed, commit, strategy,
-                        compactions).isEqualTo(expected);
+                assertThat(emitted(t, before))
+                        .as("seed %d, commit %d, %s compaction %d", seed, commit, strategy, compactions)
+                        .isEqualTo(expected);
             }
         }
         assertThat(points).as("seed %d: changelog points", seed).isGreaterThan(3);
@@ -124,11 +138,12 @@ class ChangelogModelTest {
     /** The changelog of snapshots after {@code fromExclusive}, per key (p, id), in read order. */
     private static Map<List<Object>, List<String>> emitted(FileStoreTable t, long fromExclusive) {
         Map<List<Object>, List<String>> out = new TreeMap<>(TableModel::compareKeys);
-        try (CloseableIterator<GenericRow> it = t.newIncrementalRead().read(fromExclusive,
-                t.snapshotManager().latestId().orElse(0))) {
+        try (CloseableIterator<GenericRow> it = t.newIncrementalRead()
+                .read(fromExclusive, t.snapshotManager().latestId().orElse(0))) {
             while (it.hasNext()) {
                 GenericRow r = it.next();
-                out.computeIfAbsent(List.of(r.get(0), r.get(1)), k -> new ArrayList<>()).add(r.toString());
+                out.computeIfAbsent(List.of(r.get(0), r.get(1)), k -> new ArrayList<>())
+                        .add(r.toString());
             }
         }
         return out;

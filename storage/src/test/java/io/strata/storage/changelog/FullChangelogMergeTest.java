@@ -40,13 +40,20 @@ import org.junit.jupiter.params.provider.MethodSource;
  * plan, for every merge engine, with and without row deduplication.
  */
 class FullChangelogMergeTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
+
     private int tables;
 
     static Stream<Arguments> cases() {
         List<Arguments> out = new ArrayList<>();
-        for (Mode m : List.of(Mode.DEDUPLICATE, Mode.DEDUPLICATE_SEQUENCE_FIELD, Mode.FIRST_ROW,
-                Mode.PARTIAL_UPDATE_REMOVE, Mode.AGGREGATION, Mode.AGGREGATION_REMOVE)) {
+        for (Mode m : List.of(
+                Mode.DEDUPLICATE,
+                Mode.DEDUPLICATE_SEQUENCE_FIELD,
+                Mode.FIRST_ROW,
+                Mode.PARTIAL_UPDATE_REMOVE,
+                Mode.AGGREGATION,
+                Mode.AGGREGATION_REMOVE)) {
             for (boolean dedup : List.of(false, true)) {
                 out.add(Arguments.of(m, dedup, 700L + out.size()));
             }
@@ -63,13 +70,14 @@ class FullChangelogMergeTest {
         options.put("write-only", "true");
         options.put("sort-spill-threshold", "3");
         options.put("target-file-size", "16 kb");
-        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t" + (tables++),
-                TestTables.modelSchema(true, 2, options));
+        FileStoreTable t = Catalog.open(dir.toString())
+                .createTable("db", "t" + (tables++), TestTables.modelSchema(true, 2, options));
         Random rnd = new Random(seed);
         TableCompactor compactor = t.newCompactor();
         int compared = 0;
         long compactions = 0;
-        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+        try (TableWrite w = t.newWrite("w");
+                TableCommit c = t.newCommit("w")) {
             for (int commit = 1; commit <= 12; commit++) {
                 for (int i = 0, n = rnd.nextInt(80); i < n; i++) {
                     w.write(TableModel.randomRow(rnd, 30));
@@ -79,14 +87,16 @@ class FullChangelogMergeTest {
                     continue;
                 }
                 for (CompactPlan plan : compactor.plan(CompactStrategy.FULL, EntryFilter.ALL)) {
-                    DataFilePathFactory paths = new DataFilePathFactory(t.paths(),
-                            PartitionPath.of(t.schema().partitionKeys(), plan.partition()), plan.bucket());
+                    DataFilePathFactory paths = new DataFilePathFactory(
+                            t.paths(), PartitionPath.of(t.schema().partitionKeys(), plan.partition()), plan.bucket());
                     CompactResult inMerge;
                     try (CompactRewriter rewriter = new CompactRewriter(t.context())) {
                         inMerge = rewriter.rewrite(plan);
                     }
-                    List<DataFileMeta> separate = new ChangelogProducer(t.context(), null).produce(plan.levels(), paths);
-                    assertThat(rows(t, paths, inMerge.changelog())).as("changelog of %s", plan)
+                    List<DataFileMeta> separate =
+                            new ChangelogProducer(t.context(), null).produce(plan.levels(), paths);
+                    assertThat(rows(t, paths, inMerge.changelog()))
+                            .as("changelog of %s", plan)
                             .isEqualTo(rows(t, paths, separate));
                     if (plan.sections().stream().allMatch(CompactPlan.Section::rewrite)) {
                         compared++; // the rewriter took the one-merge path
@@ -101,8 +111,10 @@ class FullChangelogMergeTest {
     private static List<String> rows(FileStoreTable t, DataFilePathFactory paths, List<DataFileMeta> files) {
         List<String> out = new ArrayList<>();
         for (DataFileMeta f : files) {
-            try (DataFileReader r = DataFileReader.of(t.fileIO(), t.formatConfig().conf(), paths.toPath(f.fileName()),
-                    t.schema()).fileSize(f.fileSize()).open()) {
+            try (DataFileReader r = DataFileReader.of(
+                            t.fileIO(), t.formatConfig().conf(), paths.toPath(f.fileName()), t.schema())
+                    .fileSize(f.fileSize())
+                    .open()) {
                 while (r.hasNext()) {
                     KeyValue kv = r.next();
                     out.add(kv.kind() + " " + kv.sequence() + " " + Arrays.deepToString(kv.row()));

@@ -15,14 +15,21 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A lookup file is deleted when closed and when building it fails; never kept until exit. */
 class LocalLookupFileTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void closingDeletesTheFile() throws Exception {
         File f = dir.resolve("a.lookup").toFile();
-        LocalLookupFile lookup = LocalLookupFile.build(f, CloseableIterator.wrap(List.of(
-                new KeyValue(0, RowKind.INSERT, new Object[] {1L, "x"})).iterator(), () -> { }), new int[] {0});
-        assertThat(lookup.get(LocalLookupFile.keyBytes(new Object[] {1L}, new int[] {0}))).hasSize(1);
+        LocalLookupFile lookup = LocalLookupFile.build(
+                f,
+                CloseableIterator.wrap(
+                        List.of(new KeyValue(0, RowKind.INSERT, new Object[] {1L, "x"}))
+                                .iterator(),
+                        () -> {}),
+                new int[] {0});
+        assertThat(lookup.get(LocalLookupFile.keyBytes(new Object[] {1L}, new int[] {0})))
+                .hasSize(1);
         assertThat(f).exists();
         lookup.close();
         assertThat(f).doesNotExist();
@@ -48,8 +55,9 @@ class LocalLookupFileTest {
                 return new KeyValue(i, RowKind.INSERT, new Object[] {i++, "v"});
             }
         };
-        assertThatThrownBy(() -> LocalLookupFile.build(f, CloseableIterator.wrap(failing, () -> closed[0] = true),
-                new int[] {0})).hasMessage("data file unreadable");
+        assertThatThrownBy(() -> LocalLookupFile.build(
+                        f, CloseableIterator.wrap(failing, () -> closed[0] = true), new int[] {0}))
+                .hasMessage("data file unreadable");
         assertThat(f).doesNotExist();
         assertThat(closed[0]).isTrue();
     }

@@ -18,11 +18,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class LookupCacheTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private static DataFileMeta meta(String name) {
-        return new DataFileMeta(name, 1, 1, 0, new Object[] {0L}, new Object[] {1L}, 0, 0, 1, 0, List.of(), 0,
-                FileSource.COMPACT);
+        return new DataFileMeta(
+                name, 1, 1, 0, new Object[] {0L}, new Object[] {1L}, 0, 0, 1, 0, List.of(), 0, FileSource.COMPACT);
     }
 
     /** Keys 0, 2, 4, ... with two versions each (a -D then a +I, as partial-update files hold). */
@@ -34,7 +35,7 @@ class LookupCacheTest {
             out.add(new KeyValue(seq++, RowKind.DELETE, new Object[] {k, null}));
             out.add(new KeyValue(seq++, RowKind.INSERT, new Object[] {k, "v" + k}));
         }
-        return CloseableIterator.wrap(out.iterator(), () -> { });
+        return CloseableIterator.wrap(out.iterator(), () -> {});
     }
 
     @Test
@@ -70,6 +71,8 @@ class LookupCacheTest {
         cache.retainOnly(Set.of());
         cache.get(meta("c"), key, x -> records(10, opens));
         cache.close();
-        assertThat(DirListing.of(parent.toPath())).as("local lookup files deleted").isEmpty();
+        assertThat(DirListing.of(parent.toPath()))
+                .as("local lookup files deleted")
+                .isEmpty();
     }
 }

@@ -14,10 +14,23 @@ import org.junit.jupiter.api.Test;
 
 class CommitMessageSerializerTest {
     private static DataFileMeta file(String name, int level) {
-        return new DataFileMeta(name, 1234, 100, 3, new Object[] {1L, "a"}, new Object[] {99L, "z"}, 5, 104, level, 2,
-                List.of(new ColumnStats(0, 1L, 99L, 0), new ColumnStats(1, null, null, -1),
+        return new DataFileMeta(
+                name,
+                1234,
+                100,
+                3,
+                new Object[] {1L, "a"},
+                new Object[] {99L, "z"},
+                5,
+                104,
+                level,
+                2,
+                List.of(
+                        new ColumnStats(0, 1L, 99L, 0),
+                        new ColumnStats(1, null, null, -1),
                         new ColumnStats(2, new BigDecimal("1.50"), new BigDecimal("9.25"), 4)),
-                1_764_460_000_000L, level == 0 ? FileSource.APPEND : FileSource.COMPACT);
+                1_764_460_000_000L,
+                level == 0 ? FileSource.APPEND : FileSource.COMPACT);
     }
 
     /**
@@ -26,12 +39,23 @@ class CommitMessageSerializerTest {
      */
     private static DataFileMeta distinctFile(int i) {
         long base = 1_000L * (i + 1);
-        return new DataFileMeta("file-" + i + "-é", base + 1, base + 2, base + 3, new Object[] {base + 4, "min-" + i},
-                new Object[] {base + 5, "max-" + i}, base + 6, base + 7, i % 5, base + 8,
-                List.of(new ColumnStats(i, base + 9, base + 10, base + 11),
+        return new DataFileMeta(
+                "file-" + i + "-é",
+                base + 1,
+                base + 2,
+                base + 3,
+                new Object[] {base + 4, "min-" + i},
+                new Object[] {base + 5, "max-" + i},
+                base + 6,
+                base + 7,
+                i % 5,
+                base + 8,
+                List.of(
+                        new ColumnStats(i, base + 9, base + 10, base + 11),
                         new ColumnStats(i + 100, "s" + i, "t" + i, -1),
                         new ColumnStats(i + 200, new BigDecimal(i + ".25"), null, 0)),
-                1_764_460_000_000L + base + 12, i % 2 == 0 ? FileSource.APPEND : FileSource.COMPACT);
+                1_764_460_000_000L + base + 12,
+                i % 2 == 0 ? FileSource.APPEND : FileSource.COMPACT);
     }
 
     @Test
@@ -42,8 +66,15 @@ class CommitMessageSerializerTest {
         List<DataFileMeta> after = List.of(distinctFile(5));
         List<DataFileMeta> changelog = List.of(distinctFile(6), distinctFile(7));
         List<DataFileMeta> compactChangelog = List.of(distinctFile(8), distinctFile(9), distinctFile(10));
-        CommitMessage m = new CommitMessage(new Object[] {20261129, null, new byte[] {1, 2}, "p"}, 3, 4,
-                append, before, after, changelog, compactChangelog);
+        CommitMessage m = new CommitMessage(
+                new Object[] {20261129, null, new byte[] {1, 2}, "p"},
+                3,
+                4,
+                append,
+                before,
+                after,
+                changelog,
+                compactChangelog);
 
         CommitMessage back = s.deserialize(s.version(), s.serialize(m));
 
@@ -56,7 +87,8 @@ class CommitMessageSerializerTest {
         assertSameFiles("changelogFiles", back.changelogFiles(), changelog);
         assertSameFiles("compactChangelogFiles", back.compactChangelogFiles(), compactChangelog);
         assertThat(back).isEqualTo(m);
-        assertThat(s.deserializeList(s.version(), s.serializeList(List.of(m, back)))).containsExactly(m, m);
+        assertThat(s.deserializeList(s.version(), s.serializeList(List.of(m, back))))
+                .containsExactly(m, m);
     }
 
     /** Field by field, so the check does not rest on DataFileMeta.equals covering every field. */
@@ -85,7 +117,9 @@ class CommitMessageSerializerTest {
                 assertThat(as.fieldId()).as(what + "stats[" + c + "].fieldId").isEqualTo(es.fieldId());
                 assertThat(as.min()).as(what + "stats[" + c + "].min").isEqualTo(es.min());
                 assertThat(as.max()).as(what + "stats[" + c + "].max").isEqualTo(es.max());
-                assertThat(as.nullCount()).as(what + "stats[" + c + "].nullCount").isEqualTo(es.nullCount());
+                assertThat(as.nullCount())
+                        .as(what + "stats[" + c + "].nullCount")
+                        .isEqualTo(es.nullCount());
             }
         }
     }

@@ -52,14 +52,16 @@ class ConcurrentCommitTest {
     private static final int COMMITS_PER_THREAD = 6;
     private static final int ROWS_PER_COMMIT = 5;
 
-    @TempDir Path warehouse;
+    @TempDir
+    Path warehouse;
 
     private Catalog catalog() {
         return Catalog.open(warehouse.toString());
     }
 
     private static Schema pkSchema(String... options) {
-        Schema.Builder b = Schema.newBuilder().column("id", "BIGINT").column("v", "STRING").primaryKey("id");
+        Schema.Builder b =
+                Schema.newBuilder().column("id", "BIGINT").column("v", "STRING").primaryKey("id");
         for (int i = 0; i < options.length; i += 2) {
             b.option(options[i], options[i + 1]);
         }
@@ -76,10 +78,21 @@ class ConcurrentCommitTest {
     @Test
     void racingCommittersProduceGaplessSnapshotsAndLoseNoCommit() throws Exception {
         // one partition per writer: the one-writer-per-bucket rule holds, all committers share the table
-        catalog().createTable("db", "t", Schema.newBuilder().column("p", "INT").column("id", "BIGINT")
-                .column("v", "STRING").primaryKey("p", "id").partitionKeys("p").option("bucket", "2")
-                .option("commit.max-retries", "200").option("commit.max-retry-wait", "100 ms")
-                .option("write-only", "true").build());
+        catalog()
+                .createTable(
+                        "db",
+                        "t",
+                        Schema.newBuilder()
+                                .column("p", "INT")
+                                .column("id", "BIGINT")
+                                .column("v", "STRING")
+                                .primaryKey("p", "id")
+                                .partitionKeys("p")
+                                .option("bucket", "2")
+                                .option("commit.max-retries", "200")
+                                .option("commit.max-retry-wait", "100 ms")
+                                .option("write-only", "true")
+                                .build());
 
         CyclicBarrier start = new CyclicBarrier(THREADS);
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
@@ -92,7 +105,8 @@ class ConcurrentCommitTest {
                 String user = "user-" + thread;
                 List<Long> published = new ArrayList<>();
                 start.await();
-                try (TableWrite w = table.newWrite(user); TableCommit c = table.newCommit(user)) {
+                try (TableWrite w = table.newWrite(user);
+                        TableCommit c = table.newCommit(user)) {
                     for (int n = 1; n <= COMMITS_PER_THREAD; n++) {
                         for (int r = 0; r < ROWS_PER_COMMIT; r++) {
                             long id = n * 1000L + r;
@@ -108,7 +122,8 @@ class ConcurrentCommitTest {
         List<Long> allPublished = new ArrayList<>();
         for (Future<List<Long>> f : results) {
             List<Long> ids = f.get(50, TimeUnit.SECONDS);
-            assertThat(ids).as("each commit of a committer publishes exactly one APPEND snapshot")
+            assertThat(ids)
+                    .as("each commit of a committer publishes exactly one APPEND snapshot")
                     .hasSize(COMMITS_PER_THREAD);
             allPublished.addAll(ids);
         }
@@ -134,7 +149,8 @@ class ConcurrentCommitTest {
             assertThat(s.totalRecordCount()).isEqualTo(id * ROWS_PER_COMMIT);
             seen.merge(s.commitUser() + "#" + s.commitIdentifier(), 1, Integer::sum);
             Long prev = lastIdentifierOfUser.put(s.commitUser(), s.commitIdentifier());
-            assertThat(prev == null ? 0L : prev).as("identifiers of %s increase along snapshots", s.commitUser())
+            assertThat(prev == null ? 0L : prev)
+                    .as("identifiers of %s increase along snapshots", s.commitUser())
                     .isLessThan(s.commitIdentifier());
             List<GenericRow> rows = Rows.readAll(table.newReadBuilder().withSnapshot(id));
             assertThat(rows).as("rows of snapshot %s", id).hasSize((int) (id * ROWS_PER_COMMIT));
@@ -179,12 +195,19 @@ class ConcurrentCommitTest {
     @Test
     void replayedCommitPublishesNothing() throws IOException {
         // an append table: a replay that slipped through would show up as duplicated rows
-        FileStoreTable table = catalog().createTable("db", "log", Schema.newBuilder()
-                .column("id", "BIGINT").column("v", "STRING").build());
+        FileStoreTable table = catalog()
+                .createTable(
+                        "db",
+                        "log",
+                        Schema.newBuilder()
+                                .column("id", "BIGINT")
+                                .column("v", "STRING")
+                                .build());
         SnapshotManager sm = table.snapshotManager();
 
         List<CommitMessage> first;
-        try (TableWrite w = table.newWrite("job"); TableCommit c = table.newCommit("job")) {
+        try (TableWrite w = table.newWrite("job");
+                TableCommit c = table.newCommit("job")) {
             w.write(GenericRow.insert(1L, "a"));
             w.write(GenericRow.insert(2L, "b"));
             first = w.prepareCommit();
@@ -198,7 +221,8 @@ class ConcurrentCommitTest {
         assertThat(sm.listIds()).containsExactly(1L);
 
         // another user commits in between, so the job's snapshot is no longer the latest
-        try (TableWrite w = table.newWrite("other"); TableCommit c = table.newCommit("other")) {
+        try (TableWrite w = table.newWrite("other");
+                TableCommit c = table.newCommit("other")) {
             w.write(GenericRow.insert(3L, "c"));
             assertThat(c.commit(1, w.prepareCommit())).containsExactly(2L);
             w.write(GenericRow.insert(4L, "d"));
@@ -213,12 +237,16 @@ class ConcurrentCommitTest {
         }
         assertThat(sm.listIds()).containsExactly(1L, 2L, 3L);
         assertThat(sm.latest().orElseThrow().totalRecordCount()).isEqualTo(4);
-        assertThat(Rows.readAll(reopened.newReadBuilder())).containsExactlyInAnyOrder(
-                GenericRow.insert(1L, "a"), GenericRow.insert(2L, "b"), GenericRow.insert(3L, "c"),
-                GenericRow.insert(4L, "d"));
+        assertThat(Rows.readAll(reopened.newReadBuilder()))
+                .containsExactlyInAnyOrder(
+                        GenericRow.insert(1L, "a"),
+                        GenericRow.insert(2L, "b"),
+                        GenericRow.insert(3L, "c"),
+                        GenericRow.insert(4L, "d"));
 
         // ... and a new identifier from the restarted committer is committed
-        try (TableWrite w = reopened.newWrite("job"); TableCommit restarted = reopened.newCommit("job")) {
+        try (TableWrite w = reopened.newWrite("job");
+                TableCommit restarted = reopened.newCommit("job")) {
             w.write(GenericRow.insert(5L, "e"));
             assertThat(restarted.commit(8, w.prepareCommit())).containsExactly(4L);
         }
@@ -248,8 +276,8 @@ class ConcurrentCommitTest {
         Map<String, String> before = DirListing.of(tableDir("pk"));
 
         try (TableCommit b = table.newCommit("compactor-b")) {
-            assertThatThrownBy(() -> b.commit(1,
-                    List.of(CommitMessage.compact(new Object[0], 0, 1, List.of(live), List.of(afterB)))))
+            assertThatThrownBy(() -> b.commit(
+                            1, List.of(CommitMessage.compact(new Object[0], 0, 1, List.of(live), List.of(afterB)))))
                     .isInstanceOf(CommitConflictException.class)
                     .hasMessageContaining("db.pk")
                     .hasMessageContaining(live.fileName());
@@ -266,8 +294,8 @@ class ConcurrentCommitTest {
 
     @Test
     void racingCompactionsOfTheSameFileExactlyOneWins() throws Exception {
-        FileStoreTable table = catalog().createTable("db", "race", pkSchema(
-                "commit.max-retries", "100", "commit.max-retry-wait", "50 ms"));
+        FileStoreTable table = catalog()
+                .createTable("db", "race", pkSchema("commit.max-retries", "100", "commit.max-retry-wait", "50 ms"));
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             for (int round = 0; round < 4; round++) {
@@ -283,8 +311,10 @@ class ConcurrentCommitTest {
                         FileStoreTable mine = catalog().getTable("db", "race");
                         try (TableCommit c = mine.newCommit("compactor-" + who)) {
                             go.await();
-                            return c.commit(identifier, List.of(CommitMessage.compact(new Object[0], 0, 1,
-                                    List.of(live), List.of(after[who]))));
+                            return c.commit(
+                                    identifier,
+                                    List.of(CommitMessage.compact(
+                                            new Object[0], 0, 1, List.of(live), List.of(after[who]))));
                         } catch (CommitConflictException e) {
                             return e;
                         }
@@ -303,12 +333,17 @@ class ConcurrentCommitTest {
                         assertThat(o).isInstanceOf(CommitConflictException.class);
                     }
                 }
-                assertThat(winners).as("round %s: exactly one compaction wins", round).isEqualTo(1);
+                assertThat(winners)
+                        .as("round %s: exactly one compaction wins", round)
+                        .isEqualTo(1);
                 assertThat(table.snapshotManager().latestId()).hasValue(before + 1);
                 Path bucket = tableDir("race").resolve("bucket-0");
                 assertThat(bucket.resolve(after[winner].fileName())).exists();
-                assertThat(bucket.resolve(after[1 - winner].fileName())).as("loser's output deleted").doesNotExist();
-                assertThat(liveFileNames(table)).contains(after[winner].fileName())
+                assertThat(bucket.resolve(after[1 - winner].fileName()))
+                        .as("loser's output deleted")
+                        .doesNotExist();
+                assertThat(liveFileNames(table))
+                        .contains(after[winner].fileName())
                         .doesNotContain(live.fileName(), after[1 - winner].fileName());
             }
         } finally {
@@ -320,7 +355,8 @@ class ConcurrentCommitTest {
 
     /** Commits {@value #ROWS_PER_COMMIT} rows with keys round*100.. as one level-0 file; returns it. */
     private static DataFileMeta appendOneFile(FileStoreTable table, int round) {
-        try (TableWrite w = table.newWrite("writer"); TableCommit c = table.newCommit("writer")) {
+        try (TableWrite w = table.newWrite("writer");
+                TableCommit c = table.newCommit("writer")) {
             for (int r = 0; r < ROWS_PER_COMMIT; r++) {
                 w.write(GenericRow.insert(round * 100L + r, "v" + r));
             }
@@ -335,8 +371,12 @@ class ConcurrentCommitTest {
     /** What a compaction of {@link #appendOneFile}'s file would produce: the same rows at level 1. */
     private static DataFileMeta writeCompacted(FileStoreTable table, int round) throws IOException {
         DataFilePathFactory paths = new DataFilePathFactory(table.paths(), "", 0);
-        DataFileWriter w = DataFileWriter.durableOnFinish(table.fileIO(), table.schema(), table.formatConfig(),
-                table.context().clock()).create(paths.newPath("data"), 1, FileSource.COMPACT);
+        DataFileWriter w = DataFileWriter.durableOnFinish(
+                        table.fileIO(),
+                        table.schema(),
+                        table.formatConfig(),
+                        table.context().clock())
+                .create(paths.newPath("data"), 1, FileSource.COMPACT);
         for (int r = 0; r < ROWS_PER_COMMIT; r++) {
             w.write(new KeyValue(r, RowKind.INSERT, new Object[] {round * 100L + r, "v" + r}));
         }

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * manifests left, the data files kept, and the table as it was.
  */
 class DurabilityFailureTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void aFailedForceFailsTheCommitAndLeavesNoTrace() throws Exception {
@@ -32,14 +33,18 @@ class DurabilityFailureTest {
         Path manifestDir = dir.resolve("db.db").resolve("t").resolve("manifest");
         List<Path> manifestsBefore = list(manifestDir);
 
-        FileStoreTable failing = Catalog.open(wh, new FailingDurabilityFileIO(wh)).getTable("db.t");
-        try (TableWrite w = failing.newWrite("w"); TableCommit c = failing.newCommit("w")) {
+        FileStoreTable failing =
+                Catalog.open(wh, new FailingDurabilityFileIO(wh)).getTable("db.t");
+        try (TableWrite w = failing.newWrite("w");
+                TableCommit c = failing.newCommit("w")) {
             for (long k = 2; k < 200; k++) {
                 w.write(new GenericRow(RowKind.INSERT, k, "v" + k));
             }
             List<CommitMessage> messages = w.prepareCommit();
-            assertThatThrownBy(() -> c.commit(2, messages)).isInstanceOf(CommitFailedException.class)
-                    .hasMessageContaining("table db.t").hasMessageContaining("injected")
+            assertThatThrownBy(() -> c.commit(2, messages))
+                    .isInstanceOf(CommitFailedException.class)
+                    .hasMessageContaining("table db.t")
+                    .hasMessageContaining("injected")
                     .hasMessageContaining("nothing was committed");
             for (CommitMessage m : messages) {
                 assertThat(m.appendFiles()).isNotEmpty();
@@ -47,11 +52,15 @@ class DurabilityFailureTest {
         }
 
         assertThat(healthy.snapshotManager().latestId().getAsLong()).isEqualTo(1);
-        assertThat(list(manifestDir)).as("the failed commit's manifests are deleted").isEqualTo(manifestsBefore);
+        assertThat(list(manifestDir))
+                .as("the failed commit's manifests are deleted")
+                .isEqualTo(manifestsBefore);
         assertThat(TestTables.scan(Catalog.open(wh).getTable("db.t"))).hasSize(1);
         try (Stream<Path> files = Files.walk(dir.resolve("db.db").resolve("t"))) {
-            assertThat(files.filter(p -> p.getFileName().toString().startsWith("data-")).count())
-                    .as("data files are never deleted by a failed commit").isGreaterThan(1);
+            assertThat(files.filter(p -> p.getFileName().toString().startsWith("data-"))
+                            .count())
+                    .as("data files are never deleted by a failed commit")
+                    .isGreaterThan(1);
         }
     }
 

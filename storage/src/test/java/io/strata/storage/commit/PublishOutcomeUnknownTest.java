@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * manifest lists or manifests would leave a committed snapshot that cannot be read.
  */
 class PublishOutcomeUnknownTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void aPublishWhoseOutcomeCannotBeReadBackKeepsEveryFileTheSnapshotMayName() throws Exception {
@@ -29,19 +30,25 @@ class PublishOutcomeUnknownTest {
         TestTables.oneRowTable(wh); // snapshot 1
 
         FileStoreTable lossy = Catalog.open(wh, new LostReplyFileIO(wh, 2)).getTable("db.t");
-        try (TableWrite w = lossy.newWrite("w"); TableCommit c = lossy.newCommit("w")) {
+        try (TableWrite w = lossy.newWrite("w");
+                TableCommit c = lossy.newCommit("w")) {
             for (long k = 2; k < 200; k++) {
                 w.write(new GenericRow(RowKind.INSERT, k, "v" + k));
             }
             List<CommitMessage> messages = w.prepareCommit();
-            assertThatThrownBy(() -> c.commit(2, messages)).isInstanceOf(CommitFailedException.class)
-                    .hasMessageContaining("table db.t").hasMessageContaining("may or may not have published snapshot 2")
+            assertThatThrownBy(() -> c.commit(2, messages))
+                    .isInstanceOf(CommitFailedException.class)
+                    .hasMessageContaining("table db.t")
+                    .hasMessageContaining("may or may not have published snapshot 2")
                     .hasMessageContaining("files are kept");
         }
 
         FileStoreTable after = Catalog.open(wh).getTable("db.t");
-        assertThat(after.snapshotManager().latestId().getAsLong()).as("the publish did happen").isEqualTo(2);
-        assertThat(TestTables.scan(after)).as("snapshot 2 is whole: its lists, manifests and data files are there")
+        assertThat(after.snapshotManager().latestId().getAsLong())
+                .as("the publish did happen")
+                .isEqualTo(2);
+        assertThat(TestTables.scan(after))
+                .as("snapshot 2 is whole: its lists, manifests and data files are there")
                 .hasSize(199);
         try (TableCommit c = after.newCommit("w")) {
             assertThat(c.isCommitted(2)).as("a replay of the commit is skipped").isTrue();

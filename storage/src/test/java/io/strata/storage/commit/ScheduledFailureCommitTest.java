@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * and a later commit works.
  */
 class ScheduledFailureCommitTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private static final long SEED = 14;
     private static final int ROWS = 50;
@@ -47,7 +48,8 @@ class ScheduledFailureCommitTest {
     }
 
     private static Set<Long> keysOf(String warehouse) {
-        return TestTables.scan(Catalog.open(warehouse).getTable("db.t")).stream().map(r -> (Long) r.get(0))
+        return TestTables.scan(Catalog.open(warehouse).getTable("db.t")).stream()
+                .map(r -> (Long) r.get(0))
                 .collect(Collectors.toCollection(TreeSet::new));
     }
 
@@ -68,7 +70,8 @@ class ScheduledFailureCommitTest {
 
     /** One run: the table with row 1, then the commit of {@link #newKeys} with {@code op}'s call n failing (0: none). */
     private Map<Op, Integer> run(Op op, int n) throws Exception {
-        String wh = Files.createDirectories(dir.resolve(op == null ? "clean" : op + "-" + n)).toString();
+        String wh = Files.createDirectories(dir.resolve(op == null ? "clean" : op + "-" + n))
+                .toString();
         TestTables.oneRowTable(wh);
         ScheduledFailureFileIO io = new ScheduledFailureFileIO(wh);
         FileStoreTable t = Catalog.open(wh, io).getTable("db.t");
@@ -100,23 +103,28 @@ class ScheduledFailureCommitTest {
 
         Set<Long> after = keysOf(wh);
         if (failure == null) {
-            assertThat(after).as(what + ": a commit that returned has every row").isEqualTo(all);
+            assertThat(after)
+                    .as(what + ": a commit that returned has every row")
+                    .isEqualTo(all);
         } else {
             // CommitFailedException once the commit has begun; a read failing while it looks for an
             // earlier commit of the same identifier surfaces as SnapshotManager's UncheckedIOException
             assertThat(failure).as(what).hasMessageContaining("table db.t").hasMessageContaining("injected");
-            assertThat(after).as(what + ": a failed commit leaves the table as it was; failure: " + failure)
+            assertThat(after)
+                    .as(what + ": a failed commit leaves the table as it was; failure: " + failure)
                     .isEqualTo(Set.of(1L));
             assertThat(t.snapshotManager().latestId().getAsLong()).as(what).isEqualTo(1);
             if (op != Op.DELETE) {
-                assertThat(manifests(wh)).as(what + ": the failed commit's manifests are removed")
+                assertThat(manifests(wh))
+                        .as(what + ": the failed commit's manifests are removed")
                         .isEqualTo(manifestsBefore);
             }
         }
 
         try (TableCommit c = t.newCommit("w2")) {
             List<Long> published = c.commit(1, messages);
-            assertThat(published).as(what + ": the retry publishes exactly when the first try did not")
+            assertThat(published)
+                    .as(what + ": the retry publishes exactly when the first try did not")
                     .hasSize(failure == null ? 0 : 1);
         }
         assertThat(keysOf(wh)).as(what + ": after the retry").isEqualTo(all);
@@ -140,7 +148,9 @@ class ScheduledFailureCommitTest {
                 points++;
             }
         }
-        assertThat(clean.get(Op.CREATE)).as("manifests, manifest list, snapshot").isGreaterThanOrEqualTo(3);
+        assertThat(clean.get(Op.CREATE))
+                .as("manifests, manifest list, snapshot")
+                .isGreaterThanOrEqualTo(3);
         assertThat(clean.get(Op.PUBLISH)).as("the snapshot moved in").isPositive();
         assertThat(clean.get(Op.DURABLE)).isPositive();
         assertThat(points).as("failure points of a commit: " + clean).isGreaterThan(10);

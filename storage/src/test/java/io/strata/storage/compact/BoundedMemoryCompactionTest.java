@@ -34,13 +34,21 @@ class BoundedMemoryCompactionTest {
     static final int ROWS_PER_RUN = 10_000;
     static final int KEYS = 100_000;
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void twoHundredLevelZeroRunsCompactWithA256MbHeap() throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-XX:+ExitOnOutOfMemoryError",
-                "-Djava.io.tmpdir=" + dir, "-Dspill.threshold=" + System.getProperty("spill.threshold", "10"), "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+        ProcessBuilder pb = new ProcessBuilder(
+                java,
+                "-Xmx256m",
+                "-XX:+ExitOnOutOfMemoryError",
+                "-Djava.io.tmpdir=" + dir,
+                "-Dspill.threshold=" + System.getProperty("spill.threshold", "10"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
                 dir.resolve("wh").toString());
         pb.redirectErrorStream(true);
         File log = dir.resolve("child.log").toFile();
@@ -55,19 +63,29 @@ class BoundedMemoryCompactionTest {
     /** Runs in the child JVM: builds the bucket, compacts it fully, checks the result. */
     public static final class Main {
         public static void main(String[] args) {
-            FileStoreTable t = Catalog.open(args[0]).createTable("db", "wide", Schema.newBuilder()
-                    .column("id", "BIGINT").column("ts", "BIGINT").column("payload", "STRING").primaryKey("id")
-                    .option("write-only", "true").option("write-buffer-size", "32 mb").build());
+            FileStoreTable t = Catalog.open(args[0])
+                    .createTable(
+                            "db",
+                            "wide",
+                            Schema.newBuilder()
+                                    .column("id", "BIGINT")
+                                    .column("ts", "BIGINT")
+                                    .column("payload", "STRING")
+                                    .primaryKey("id")
+                                    .option("write-only", "true")
+                                    .option("write-buffer-size", "32 mb")
+                                    .build());
             Random rnd = new Random(1);
             char[] chars = new char[250];
-            try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+            try (TableWrite w = t.newWrite("w");
+                    TableCommit c = t.newCommit("w")) {
                 for (int r = 0; r < RUNS; r++) {
                     for (int i = 0; i < ROWS_PER_RUN; i++) {
                         for (int j = 0; j < chars.length; j++) {
                             chars[j] = (char) ('a' + rnd.nextInt(26));
                         }
-                        w.write(GenericRow.insert((long) rnd.nextInt(KEYS), (long) r * ROWS_PER_RUN + i,
-                                new String(chars)));
+                        w.write(GenericRow.insert(
+                                (long) rnd.nextInt(KEYS), (long) r * ROWS_PER_RUN + i, new String(chars)));
                     }
                     c.commit(r + 1, w.prepareCommit());
                 }
@@ -75,7 +93,8 @@ class BoundedMemoryCompactionTest {
             List<BucketsTable.BucketRow> before = BucketsTable.rows(t, null);
             System.out.println("runs before: " + before.get(0).sortedRuns);
             long liveBefore = count(t);
-            FileStoreTable writable = t.copyWithOptions(Map.of("write-only", "false", "sort-spill-threshold", System.getProperty("spill.threshold", "10")));
+            FileStoreTable writable = t.copyWithOptions(
+                    Map.of("write-only", "false", "sort-spill-threshold", System.getProperty("spill.threshold", "10")));
             writable.newCompactor().compact(CompactStrategy.FULL, "compactor", 1);
             List<BucketsTable.BucketRow> after = BucketsTable.rows(t, null);
             System.out.println("runs after: " + after.get(0).sortedRuns);

@@ -23,22 +23,27 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The compaction committer's handling of results that another compaction overtook. */
 class CompactionCommitterTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private final TableModel model = new TableModel(TableModel.Mode.DEDUPLICATE);
 
     private final Random rnd = new Random(31);
 
     private FileStoreTable table(int commits) {
-        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t", TestTables.modelSchema(false, 1,
-                Map.of("num-sorted-run.compaction-trigger", "3", "write-only", "true")));
+        FileStoreTable t = Catalog.open(dir.toString())
+                .createTable(
+                        "db",
+                        "t",
+                        TestTables.modelSchema(
+                                false, 1, Map.of("num-sorted-run.compaction-trigger", "3", "write-only", "true")));
         append(t, commits, 1);
         return t.copyWithOptions(Map.of("write-only", "false"));
     }
 
     private void append(FileStoreTable t, int commits, long firstIdentifier) {
         try (TableWrite w = t.copyWithOptions(Map.of("write-only", "true")).newWrite("w");
-             TableCommit c = t.newCommit("w")) {
+                TableCommit c = t.newCommit("w")) {
             for (int i = 0; i < commits; i++) {
                 for (int r = 0; r < 100; r++) {
                     GenericRow row = TableModel.randomRow(rnd, 80);
@@ -53,7 +58,9 @@ class CompactionCommitterTest {
     /** Bucket {@code bucket}'s full compaction planned from the latest snapshot and rewritten, uncommitted. */
     private static CommitMessage fullCompaction(FileStoreTable t, int bucket) {
         TableCompactor compactor = t.newCompactor();
-        BucketPlan plan = compactor.planBucket(BucketId.of(new Object[0], bucket), CompactStrategy.FULL).orElseThrow();
+        BucketPlan plan = compactor
+                .planBucket(BucketId.of(new Object[0], bucket), CompactStrategy.FULL)
+                .orElseThrow();
         return compactor.rewrite(plan).toCommitMessage(t.schema().numBuckets());
     }
 
@@ -73,30 +80,46 @@ class CompactionCommitterTest {
         // another compactor lands a compaction of the same bucket first, and the writer goes on
         t.newCompactor().compact(CompactStrategy.FULL, "other-compactor", 1);
         append(t, 2, 100);
-        List<DataFileMeta> liveBefore = t.manifests().scanner()
-                .scan(t.snapshotManager().latest().orElseThrow().baseManifestList(),
-                        EntryFilter.ALL).stream().map(e -> e.file()).toList();
+        List<DataFileMeta> liveBefore = t
+                .manifests()
+                .scanner()
+                .scan(t.snapshotManager().latest().orElseThrow().baseManifestList(), EntryFilter.ALL)
+                .stream()
+                .map(e -> e.file())
+                .toList();
 
         CompactionCommitter.Outcome o = commit(t, 7, List.of(stale));
 
         assertThat(o.conflicts()).isEqualTo(1);
-        assertThat(o.replanned()).as("the bucket has new level-0 files to compact").isEqualTo(1);
+        assertThat(o.replanned())
+                .as("the bucket has new level-0 files to compact")
+                .isEqualTo(1);
         assertThat(o.snapshots()).hasSize(1);
         assertThat(TableModel.toContents(TestTables.scan(t))).isEqualTo(model.contents());
-        assertThat(t.newCompactor().levels(t.snapshotManager().latest().orElseThrow(),
-                EntryFilter.ALL).values()).allMatch(l -> l.numberOfSortedRuns() == 1);
+        assertThat(t.newCompactor()
+                        .levels(t.snapshotManager().latest().orElseThrow(), EntryFilter.ALL)
+                        .values())
+                .allMatch(l -> l.numberOfSortedRuns() == 1);
         for (DataFileMeta f : staleMessage.compactAfter()) {
-            assertThat(exists(t, f)).as("output of the overtaken result %s is removed", f.fileName()).isFalse();
+            assertThat(exists(t, f))
+                    .as("output of the overtaken result %s is removed", f.fileName())
+                    .isFalse();
         }
         for (DataFileMeta f : liveBefore) {
-            assertThat(exists(t, f)).as("a file that was live is never deleted by the pass: %s", f.fileName()).isTrue();
+            assertThat(exists(t, f))
+                    .as("a file that was live is never deleted by the pass: %s", f.fileName())
+                    .isTrue();
         }
     }
 
     @Test
     void aResultOnlyIngestionFollowedIsCommittedAsItIsBesideAnOvertakenOneThatIsReplanned() {
-        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "two", TestTables.modelSchema(false, 2,
-                Map.of("num-sorted-run.compaction-trigger", "3", "write-only", "true")))
+        FileStoreTable t = Catalog.open(dir.toString())
+                .createTable(
+                        "db",
+                        "two",
+                        TestTables.modelSchema(
+                                false, 2, Map.of("num-sorted-run.compaction-trigger", "3", "write-only", "true")))
                 .copyWithOptions(Map.of("write-only", "false"));
         append(t, 4, 1);
         CommitMessage fresh = fullCompaction(t, 0);
@@ -114,7 +137,9 @@ class CompactionCommitterTest {
         assertThat(o.replanned()).as("only the overtaken bucket").isEqualTo(1);
         assertThat(o.committedBuckets()).isEqualTo(2);
         for (DataFileMeta f : fresh.compactAfter()) {
-            assertThat(exists(t, f)).as("the result of bucket 0 is committed as it was: %s", f.fileName()).isTrue();
+            assertThat(exists(t, f))
+                    .as("the result of bucket 0 is committed as it was: %s", f.fileName())
+                    .isTrue();
         }
         assertThat(TableModel.toContents(TestTables.scan(t))).isEqualTo(model.contents());
     }
@@ -130,7 +155,9 @@ class CompactionCommitterTest {
         assertThat(o.snapshots()).hasSize(1);
         assertThat(o.committedBuckets()).isEqualTo(1);
         a.compactAfter().forEach(f -> assertThat(exists(t, f)).isTrue());
-        b.compactAfter().forEach(f -> assertThat(exists(t, f)).as("the second result's files").isFalse());
+        b.compactAfter()
+                .forEach(f ->
+                        assertThat(exists(t, f)).as("the second result's files").isFalse());
         assertThat(TableModel.toContents(TestTables.scan(t))).isEqualTo(model.contents());
     }
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.strata.storage.commit.CommitConflictException;
-import io.strata.storage.commit.CommitMessage;
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.format.DataFileMeta;
@@ -24,12 +23,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class CompactionConflictTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private FileStoreTable tableWithRuns(String name, int commits) {
-        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", name, TestTables.modelSchema(false, 1,
-                Map.of("num-sorted-run.compaction-trigger", "3")));
-        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+        FileStoreTable t = Catalog.open(dir.toString())
+                .createTable(
+                        "db", name, TestTables.modelSchema(false, 1, Map.of("num-sorted-run.compaction-trigger", "3")));
+        try (TableWrite w = t.newWrite("w");
+                TableCommit c = t.newCommit("w")) {
             for (int i = 0; i < commits; i++) {
                 for (int k = 0; k < 50; k++) {
                     w.write(GenericRow.insert(0, k, (long) i, i, "c" + i, null, null, (long) i));
@@ -47,15 +49,18 @@ class CompactionConflictTest {
         TableCompactor a = t.newCompactor();
         TableCompactor b = t.newCompactor();
         // both plan and rewrite from the same snapshot
-        CompactResult ra = a.rewrite(a.plan(CompactStrategy.FULL, EntryFilter.ALL).get(0));
-        CompactResult rb = b.rewrite(b.plan(CompactStrategy.FULL, EntryFilter.ALL).get(0));
+        CompactResult ra =
+                a.rewrite(a.plan(CompactStrategy.FULL, EntryFilter.ALL).get(0));
+        CompactResult rb =
+                b.rewrite(b.plan(CompactStrategy.FULL, EntryFilter.ALL).get(0));
         long snapshots = t.snapshotManager().latestId().getAsLong();
         try (TableCommit ca = t.newCommit("compactor-a")) {
             ca.commit(1, List.of(ra.toCommitMessage(1)));
         }
         try (TableCommit cb = t.newCommit("compactor-b")) {
             assertThatThrownBy(() -> cb.commit(1, List.of(rb.toCommitMessage(1))))
-                    .isInstanceOf(CommitConflictException.class).hasMessageContaining("db.race");
+                    .isInstanceOf(CommitConflictException.class)
+                    .hasMessageContaining("db.race");
         }
         assertThat(t.snapshotManager().latestId().getAsLong()).isEqualTo(snapshots + 1);
         List<String> live = new ArrayList<>();
@@ -63,7 +68,8 @@ class CompactionConflictTest {
         for (DataFileMeta f : rb.after()) {
             assertThat(live).doesNotContain(f.fileName());
             assertThat(Files.exists(Path.of(t.paths().bucketDir("", 0).toUri().getPath(), f.fileName())))
-                    .as("the loser's file %s is deleted", f.fileName()).isFalse();
+                    .as("the loser's file %s is deleted", f.fileName())
+                    .isFalse();
         }
         assertThat(TestTables.scan(t)).containsExactlyInAnyOrderElementsOf(before);
     }
@@ -72,17 +78,21 @@ class CompactionConflictTest {
     void compactionKilledBeforeCommitLeavesTheTableUnchanged() throws Exception {
         FileStoreTable t = tableWithRuns("crash", 5);
         List<GenericRow> before = TestTables.scan(t);
-        Map<String, String> snapshotDir = DirListing.of(Path.of(t.paths().snapshotDir().toUri().getPath()));
+        Map<String, String> snapshotDir =
+                DirListing.of(Path.of(t.paths().snapshotDir().toUri().getPath()));
         long latest = t.snapshotManager().latestId().getAsLong();
         TableCompactor c = t.newCompactor();
-        CompactResult written = c.rewrite(c.plan(CompactStrategy.FULL, EntryFilter.ALL).get(0));
+        CompactResult written =
+                c.rewrite(c.plan(CompactStrategy.FULL, EntryFilter.ALL).get(0));
         assertThat(written.after()).isNotEmpty();
         // the process dies here: the rewritten files exist, no commit happened
         assertThat(t.snapshotManager().latestId().getAsLong()).isEqualTo(latest);
-        assertThat(DirListing.of(Path.of(t.paths().snapshotDir().toUri().getPath()))).isEqualTo(snapshotDir);
+        assertThat(DirListing.of(Path.of(t.paths().snapshotDir().toUri().getPath())))
+                .isEqualTo(snapshotDir);
         assertThat(TestTables.scan(t)).containsExactlyInAnyOrderElementsOf(before);
         // and a later compaction still works
-        assertThat(t.newCompactor().compact(CompactStrategy.FULL, "compactor", 1)).hasSize(1);
+        assertThat(t.newCompactor().compact(CompactStrategy.FULL, "compactor", 1))
+                .hasSize(1);
         assertThat(TestTables.scan(t)).containsExactlyInAnyOrderElementsOf(before);
     }
 
@@ -90,8 +100,10 @@ class CompactionConflictTest {
     void appendsDuringACompactionDoNotConflict() {
         FileStoreTable t = tableWithRuns("live", 4);
         TableCompactor c = t.newCompactor();
-        CompactResult r = c.rewrite(c.plan(CompactStrategy.FULL, EntryFilter.ALL).get(0));
-        try (TableWrite w = t.newWrite("w2"); TableCommit commit = t.newCommit("w2")) {
+        CompactResult r =
+                c.rewrite(c.plan(CompactStrategy.FULL, EntryFilter.ALL).get(0));
+        try (TableWrite w = t.newWrite("w2");
+                TableCommit commit = t.newCommit("w2")) {
             w.write(GenericRow.insert(0, 999, 1L, 1, "new", null, null, 1L));
             commit.commit(1, w.prepareCommit());
         }

@@ -25,10 +25,17 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /** Compaction never changes what a table means, whatever the schedule. */
 class CompactionScheduleTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
+
     private int tables;
 
-    private enum Schedule { NEVER, MINOR_AFTER_EVERY_COMMIT, FULL_AT_RANDOM_POINTS, LOOKUP_AFTER_EVERY_COMMIT }
+    private enum Schedule {
+        NEVER,
+        MINOR_AFTER_EVERY_COMMIT,
+        FULL_AT_RANDOM_POINTS,
+        LOOKUP_AFTER_EVERY_COMMIT
+    }
 
     private List<List<Object>> run(Mode mode, List<List<GenericRow>> commits, Schedule schedule, long seed) {
         Map<String, String> options = new HashMap<>(TableModel.options(mode));
@@ -36,12 +43,13 @@ class CompactionScheduleTest {
         options.put("write-only", "true"); // compaction only on the schedule under test
         options.put("target-file-size", "8 kb");
         options.put("sort-spill-threshold", "3");
-        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t" + (tables++),
-                TestTables.modelSchema(false, 2, options));
+        FileStoreTable t = Catalog.open(dir.toString())
+                .createTable("db", "t" + (tables++), TestTables.modelSchema(false, 2, options));
         Random rnd = new Random(seed);
         TableCompactor compactor = t.newCompactor();
         long compactions = 0;
-        try (TableWrite w = t.newWrite("u"); TableCommit c = t.newCommit("u")) {
+        try (TableWrite w = t.newWrite("u");
+                TableCommit c = t.newCommit("u")) {
             long id = 0;
             for (List<GenericRow> rows : commits) {
                 rows.forEach(w::write);
@@ -96,9 +104,13 @@ class CompactionScheduleTest {
      */
     @Test
     void droppedDeleteDoesNotLetALateOlderRowResurrectTheKey() {
-        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "seq",
-                TestTables.modelSchema(false, 1, TableModel.options(Mode.DEDUPLICATE_SEQUENCE_FIELD)));
-        try (TableWrite w = t.newWrite("u"); TableCommit c = t.newCommit("u")) {
+        FileStoreTable t = Catalog.open(dir.toString())
+                .createTable(
+                        "db",
+                        "seq",
+                        TestTables.modelSchema(false, 1, TableModel.options(Mode.DEDUPLICATE_SEQUENCE_FIELD)));
+        try (TableWrite w = t.newWrite("u");
+                TableCommit c = t.newCommit("u")) {
             w.write(new GenericRow(RowKind.INSERT, 0, 1, 1L, 1, "v10", null, null, 10L));
             c.commit(1, w.prepareCommit());
             w.write(new GenericRow(RowKind.DELETE, 0, 1, null, null, null, null, null, 20L));
@@ -108,7 +120,9 @@ class CompactionScheduleTest {
             w.write(new GenericRow(RowKind.INSERT, 0, 1, 2L, 2, "late", null, null, 15L));
             c.commit(3, w.prepareCommit());
         }
-        assertThat(TestTables.scan(t)).as("ts 15 is older than the delete at ts 20").isEmpty();
+        assertThat(TestTables.scan(t))
+                .as("ts 15 is older than the delete at ts 20")
+                .isEmpty();
         t.newCompactor().compact(CompactStrategy.FULL, "compactor", 2);
         assertThat(TestTables.scan(t)).isEmpty();
     }

@@ -24,18 +24,23 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /** A writer that is not write-only keeps every bucket's sorted runs bounded by compacting inline. */
 class InlineCompactionTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @ParameterizedTest
-    @EnumSource(value = Mode.class, names = {"DEDUPLICATE", "PARTIAL_UPDATE_REMOVE", "AGGREGATION"})
+    @EnumSource(
+            value = Mode.class,
+            names = {"DEDUPLICATE", "PARTIAL_UPDATE_REMOVE", "AGGREGATION"})
     void sortedRunsStayBoundedAndTheTableEqualsTheModel(Mode mode) {
         Map<String, String> options = new HashMap<>(TableModel.options(mode));
         options.put("num-sorted-run.compaction-trigger", "3");
         options.put("num-sorted-run.stop-trigger", "5");
-        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "t", TestTables.modelSchema(false, 2, options));
+        FileStoreTable t =
+                Catalog.open(dir.toString()).createTable("db", "t", TestTables.modelSchema(false, 2, options));
         TableModel model = new TableModel(mode);
         Random rnd = new Random(9);
-        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+        try (TableWrite w = t.newWrite("w");
+                TableCommit c = t.newCommit("w")) {
             for (int commit = 1; commit <= 40; commit++) {
                 for (int i = 0; i < 50; i++) {
                     GenericRow r = TableModel.randomRow(rnd, 80);
@@ -44,7 +49,9 @@ class InlineCompactionTest {
                 }
                 c.commit(commit, w.prepareCommit());
                 for (BucketsTable.BucketRow b : BucketsTable.rows(t, null)) {
-                    assertThat(b.sortedRuns).as("bucket %d after commit %d", b.bucket, commit).isLessThanOrEqualTo(6);
+                    assertThat(b.sortedRuns)
+                            .as("bucket %d after commit %d", b.bucket, commit)
+                            .isLessThanOrEqualTo(6);
                 }
                 assertThat(TableModel.toContents(TestTables.scan(t))).isEqualTo(model.contents());
             }

@@ -6,7 +6,6 @@ import io.strata.storage.commit.TableCommit;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.data.ValueComparators;
 import io.strata.storage.format.DataFileMeta;
-import io.strata.storage.read.IncrementalRead;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
@@ -35,14 +34,21 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RawStringCompactionTest {
     private static final String[] PARTS = {"a", "b", "z", "é", "ß", "中", "日本", "\uD83D\uDE00", "\uFFFD", "\u00A0", ""};
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @ParameterizedTest(name = "sequence.field={0}")
     @ValueSource(booleans = {false, true})
     void stringKeysCompactAndReplay(boolean sequenceField) {
-        Schema.Builder b = Schema.newBuilder().column("k", "STRING NOT NULL").column("v", "STRING")
-                .column("s", "STRING").primaryKey("k").option("bucket", "2").option("write-only", "true")
-                .option("changelog-producer", "lookup").option("target-file-size", "8 kb")
+        Schema.Builder b = Schema.newBuilder()
+                .column("k", "STRING NOT NULL")
+                .column("v", "STRING")
+                .column("s", "STRING")
+                .primaryKey("k")
+                .option("bucket", "2")
+                .option("write-only", "true")
+                .option("changelog-producer", "lookup")
+                .option("target-file-size", "8 kb")
                 .option("num-sorted-run.compaction-trigger", "3");
         if (sequenceField) {
             b.option("sequence.field", "s");
@@ -52,14 +58,14 @@ class RawStringCompactionTest {
         Map<String, String[]> model = new HashMap<>(); // key -> {v, s}; v null: deleted (s still orders later rows)
         TableCompactor compactor = t.newCompactor();
         long compactions = 0;
-        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+        try (TableWrite w = t.newWrite("w");
+                TableCommit c = t.newCommit("w")) {
             for (int commit = 1; commit <= 12; commit++) {
                 for (int i = 0; i < 150; i++) {
                     String k = word(rnd, 3);
                     String s = word(rnd, 2);
                     String[] old = model.get(k);
-                    boolean wins = !sequenceField || old == null
-                            || ValueComparators.compareStrings(s, old[1]) >= 0;
+                    boolean wins = !sequenceField || old == null || ValueComparators.compareStrings(s, old[1]) >= 0;
                     if (rnd.nextInt(8) == 0) {
                         w.write(GenericRow.delete(k, null, s));
                         if (wins) {
@@ -74,8 +80,8 @@ class RawStringCompactionTest {
                     }
                 }
                 c.commit(commit, w.prepareCommit());
-                compactor.compact(rnd.nextBoolean() ? CompactStrategy.LOOKUP : CompactStrategy.FULL, "compactor",
-                        ++compactions);
+                compactor.compact(
+                        rnd.nextBoolean() ? CompactStrategy.LOOKUP : CompactStrategy.FULL, "compactor", ++compactions);
                 LsmInvariants.check(t);
                 for (FilesTable.FileRow f : FilesTable.rows(t, null)) {
                     DataFileMeta m = f.file;
@@ -94,7 +100,9 @@ class RawStringCompactionTest {
                     }
                 });
                 assertThat(scan).as("scan after commit %d", commit).isEqualTo(expected);
-                assertThat(replay(t)).as("changelog replay after commit %d", commit).isEqualTo(expected);
+                assertThat(replay(t))
+                        .as("changelog replay after commit %d", commit)
+                        .isEqualTo(expected);
             }
         }
     }
@@ -108,7 +116,9 @@ class RawStringCompactionTest {
                 GenericRow r = it.next();
                 List<Object> row = Arrays.asList(r.fields());
                 if (r.kind().isRetract()) {
-                    assertThat(state.get((String) r.get(0))).as("%s of %s", r.kind(), r.get(0)).isEqualTo(row);
+                    assertThat(state.get((String) r.get(0)))
+                            .as("%s of %s", r.kind(), r.get(0))
+                            .isEqualTo(row);
                     state.remove((String) r.get(0));
                 } else {
                     state.put((String) r.get(0), row);

@@ -6,8 +6,8 @@ import io.strata.storage.commit.TableCommit;
 import io.strata.storage.data.BucketId;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.data.RowKind;
-import io.strata.storage.fs.ScheduledFailureFileIO.Op;
 import io.strata.storage.fs.ScheduledFailureFileIO;
+import io.strata.storage.fs.ScheduledFailureFileIO.Op;
 import io.strata.storage.manifest.EntryFilter;
 import io.strata.storage.mergetree.Levels;
 import io.strata.storage.schema.Schema;
@@ -35,16 +35,22 @@ import org.junit.jupiter.api.io.TempDir;
  * a healthy file system succeeds with the same contents.
  */
 class ScheduledFailureCompactionTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private static final long SEED = 14;
     private static final int STEPS = 5;
 
     private static Schema schema(boolean writeOnly) {
-        return Schema.newBuilder().column("k", "BIGINT NOT NULL").column("v", "BIGINT").primaryKey("k")
-                .option("bucket", "2").option("write-only", String.valueOf(writeOnly))
+        return Schema.newBuilder()
+                .column("k", "BIGINT NOT NULL")
+                .column("v", "BIGINT")
+                .primaryKey("k")
+                .option("bucket", "2")
+                .option("write-only", String.valueOf(writeOnly))
                 .option("num-sorted-run.compaction-trigger", "2")
-                .option("commit.lock.class", "io.strata.storage.fs.CommitLockTest$JvmLock").build();
+                .option("commit.lock.class", "io.strata.storage.fs.CommitLockTest$JvmLock")
+                .build();
     }
 
     /** The rows of step {@code i}: overlapping keys, so compactions merge versions. */
@@ -63,7 +69,8 @@ class ScheduledFailureCompactionTest {
 
     private static Map<Long, Long> contents(String warehouse) {
         Map<Long, Long> out = new TreeMap<>();
-        TestTables.scan(Catalog.open(warehouse).getTable("db.t")).forEach(r -> out.put((Long) r.get(0), (Long) r.get(1)));
+        TestTables.scan(Catalog.open(warehouse).getTable("db.t"))
+                .forEach(r -> out.put((Long) r.get(0), (Long) r.get(1)));
         return out;
     }
 
@@ -98,15 +105,18 @@ class ScheduledFailureCompactionTest {
         assertThat(contents(wh.toString())).as(what).isEqualTo(model);
         if (failure != null) {
             assertThat(failure).as(what).hasMessageContaining("injected");
-            assertThat(healthy.snapshotManager().latestId().getAsLong()).as(what + ": the table is unchanged; " + failure)
+            assertThat(healthy.snapshotManager().latestId().getAsLong())
+                    .as(what + ": the table is unchanged; " + failure)
                     .isEqualTo(before);
         }
         t.newCompactor().compact(CompactStrategy.FULL, "compactor", failure == null ? 2 : 1);
         assertThat(contents(wh.toString())).as(what + ", after the retry").isEqualTo(model);
-        for (Map.Entry<BucketId, Levels> e : healthy.newCompactor().levels(
-                healthy.snapshotManager().latest().orElseThrow(), EntryFilter.ALL).entrySet()) {
-            assertThat(e.getValue().numberOfSortedRuns()).as(what + ": bucket " + e.getKey() + " " + e.getValue()
-                    + " after the retry").isEqualTo(1);
+        for (Map.Entry<BucketId, Levels> e : healthy.newCompactor()
+                .levels(healthy.snapshotManager().latest().orElseThrow(), EntryFilter.ALL)
+                .entrySet()) {
+            assertThat(e.getValue().numberOfSortedRuns())
+                    .as(what + ": bucket " + e.getKey() + " " + e.getValue() + " after the retry")
+                    .isEqualTo(1);
         }
         LsmInvariants.check(healthy);
         return calls;
@@ -117,7 +127,8 @@ class ScheduledFailureCompactionTest {
         Path template = dir.resolve("template");
         FileStoreTable t = Catalog.open(template.toString()).createTable("db", "t", schema(true));
         Map<Long, Long> model = new TreeMap<>();
-        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+        try (TableWrite w = t.newWrite("w");
+                TableCommit c = t.newCommit("w")) {
             for (int step = 0; step < STEPS; step++) {
                 rows(step).forEach(w::write);
                 apply(model, rows(step));
@@ -154,7 +165,8 @@ class ScheduledFailureCompactionTest {
         Map<Long, Long> committed = new TreeMap<>();
         int step = 0;
         RuntimeException failure = null;
-        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+        try (TableWrite w = t.newWrite("w");
+                TableCommit c = t.newCommit("w")) {
             for (; step < STEPS; step++) {
                 rows(step).forEach(w::write);
                 c.commit(step, w.prepareCommit());
@@ -171,8 +183,9 @@ class ScheduledFailureCompactionTest {
             if (step < STEPS) {
                 apply(withFailedStep, rows(step));
             }
-            assertThat(contents(wh.toString())).as(what + ": the committed steps, the failed one all or nothing; "
-                    + failure).isIn(committed, withFailedStep);
+            assertThat(contents(wh.toString()))
+                    .as(what + ": the committed steps, the failed one all or nothing; " + failure)
+                    .isIn(committed, withFailedStep);
         }
         Map<Long, Long> model = new TreeMap<>();
         for (int s = 0; s < STEPS; s++) {
@@ -182,9 +195,13 @@ class ScheduledFailureCompactionTest {
             // resume after the last step in a snapshot: an identifier names one set of messages, and a
             // step whose append landed before its compaction failed is committed
             FileStoreTable reopened = Catalog.open(wh.toString()).getTable("db.t");
-            int resume = (int) reopened.snapshotManager().latest().map(x -> x.commitIdentifier() + 1).orElse(0L)
+            int resume = (int) reopened.snapshotManager()
+                    .latest()
+                    .map(x -> x.commitIdentifier() + 1)
+                    .orElse(0L)
                     .longValue();
-            try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+            try (TableWrite w = t.newWrite("w");
+                    TableCommit c = t.newCommit("w")) {
                 for (int s = resume; s < STEPS; s++) {
                     rows(s).forEach(w::write);
                     c.commit(s, w.prepareCommit());

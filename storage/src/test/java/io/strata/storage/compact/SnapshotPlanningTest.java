@@ -30,21 +30,26 @@ import org.junit.jupiter.api.io.TempDir;
  * against later snapshots.
  */
 class SnapshotPlanningTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private final Random rnd = new Random(77);
     private final TableModel model = new TableModel(TableModel.Mode.DEDUPLICATE);
 
     /** A write-only-ingested table with partitions p=0 and p=1, 2 buckets, trigger 3; compaction allowed on this handle. */
     private FileStoreTable table() {
-        return Catalog.open(dir.toString()).createTable("db", "t", TestTables.modelSchema(true, 2,
-                Map.of("num-sorted-run.compaction-trigger", "3", "write-only", "true")))
+        return Catalog.open(dir.toString())
+                .createTable(
+                        "db",
+                        "t",
+                        TestTables.modelSchema(
+                                true, 2, Map.of("num-sorted-run.compaction-trigger", "3", "write-only", "true")))
                 .copyWithOptions(Map.of("write-only", "false"));
     }
 
     private void append(FileStoreTable t, int commits, long firstIdentifier) {
         try (TableWrite w = t.copyWithOptions(Map.of("write-only", "true")).newWrite("w");
-             TableCommit c = t.newCommit("w")) {
+                TableCommit c = t.newCommit("w")) {
             for (int i = 0; i < commits; i++) {
                 for (int r = 0; r < 80; r++) {
                     GenericRow row = TableModel.randomRow(rnd, 60);
@@ -78,24 +83,33 @@ class SnapshotPlanningTest {
         for (BucketShape shape : plan.shapes()) {
             List<DataFileMeta> fs = files.get(shape.bucket());
             assertThat(shape.files()).as("%s", shape).isEqualTo(fs.size());
-            assertThat(shape.bytes()).isEqualTo(fs.stream().mapToLong(DataFileMeta::fileSize).sum());
-            assertThat(shape.level0Files()).as("write-only: every file on level 0").isEqualTo(fs.size());
+            assertThat(shape.bytes())
+                    .isEqualTo(fs.stream().mapToLong(DataFileMeta::fileSize).sum());
+            assertThat(shape.level0Files())
+                    .as("write-only: every file on level 0")
+                    .isEqualTo(fs.size());
             assertThat(shape.sortedRuns()).isEqualTo(5);
             assertThat(plan.contains(shape.bucket())).isTrue();
         }
-        assertThat(plan.backlog()).as("every bucket has 5 sorted runs, over the trigger of 3").isEqualTo(4);
+        assertThat(plan.backlog())
+                .as("every bucket has 5 sorted runs, over the trigger of 3")
+                .isEqualTo(4);
         assertThat(plan.plans()).hasSize(4);
         for (BucketPlan p : plan.plans()) {
             assertThat(p.snapshotId()).isEqualTo(s.id());
             assertThat(p.reason()).isNotNull();
             assertThat(p.bucketFiles()).containsExactlyInAnyOrderElementsOf(files.get(p.bucket()));
-            assertThat(p.shape()).isEqualTo(plan.shapes().stream().filter(x -> x.bucket().equals(p.bucket()))
-                    .findFirst().orElseThrow());
+            assertThat(p.shape())
+                    .isEqualTo(plan.shapes().stream()
+                            .filter(x -> x.bucket().equals(p.bucket()))
+                            .findFirst()
+                            .orElseThrow());
             assertThat(plan.holdsAll(p.bucket(), p.inputFileNames())).isTrue();
         }
         assertThat(plan.contains(BucketId.of(new Object[] {7}, 0))).isFalse();
         assertThat(plan.holdsAll(BucketId.of(new Object[] {7}, 0), List.of())).isFalse();
-        assertThat(plan.holdsAll(plan.shapes().get(0).bucket(), List.of("no-such-file.parquet"))).isFalse();
+        assertThat(plan.holdsAll(plan.shapes().get(0).bucket(), List.of("no-such-file.parquet")))
+                .isFalse();
     }
 
     @Test
@@ -103,8 +117,11 @@ class SnapshotPlanningTest {
         FileStoreTable t = table();
         append(t, 2, 1);
         BucketId one = BucketId.of(new Object[] {1}, 0);
-        SnapshotPlan plan = t.newCompactor().plan(latest(t), new PartitionBucketFilter(
-                t.schema().typesOf(t.schema().partitionIndexes())).add(one), CompactStrategy.FULL);
+        SnapshotPlan plan = t.newCompactor()
+                .plan(
+                        latest(t),
+                        new PartitionBucketFilter(t.schema().typesOf(t.schema().partitionIndexes())).add(one),
+                        CompactStrategy.FULL);
         assertThat(plan.shapes()).extracting(BucketShape::bucket).containsExactly(one);
         assertThat(plan.plans()).extracting(BucketPlan::bucket).containsExactly(one);
         assertThat(plan.backlog()).as("2 runs, trigger 3").isZero();
@@ -116,30 +133,53 @@ class SnapshotPlanningTest {
         append(t, 4, 1);
         TableCompactor compactor = t.newCompactor();
         Snapshot planned = latest(t);
-        BucketPlan plan = compactor.plan(planned, EntryFilter.ALL, CompactStrategy.FULL).plans().get(0);
+        BucketPlan plan = compactor
+                .plan(planned, EntryFilter.ALL, CompactStrategy.FULL)
+                .plans()
+                .get(0);
         assertThat(compactor.isStale(plan, planned)).isFalse();
 
         append(t, 2, 10);
-        assertThat(compactor.isStale(plan, latest(t))).as("appends add level-0 files only").isFalse();
-        BucketPlan again = compactor.planBucket(plan.bucket(), planned.id(), CompactStrategy.FULL).orElseThrow();
+        assertThat(compactor.isStale(plan, latest(t)))
+                .as("appends add level-0 files only")
+                .isFalse();
+        BucketPlan again = compactor
+                .planBucket(plan.bucket(), planned.id(), CompactStrategy.FULL)
+                .orElseThrow();
         assertThat(again.snapshotId()).isEqualTo(planned.id());
-        assertThat(again.inputFileNames()).as("planning is pure: the same plan from the same snapshot")
+        assertThat(again.inputFileNames())
+                .as("planning is pure: the same plan from the same snapshot")
                 .isEqualTo(plan.inputFileNames());
-        assertThat(compactor.planBucket(plan.bucket(), planned.id(), plan.bucketFiles(), CompactStrategy.FULL)
-                .orElseThrow().inputFileNames()).as("planned from the shipped files").isEqualTo(plan.inputFileNames());
+        assertThat(compactor
+                        .planBucket(plan.bucket(), planned.id(), plan.bucketFiles(), CompactStrategy.FULL)
+                        .orElseThrow()
+                        .inputFileNames())
+                .as("planned from the shipped files")
+                .isEqualTo(plan.inputFileNames());
 
         // another compactor lands a compaction of this bucket
         try (TableCommit c = t.newCommit("other")) {
-            c.commit(1, List.of(compactor.rewrite(compactor.planBucket(plan.bucket(), CompactStrategy.FULL)
-                    .orElseThrow()).toCommitMessage(t.schema().numBuckets())));
+            c.commit(
+                    1,
+                    List.of(compactor
+                            .rewrite(compactor
+                                    .planBucket(plan.bucket(), CompactStrategy.FULL)
+                                    .orElseThrow())
+                            .toCommitMessage(t.schema().numBuckets())));
         }
         assertThat(compactor.isStale(plan, latest(t))).isTrue();
         assertThat(compactor.planBucket(plan.bucket(), planned.id(), CompactStrategy.FULL))
-                .as("re-planned from the old snapshot, it is stale in the latest").isEmpty();
+                .as("re-planned from the old snapshot, it is stale in the latest")
+                .isEmpty();
         assertThat(compactor.planBucket(plan.bucket(), planned.id(), plan.bucketFiles(), CompactStrategy.FULL))
                 .isEmpty();
-        BucketPlan other = compactor.plan(planned, EntryFilter.ALL, CompactStrategy.FULL).plans().get(1);
-        assertThat(compactor.isStale(other, latest(t))).as("another bucket's plan is untouched").isFalse();
+        BucketPlan other = compactor
+                .plan(planned, EntryFilter.ALL, CompactStrategy.FULL)
+                .plans()
+                .get(1);
+        assertThat(compactor.isStale(other, latest(t)))
+                .as("another bucket's plan is untouched")
+                .isFalse();
         assertThat(TableModel.toContents(TestTables.scan(t))).isEqualTo(model.contents());
     }
 
@@ -149,11 +189,15 @@ class SnapshotPlanningTest {
         append(t, 4, 1);
         BucketId bucket = BucketId.of(new Object[] {0}, 1);
         long latestId = latest(t).id();
-        BucketPlan fromLater = t.newCompactor().planBucket(bucket, latestId + 5, CompactStrategy.FULL).orElseThrow();
+        BucketPlan fromLater = t.newCompactor()
+                .planBucket(bucket, latestId + 5, CompactStrategy.FULL)
+                .orElseThrow();
         assertThat(fromLater.snapshotId()).isEqualTo(latestId);
         assertThat(t.newCompactor().planBucket(bucket, latestId + 5, List.of(), CompactStrategy.FULL))
-                .as("no files shipped: nothing to plan").isEmpty();
+                .as("no files shipped: nothing to plan")
+                .isEmpty();
         assertThat(t.newCompactor().planBucket(BucketId.of(new Object[] {9}, 1), CompactStrategy.FULL))
-                .as("a bucket without files").isEmpty();
+                .as("a bucket without files")
+                .isEmpty();
     }
 }

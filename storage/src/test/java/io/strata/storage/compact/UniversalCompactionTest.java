@@ -17,8 +17,20 @@ class UniversalCompactionTest {
     private int counter;
 
     private LevelSortedRun run(int level, long size) {
-        DataFileMeta f = new DataFileMeta("f" + (counter++), size, 1, 0, new Object[] {1L}, new Object[] {2L}, 0, 0,
-                level, 0, List.of(), 0, FileSource.APPEND);
+        DataFileMeta f = new DataFileMeta(
+                "f" + (counter++),
+                size,
+                1,
+                0,
+                new Object[] {1L},
+                new Object[] {2L},
+                0,
+                0,
+                level,
+                0,
+                List.of(),
+                0,
+                FileSource.APPEND);
         return new LevelSortedRun(level, new SortedRun(List.of(f)));
     }
 
@@ -32,7 +44,8 @@ class UniversalCompactionTest {
 
     @Test
     void nothingBelowTheTrigger() {
-        assertThat(picker.pick(6, runs(new int[] {0, 0, 0, 0}, new long[] {1, 1, 1, 1}))).isEmpty();
+        assertThat(picker.pick(6, runs(new int[] {0, 0, 0, 0}, new long[] {1, 1, 1, 1})))
+                .isEmpty();
     }
 
     @Test
@@ -52,14 +65,16 @@ class UniversalCompactionTest {
         assertThat(u).isPresent();
         assertThat(u.get().reason()).isEqualTo(CompactReason.SIZE_RATIO);
         assertThat(u.get().runs()).hasSize(4);
-        assertThat(u.get().outputLevel()).as("just below the first run not picked").isEqualTo(4);
+        assertThat(u.get().outputLevel())
+                .as("just below the first run not picked")
+                .isEqualTo(4);
     }
 
     @Test
     void runCountForcesAPickWhenSizesDiffer() {
         // sizes grow too fast for size ratio; 7 runs > trigger 5 forces the 3 newest (+ ratio extension)
-        Optional<CompactUnit> u = picker.pick(8, runs(new int[] {0, 1, 2, 3, 4, 5, 7},
-                new long[] {1, 10, 100, 1000, 10000, 100000, 10000000}));
+        Optional<CompactUnit> u = picker.pick(
+                8, runs(new int[] {0, 1, 2, 3, 4, 5, 7}, new long[] {1, 10, 100, 1000, 10000, 100000, 10000000}));
         assertThat(u).isPresent();
         assertThat(u.get().reason()).isEqualTo(CompactReason.RUN_COUNT);
         assertThat(u.get().runs()).hasSize(3);
@@ -69,16 +84,16 @@ class UniversalCompactionTest {
     @Test
     void levelZeroRunsAreTakenUpToTheFirstNonZeroLevel() {
         // size ratio stops after the first run, but the output may not be level 0: take level-0 runs to level 3
-        CompactUnit u = picker.forcePickForSizeRatio(5, runs(new int[] {0, 0, 0, 3, 5},
-                new long[] {1, 100, 100, 100, 100000}), 1, CompactReason.RUN_COUNT);
+        CompactUnit u = picker.forcePickForSizeRatio(
+                5, runs(new int[] {0, 0, 0, 3, 5}, new long[] {1, 100, 100, 100, 100000}), 1, CompactReason.RUN_COUNT);
         assertThat(u.runs()).extracting(LevelSortedRun::level).containsExactly(0, 0, 0, 3);
         assertThat(u.outputLevel()).isEqualTo(3);
     }
 
     @Test
     void everythingPickedMeansTheTopLevel() {
-        CompactUnit u = picker.forcePickForSizeRatio(5, runs(new int[] {0, 0}, new long[] {1, 1}), 2,
-                CompactReason.FULL);
+        CompactUnit u =
+                picker.forcePickForSizeRatio(5, runs(new int[] {0, 0}, new long[] {1, 1}), 2, CompactReason.FULL);
         assertThat(u.outputLevel()).isEqualTo(5);
     }
 }

@@ -34,8 +34,9 @@ class BucketIdTest {
 
     @Test
     void keyRoundTripsEveryPartitionValueType() {
-        Object[] values = {null, true, 42, 43L, 1.5f, 2.5d, new BigDecimal("12345678901234567890.0123"), "a/b c",
-            new byte[] {0, -1}};
+        Object[] values = {
+            null, true, 42, 43L, 1.5f, 2.5d, new BigDecimal("12345678901234567890.0123"), "a/b c", new byte[] {0, -1}
+        };
         BucketId id = BucketId.of(values, 12);
         assertThat(id.key()).doesNotContainAnyWhitespaces();
         assertThat(BucketId.parseKey(id.key())).isEqualTo(id);
@@ -58,7 +59,8 @@ class BucketIdTest {
     @Test
     void rejectsBadInputNamingIt() {
         assertThatThrownBy(() -> BucketId.of(new Object[0], -1)).hasMessageContaining("-1");
-        assertThatThrownBy(() -> BucketId.parseKey("zz/1")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> BucketId.parseKey("zz/1"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'zz/1'");
         assertThatThrownBy(() -> BucketId.parseKey("00000000")).hasMessageContaining("'00000000'");
         assertThatThrownBy(() -> BucketId.parseKey("00000000/x")).hasMessageContaining("'00000000/x'");

@@ -91,10 +91,14 @@ class BufferPoolTest {
         ByteBuffer lost = scope.allocate(16 * KB);
         ByteBuffer small = scope.allocate(100);
         scope.release(kept);
-        assertThat(scope.held()).as("released through the scope; a small buffer is never tracked").isEqualTo(1);
+        assertThat(scope.held())
+                .as("released through the scope; a small buffer is never tracked")
+                .isEqualTo(1);
         assertThat(pool.lent()).isEqualTo(1);
         scope.close();
-        assertThat(pool.lent()).as("the buffer its holder lost went back at close").isZero();
+        assertThat(pool.lent())
+                .as("the buffer its holder lost went back at close")
+                .isZero();
         assertThat(pool.idleBytes()).isEqualTo(8 * KB + 16 * KB);
         assertThat(pool.allocate(16 * KB)).as("and is lent again").isSameAs(lost);
         assertThat(small.capacity()).isEqualTo(100);
@@ -148,13 +152,17 @@ class BufferPoolTest {
                     for (int i = 0; i < 20_000; i++) {
                         if (order.isEmpty() || (order.size() < 8 && rnd.nextBoolean())) {
                             ByteBuffer b = pool.allocate(BufferPool.MIN_POOLED << rnd.nextInt(3));
-                            assertThat(held.put(b, true)).as("seed %d: lent twice to one holder", seed).isNull();
+                            assertThat(held.put(b, true))
+                                    .as("seed %d: lent twice to one holder", seed)
+                                    .isNull();
                             Arrays.fill(b.array(), 0, b.limit(), mark);
                             order.add(b);
                         } else {
                             ByteBuffer b = order.remove(rnd.nextInt(order.size()));
                             for (int j = 0; j < b.limit(); j += 257) {
-                                assertThat(b.get(j)).as("seed %d: buffer written by another holder", seed).isEqualTo(mark);
+                                assertThat(b.get(j))
+                                        .as("seed %d: buffer written by another holder", seed)
+                                        .isEqualTo(mark);
                             }
                             held.remove(b);
                             pool.release(b);

@@ -32,8 +32,8 @@ import org.apache.hadoop.fs.Path;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.EncodingStats;
-import org.apache.parquet.column.ParquetProperties.WriterVersion;
 import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.column.ParquetProperties.WriterVersion;
 import org.apache.parquet.column.values.ValuesWriter;
 import org.apache.parquet.column.values.deltalengthbytearray.DeltaLengthByteArrayValuesWriter;
 import org.apache.parquet.column.values.factory.DefaultValuesWriterFactory;
@@ -71,7 +71,8 @@ class ColumnChunkDecoderDifferentialTest {
     private static final int SEEDS = 64;
     private static final Configuration CONF = ParquetMr.conf();
 
-    @TempDir java.nio.file.Path dir;
+    @TempDir
+    java.nio.file.Path dir;
 
     /** Who writes a file and how. */
     private enum Writer {
@@ -96,6 +97,7 @@ class ColumnChunkDecoderDifferentialTest {
         boolean primaryKey;
         /** Per field: how a parquet-mr writer stores it (DECIMAL: any of its physical types). */
         List<Type> mrColumns = new ArrayList<>();
+
         List<RandomColumns.Generator> generators = new ArrayList<>();
         List<KeyValue> rows = new ArrayList<>();
         CompressionCodecName codec;
@@ -104,6 +106,7 @@ class ColumnChunkDecoderDifferentialTest {
         long blockSize;
         /** Rows per row group of a parquet-mr writer (its size limit on tiny groups logs warnings). */
         int rowGroupRows;
+
         boolean dictionary;
         boolean byteStreamSplit;
         boolean deltaLengthBinaries;
@@ -113,21 +116,43 @@ class ColumnChunkDecoderDifferentialTest {
 
         @Override
         public String toString() {
-            StringBuilder sb = new StringBuilder().append(writer).append(v2 ? " v2" : " v1").append(", ")
-                    .append(rows.size()).append(" rows, ").append(codec).append(", page ").append(pageSize)
-                    .append(" B / ").append(pageRowLimit).append(" rows, row group ").append(blockSize).append(" B / ")
-                    .append(rowGroupRows).append(" rows")
-                    .append(dictionary ? ", dictionary" : "").append(byteStreamSplit ? ", byte-stream-split" : "")
-                    .append(deltaLengthBinaries ? ", delta-length binaries" : "").append(raw ? ", raw" : "")
-                    .append(projection != null ? ", projection " + projection : "").append(", columns [");
+            StringBuilder sb = new StringBuilder()
+                    .append(writer)
+                    .append(v2 ? " v2" : " v1")
+                    .append(", ")
+                    .append(rows.size())
+                    .append(" rows, ")
+                    .append(codec)
+                    .append(", page ")
+                    .append(pageSize)
+                    .append(" B / ")
+                    .append(pageRowLimit)
+                    .append(" rows, row group ")
+                    .append(blockSize)
+                    .append(" B / ")
+                    .append(rowGroupRows)
+                    .append(" rows")
+                    .append(dictionary ? ", dictionary" : "")
+                    .append(byteStreamSplit ? ", byte-stream-split" : "")
+                    .append(deltaLengthBinaries ? ", delta-length binaries" : "")
+                    .append(raw ? ", raw" : "")
+                    .append(projection != null ? ", projection " + projection : "")
+                    .append(", columns [");
             if (primaryKey) {
                 sb.append("(system) ");
             }
             for (int i = 0; i < schema.fields().size(); i++) {
                 DataField f = schema.fields().get(i);
                 RandomColumns.Generator g = generators.get(i);
-                sb.append(i == 0 ? "" : ", ").append(f.name()).append('#').append(f.id()).append(' ').append(f.type())
-                        .append(" nulls ").append(g.nullDensity()).append(g.repeats() ? " repeated" : " distinct");
+                sb.append(i == 0 ? "" : ", ")
+                        .append(f.name())
+                        .append('#')
+                        .append(f.id())
+                        .append(' ')
+                        .append(f.type())
+                        .append(" nulls ")
+                        .append(g.nullDensity())
+                        .append(g.repeats() ? " repeated" : " distinct");
                 if (writer == Writer.PARQUET_MR_V1 || writer == Writer.PARQUET_MR_V2) {
                     sb.append(" as ").append(mrColumns.get(i).asPrimitiveType().getPrimitiveTypeName());
                 }
@@ -169,20 +194,32 @@ class ColumnChunkDecoderDifferentialTest {
                     nullDensities.add(c.generators.get(i).nullDensity());
                 }
             } catch (Throwable t) {
-                throw new AssertionError("seed " + seed + " (rerun alone with -Dstrata.decoder.seed=" + seed + "): " + c
-                        + ": " + t, t);
+                throw new AssertionError(
+                        "seed " + seed + " (rerun alone with -Dstrata.decoder.seed=" + seed + "): " + c + ": " + t, t);
             }
         }
         if (only == null) {
             assertThat(pages).as("page versions written").containsExactly("v1", "v2");
-            assertThat(encodings).as("value encodings written").contains(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY,
-                    Encoding.RLE_DICTIONARY, Encoding.RLE, Encoding.DELTA_BINARY_PACKED,
-                    Encoding.DELTA_LENGTH_BYTE_ARRAY, Encoding.DELTA_BYTE_ARRAY, Encoding.BYTE_STREAM_SPLIT);
+            assertThat(encodings)
+                    .as("value encodings written")
+                    .contains(
+                            Encoding.PLAIN,
+                            Encoding.PLAIN_DICTIONARY,
+                            Encoding.RLE_DICTIONARY,
+                            Encoding.RLE,
+                            Encoding.DELTA_BINARY_PACKED,
+                            Encoding.DELTA_LENGTH_BYTE_ARRAY,
+                            Encoding.DELTA_BYTE_ARRAY,
+                            Encoding.BYTE_STREAM_SPLIT);
             assertThat(types).as("column types written").containsExactlyInAnyOrder(DataType.Root.values());
             assertThat(nullDensities).as("null densities written").containsExactly(0.0, 0.1, 0.5, 1.0);
-            assertThat(decimals).as("DECIMAL physical types written").containsExactlyInAnyOrder(
-                    PrimitiveTypeName.INT32, PrimitiveTypeName.INT64, PrimitiveTypeName.BINARY,
-                    PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY);
+            assertThat(decimals)
+                    .as("DECIMAL physical types written")
+                    .containsExactlyInAnyOrder(
+                            PrimitiveTypeName.INT32,
+                            PrimitiveTypeName.INT64,
+                            PrimitiveTypeName.BINARY,
+                            PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY);
         }
     }
 
@@ -204,17 +241,25 @@ class ColumnChunkDecoderDifferentialTest {
             c.generators.add(new RandomColumns.Generator(f.type(), rnd));
             c.mrColumns.add(mrColumn(f, rnd));
         }
-        c.codec = new CompressionCodecName[] {CompressionCodecName.UNCOMPRESSED, CompressionCodecName.SNAPPY,
-                CompressionCodecName.ZSTD, CompressionCodecName.GZIP}[rnd.nextInt(4)];
+        c.codec = new CompressionCodecName[] {
+                    CompressionCodecName.UNCOMPRESSED,
+                    CompressionCodecName.SNAPPY,
+                    CompressionCodecName.ZSTD,
+                    CompressionCodecName.GZIP
+                }
+                [rnd.nextInt(4)];
         boolean tiny = rnd.nextBoolean();
         c.pageSize = tiny ? new int[] {64, 512, 4096}[rnd.nextInt(3)] : 1 << 20;
-        c.pageRowLimit = tiny && rnd.nextBoolean() ? 1 + rnd.nextInt(50) : ParquetProperties.DEFAULT_PAGE_ROW_COUNT_LIMIT;
+        c.pageRowLimit =
+                tiny && rnd.nextBoolean() ? 1 + rnd.nextInt(50) : ParquetProperties.DEFAULT_PAGE_ROW_COUNT_LIMIT;
         boolean parquetMr = c.writer == Writer.PARQUET_MR_V1 || c.writer == Writer.PARQUET_MR_V2;
         boolean smallGroups = rnd.nextBoolean();
         c.blockSize = smallGroups && !parquetMr ? new int[] {2048, 16384}[rnd.nextInt(2)] : 128L << 20;
-        c.rowGroupRows = smallGroups && parquetMr ? 1 + rnd.nextInt(300) : ParquetProperties.DEFAULT_ROW_GROUP_ROW_COUNT_LIMIT;
+        c.rowGroupRows =
+                smallGroups && parquetMr ? 1 + rnd.nextInt(300) : ParquetProperties.DEFAULT_ROW_GROUP_ROW_COUNT_LIMIT;
         c.dictionary = rnd.nextInt(4) != 0;
-        c.byteStreamSplit = c.writer == Writer.STRATA_OTHER_ENCODINGS ? rnd.nextInt(3) != 0
+        c.byteStreamSplit = c.writer == Writer.STRATA_OTHER_ENCODINGS
+                ? rnd.nextInt(3) != 0
                 : c.writer == Writer.PARQUET_MR_V2 && rnd.nextBoolean();
         c.deltaLengthBinaries = c.writer == Writer.STRATA_OTHER_ENCODINGS && rnd.nextBoolean();
         c.v2 = c.writer == Writer.PARQUET_MR_V2 || c.writer == Writer.STRATA_OTHER_ENCODINGS && rnd.nextBoolean();
@@ -258,8 +303,8 @@ class ColumnChunkDecoderDifferentialTest {
         if (t.root() != DataType.Root.DECIMAL) {
             return ParquetSchemas.columnType(f);
         }
-        List<PrimitiveTypeName> physical = new ArrayList<>(List.of(PrimitiveTypeName.BINARY,
-                PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY));
+        List<PrimitiveTypeName> physical =
+                new ArrayList<>(List.of(PrimitiveTypeName.BINARY, PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY));
         if (t.precision() <= 9) {
             physical.add(PrimitiveTypeName.INT32);
         } else if (t.precision() <= 18) {
@@ -267,8 +312,11 @@ class ColumnChunkDecoderDifferentialTest {
         }
         PrimitiveTypeName p = physical.get(rnd.nextInt(physical.size()));
         Type.Repetition rep = t.isNullable() ? Type.Repetition.OPTIONAL : Type.Repetition.REQUIRED;
-        return Types.primitive(p, rep).length(p == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY ? fixedLength(t) : 0)
-                .as(LogicalTypeAnnotation.decimalType(t.scale(), t.precision())).id(f.id()).named(f.name());
+        return Types.primitive(p, rep)
+                .length(p == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY ? fixedLength(t) : 0)
+                .as(LogicalTypeAnnotation.decimalType(t.scale(), t.precision()))
+                .id(f.id())
+                .named(f.name());
     }
 
     /** The fewest bytes whose two's complement holds every unscaled value of {@code t}'s precision. */
@@ -283,8 +331,8 @@ class ColumnChunkDecoderDifferentialTest {
         switch (c.writer) {
             case STRATA:
                 FileIO io = FileIO.forWarehouse(dir.toString(), CONF);
-                DataFileWriter w = DataFileWriter.durableOnFinish(io, c.schema,
-                        new FileFormatConfig(CONF, c.schema.tableOptions()), Clock.systemUTC())
+                DataFileWriter w = DataFileWriter.durableOnFinish(
+                                io, c.schema, new FileFormatConfig(CONF, c.schema.tableOptions()), Clock.systemUTC())
                         .create(file, 0, FileSource.APPEND);
                 for (KeyValue kv : c.rows) {
                     w.write(kv);
@@ -294,15 +342,26 @@ class ColumnChunkDecoderDifferentialTest {
             case STRATA_OTHER_ENCODINGS:
                 ParquetProperties.Builder props = ParquetProperties.builder()
                         .withWriterVersion(c.v2 ? WriterVersion.PARQUET_2_0 : WriterVersion.PARQUET_1_0)
-                        .withPageSize(c.pageSize).withDictionaryPageSize(c.pageSize).withPageRowCountLimit(c.pageRowLimit)
-                        .withMinRowCountForPageSizeCheck(1).withDictionaryEncoding(c.dictionary)
-                        .withByteStreamSplitEncoding(c.byteStreamSplit).withExtendedByteStreamSplitEncoding(c.byteStreamSplit);
+                        .withPageSize(c.pageSize)
+                        .withDictionaryPageSize(c.pageSize)
+                        .withPageRowCountLimit(c.pageRowLimit)
+                        .withMinRowCountForPageSizeCheck(1)
+                        .withDictionaryEncoding(c.dictionary)
+                        .withByteStreamSplitEncoding(c.byteStreamSplit)
+                        .withExtendedByteStreamSplitEncoding(c.byteStreamSplit);
                 if (c.deltaLengthBinaries) {
                     props.withValuesWriterFactory(new DeltaLengthBinaries());
                 }
-                ParquetRowWriter rw = new ParquetRowWriter(HadoopOutputFile.fromPath(file, CONF),
-                        ParquetSchemas.messageType(c.schema.fields(), c.primaryKey), c.schema.fields(), c.primaryKey,
-                        props.build(), CONF, c.codec, c.blockSize, meta);
+                ParquetRowWriter rw = new ParquetRowWriter(
+                        HadoopOutputFile.fromPath(file, CONF),
+                        ParquetSchemas.messageType(c.schema.fields(), c.primaryKey),
+                        c.schema.fields(),
+                        c.primaryKey,
+                        props.build(),
+                        CONF,
+                        c.codec,
+                        c.blockSize,
+                        meta);
                 for (KeyValue kv : c.rows) {
                     rw.write(kv);
                 }
@@ -324,13 +383,20 @@ class ColumnChunkDecoderDifferentialTest {
         MessageType schema = b.named("other");
         SimpleGroupFactory groups = new SimpleGroupFactory(schema);
         try (ParquetWriter<Group> w = ExampleParquetWriter.builder(HadoopOutputFile.fromPath(file, CONF))
-                .withConf(CONF).withType(schema).withExtraMetaData(meta)
+                .withConf(CONF)
+                .withType(schema)
+                .withExtraMetaData(meta)
                 .withWriterVersion(c.v2 ? WriterVersion.PARQUET_2_0 : WriterVersion.PARQUET_1_0)
-                .withCompressionCodec(c.codec).withPageSize(c.pageSize).withDictionaryPageSize(c.pageSize)
-                .withPageRowCountLimit(c.pageRowLimit).withMinRowCountForPageSizeCheck(1)
-                .withRowGroupSize(c.blockSize).withRowGroupRowCountLimit(c.rowGroupRows)
+                .withCompressionCodec(c.codec)
+                .withPageSize(c.pageSize)
+                .withDictionaryPageSize(c.pageSize)
+                .withPageRowCountLimit(c.pageRowLimit)
+                .withMinRowCountForPageSizeCheck(1)
+                .withRowGroupSize(c.blockSize)
+                .withRowGroupRowCountLimit(c.rowGroupRows)
                 .withDictionaryEncoding(c.dictionary)
-                .withByteStreamSplitEncoding(c.byteStreamSplit).build()) {
+                .withByteStreamSplitEncoding(c.byteStreamSplit)
+                .build()) {
             for (KeyValue kv : c.rows) {
                 Group g = groups.newGroup();
                 if (c.primaryKey) {
@@ -354,13 +420,21 @@ class ColumnChunkDecoderDifferentialTest {
         if (v instanceof BigDecimal) {
             BigInteger unscaled = ((BigDecimal) v).unscaledValue();
             switch (p) {
-                case INT32: g.append(name, unscaled.intValueExact()); return;
-                case INT64: g.append(name, unscaled.longValueExact()); return;
-                case FIXED_LEN_BYTE_ARRAY:
-                    g.append(name, Binary.fromConstantByteArray(signExtended(unscaled,
-                            column.asPrimitiveType().getTypeLength())));
+                case INT32:
+                    g.append(name, unscaled.intValueExact());
                     return;
-                default: g.append(name, Binary.fromConstantByteArray(unscaled.toByteArray())); return;
+                case INT64:
+                    g.append(name, unscaled.longValueExact());
+                    return;
+                case FIXED_LEN_BYTE_ARRAY:
+                    g.append(
+                            name,
+                            Binary.fromConstantByteArray(signExtended(
+                                    unscaled, column.asPrimitiveType().getTypeLength())));
+                    return;
+                default:
+                    g.append(name, Binary.fromConstantByteArray(unscaled.toByteArray()));
+                    return;
             }
         }
         if (v instanceof Boolean) {
@@ -393,7 +467,9 @@ class ColumnChunkDecoderDifferentialTest {
         FileIO io = FileIO.forWarehouse(dir.toString(), CONF);
         long size = Files.size(java.nio.file.Path.of(file.toUri()));
         List<KeyValue> strata = new ArrayList<>();
-        DataFileReader.Options read = DataFileReader.of(io, CONF, file, c.schema).projection(c.projection).fileSize(size);
+        DataFileReader.Options read = DataFileReader.of(io, CONF, file, c.schema)
+                .projection(c.projection)
+                .fileSize(size);
         try (DataFileReader r = c.raw ? read.rawStrings().open() : read.open()) {
             while (r.hasNext()) {
                 strata.add(r.next());
@@ -408,9 +484,17 @@ class ColumnChunkDecoderDifferentialTest {
             KeyValue s = strata.get(r);
             Group g = mr.get(r);
             if (c.primaryKey) {
-                check(r, ParquetSchemas.SEQUENCE_COLUMN, expected.sequence(), s.sequence(),
+                check(
+                        r,
+                        ParquetSchemas.SEQUENCE_COLUMN,
+                        expected.sequence(),
+                        s.sequence(),
                         g.getLong(ParquetSchemas.SEQUENCE_COLUMN, 0));
-                check(r, ParquetSchemas.ROW_KIND_COLUMN, expected.kind(), s.kind(),
+                check(
+                        r,
+                        ParquetSchemas.ROW_KIND_COLUMN,
+                        expected.kind(),
+                        s.kind(),
                         RowKind.fromByteValue(g.getInteger(ParquetSchemas.ROW_KIND_COLUMN, 0)));
             }
             for (int i = 0; i < fields.size(); i++) {
@@ -423,7 +507,9 @@ class ColumnChunkDecoderDifferentialTest {
                 boolean projected = c.projection == null || c.projection.get(f.id());
                 check(r, f.name(), want, projected ? got : want, ParquetMr.value(g, f.name(), f.type()));
                 if (!projected) {
-                    assertThat(got).as("row %d, column %s outside the projection", r, f.name()).isNull();
+                    assertThat(got)
+                            .as("row %d, column %s outside the projection", r, f.name())
+                            .isNull();
                 }
             }
         }

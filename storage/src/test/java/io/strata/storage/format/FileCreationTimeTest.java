@@ -30,16 +30,27 @@ import org.junit.jupiter.params.provider.ValueSource;
 class FileCreationTimeTest {
     private static final Instant START = Instant.parse("2026-03-01T08:00:00Z");
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private FileStoreTable table(ManualClock clock, String producer) {
-        return Catalog.open(dir.toString()).withClock(clock).createTable("db", "t", Schema.newBuilder()
-                .column("id", "BIGINT").column("v", "STRING").primaryKey("id")
-                .option("write-only", "true").option("changelog-producer", producer).build());
+        return Catalog.open(dir.toString())
+                .withClock(clock)
+                .createTable(
+                        "db",
+                        "t",
+                        Schema.newBuilder()
+                                .column("id", "BIGINT")
+                                .column("v", "STRING")
+                                .primaryKey("id")
+                                .option("write-only", "true")
+                                .option("changelog-producer", producer)
+                                .build());
     }
 
     private static List<CommitMessage> write(FileStoreTable t, long identifier, String value) {
-        try (TableWrite w = t.newWrite("u"); TableCommit c = t.newCommit("u")) {
+        try (TableWrite w = t.newWrite("u");
+                TableCommit c = t.newCommit("u")) {
             for (long id = 0; id < 50; id++) {
                 w.write(GenericRow.insert(id, value + id));
             }
@@ -70,9 +81,12 @@ class FileCreationTimeTest {
             written.addAll(m.changelogFiles());
         });
         assertThat(written).hasSize(producer.equals("input") ? 2 : 1);
-        assertThat(written).allSatisfy(f -> assertThat(f.creationTimeMillis())
-                .as("file %s", f.fileName()).isEqualTo(START.toEpochMilli()));
-        assertThat(liveFileTimes(t)).as("creation times read back from the manifest")
+        assertThat(written)
+                .allSatisfy(f -> assertThat(f.creationTimeMillis())
+                        .as("file %s", f.fileName())
+                        .isEqualTo(START.toEpochMilli()));
+        assertThat(liveFileTimes(t))
+                .as("creation times read back from the manifest")
                 .containsOnly(START.toEpochMilli());
     }
 
@@ -83,8 +97,9 @@ class FileCreationTimeTest {
         write(t, 1, "a");
         clock.advance(Duration.ofMinutes(5));
         write(t, 2, "b");
-        assertThat(liveFileTimes(t)).containsExactlyInAnyOrder(START.toEpochMilli(),
-                START.plus(Duration.ofMinutes(5)).toEpochMilli());
+        assertThat(liveFileTimes(t))
+                .containsExactlyInAnyOrder(
+                        START.toEpochMilli(), START.plus(Duration.ofMinutes(5)).toEpochMilli());
 
         clock.advance(Duration.ofHours(1));
         long compactedAt = clock.millis();
@@ -96,8 +111,11 @@ class FileCreationTimeTest {
             written.addAll(r.changelog());
         });
         assertThat(results).allSatisfy(r -> assertThat(r.changelog()).isNotEmpty());
-        assertThat(written).isNotEmpty().allSatisfy(f -> assertThat(f.creationTimeMillis())
-                .as("file %s", f.fileName()).isEqualTo(compactedAt));
+        assertThat(written)
+                .isNotEmpty()
+                .allSatisfy(f -> assertThat(f.creationTimeMillis())
+                        .as("file %s", f.fileName())
+                        .isEqualTo(compactedAt));
         assertThat(liveFileTimes(t)).containsOnly(compactedAt);
     }
 }

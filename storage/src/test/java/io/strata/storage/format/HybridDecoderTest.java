@@ -40,15 +40,15 @@ class HybridDecoderTest {
                 }
             }
             byte[] encoded;
-            try (RunLengthBitPackingHybridEncoder enc = new RunLengthBitPackingHybridEncoder(bitWidth, 64, 1 << 20,
-                    HeapByteBufferAllocator.getInstance())) {
+            try (RunLengthBitPackingHybridEncoder enc = new RunLengthBitPackingHybridEncoder(
+                    bitWidth, 64, 1 << 20, HeapByteBufferAllocator.getInstance())) {
                 for (int v : values) {
                     enc.writeInt(v);
                 }
                 encoded = enc.toBytes().toByteArray();
             }
-            RunLengthBitPackingHybridDecoder parquet = new RunLengthBitPackingHybridDecoder(bitWidth,
-                    new ByteArrayInputStream(encoded));
+            RunLengthBitPackingHybridDecoder parquet =
+                    new RunLengthBitPackingHybridDecoder(bitWidth, new ByteArrayInputStream(encoded));
             int[] expected = new int[n];
             for (int i = 0; i < n; i++) {
                 expected[i] = parquet.readInt();
@@ -61,8 +61,9 @@ class HybridDecoderTest {
                 out[m] = -7;
                 ByteBuffer buf = ByteBuffer.wrap(encoded);
                 HybridDecoder.decode(buf, bitWidth, out, m);
-                assertThat(Arrays.copyOf(out, m)).as("seed %d (bit width %d): the first %d of %d values", seed,
-                        bitWidth, m, n).isEqualTo(Arrays.copyOf(values, m));
+                assertThat(Arrays.copyOf(out, m))
+                        .as("seed %d (bit width %d): the first %d of %d values", seed, bitWidth, m, n)
+                        .isEqualTo(Arrays.copyOf(values, m));
                 assertThat(out[m]).as("seed %d: out past n", seed).isEqualTo(-7);
             }
         }
@@ -100,19 +101,25 @@ class HybridDecoderTest {
     void dataThatEndsBeforeTheValuesAskedForFails() {
         // a bit-packed group of 8-bit values with 3 of its bytes present, 5 values asked for
         assertThatThrownBy(() -> HybridDecoder.decode(withSentinel(3, 1, 2, 3), 8, new int[5], 5))
-                .isInstanceOf(ParquetDecodingException.class).hasMessageContaining("ends after 0 of 5 values");
+                .isInstanceOf(ParquetDecodingException.class)
+                .hasMessageContaining("ends after 0 of 5 values");
         // an RLE run of 16-bit values missing its second value byte
         assertThatThrownBy(() -> HybridDecoder.decode(withSentinel(4 << 1, 9), 16, new int[4], 4))
-                .isInstanceOf(ParquetDecodingException.class).hasMessageContaining("ends after 0 of 4 values");
+                .isInstanceOf(ParquetDecodingException.class)
+                .hasMessageContaining("ends after 0 of 4 values");
         // runs for 4 values where 6 are asked for: no header for the rest
         assertThatThrownBy(() -> HybridDecoder.decode(withSentinel(4 << 1, 2), 2, new int[6], 6))
-                .isInstanceOf(ParquetDecodingException.class).hasMessageContaining("ends after 4 of 6 values");
+                .isInstanceOf(ParquetDecodingException.class)
+                .hasMessageContaining("ends after 4 of 6 values");
         // a header cut inside its varint
         assertThatThrownBy(() -> HybridDecoder.decode(withSentinel(0x80), 2, new int[1], 1))
-                .isInstanceOf(ParquetDecodingException.class).hasMessageContaining("ends after 0 of 1 values");
+                .isInstanceOf(ParquetDecodingException.class)
+                .hasMessageContaining("ends after 0 of 1 values");
         // a header of more than 32 bits
-        assertThatThrownBy(() -> HybridDecoder.decode(withSentinel(0xff, 0xff, 0xff, 0xff, 0xff, 0x01), 2,
-                new int[1], 1)).isInstanceOf(ParquetDecodingException.class).hasMessageContaining("longer than 5 bytes");
+        assertThatThrownBy(
+                        () -> HybridDecoder.decode(withSentinel(0xff, 0xff, 0xff, 0xff, 0xff, 0x01), 2, new int[1], 1))
+                .isInstanceOf(ParquetDecodingException.class)
+                .hasMessageContaining("longer than 5 bytes");
     }
 
     @Test

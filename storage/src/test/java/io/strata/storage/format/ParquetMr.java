@@ -12,13 +12,13 @@ import org.apache.hadoop.fs.Path;
 import org.apache.parquet.HadoopReadOptions;
 import org.apache.parquet.conf.HadoopParquetConfiguration;
 import org.apache.parquet.example.data.Group;
-import org.apache.parquet.hadoop.api.ReadSupport;
-import org.apache.parquet.io.InputFile;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
+import org.apache.parquet.hadoop.api.ReadSupport;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.io.InputFile;
 import org.apache.parquet.schema.PrimitiveType;
 
 /**
@@ -27,8 +27,7 @@ import org.apache.parquet.schema.PrimitiveType;
  * each physical type and annotation.
  */
 final class ParquetMr {
-    private ParquetMr() {
-    }
+    private ParquetMr() {}
 
     /**
      * A configuration whose resources are loaded: readers copy the one they are given, and a copy
@@ -67,7 +66,8 @@ final class ParquetMr {
     }
 
     static ParquetMetadata footer(Path file, Configuration conf) throws IOException {
-        try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(file, conf),
+        try (ParquetFileReader r = ParquetFileReader.open(
+                HadoopInputFile.fromPath(file, conf),
                 HadoopReadOptions.builder(conf).build())) {
             return r.getFooter();
         }
@@ -80,22 +80,28 @@ final class ParquetMr {
         }
         PrimitiveType p = g.getType().getType(name).asPrimitiveType();
         switch (p.getPrimitiveTypeName()) {
-            case BOOLEAN: return g.getBoolean(name, 0);
+            case BOOLEAN:
+                return g.getBoolean(name, 0);
             case INT32:
                 int i = g.getInteger(name, 0);
                 return type.root() == DataType.Root.DECIMAL ? BigDecimal.valueOf(i, type.scale()) : (Object) i;
             case INT64:
                 long l = g.getLong(name, 0);
                 return type.root() == DataType.Root.DECIMAL ? BigDecimal.valueOf(l, type.scale()) : (Object) l;
-            case FLOAT: return g.getFloat(name, 0);
-            case DOUBLE: return g.getDouble(name, 0);
+            case FLOAT:
+                return g.getFloat(name, 0);
+            case DOUBLE:
+                return g.getDouble(name, 0);
             case BINARY:
             case FIXED_LEN_BYTE_ARRAY:
                 byte[] bytes = g.getBinary(name, 0).getBytes();
                 switch (type.root()) {
-                    case STRING: return new String(bytes, StandardCharsets.UTF_8);
-                    case DECIMAL: return new BigDecimal(new BigInteger(bytes), type.scale());
-                    default: return bytes;
+                    case STRING:
+                        return new String(bytes, StandardCharsets.UTF_8);
+                    case DECIMAL:
+                        return new BigDecimal(new BigInteger(bytes), type.scale());
+                    default:
+                        return bytes;
                 }
             default:
                 throw new IllegalArgumentException("no Strata value for " + p);

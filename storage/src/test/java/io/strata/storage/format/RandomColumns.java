@@ -17,20 +17,28 @@ final class RandomColumns {
     /** Shares of nulls among a nullable column's values. */
     static final double[] NULL_DENSITIES = {0, 0.1, 0.5, 1.0};
 
-    private RandomColumns() {
-    }
+    private RandomColumns() {}
 
     static DataType type(Random rnd) {
         switch (rnd.nextInt(11)) {
-            case 0: return DataType.bool();
-            case 1: return DataType.intType();
-            case 2: return DataType.bigint();
-            case 3: return DataType.floatType();
-            case 4: return DataType.doubleType();
-            case 5: return DataType.string();
-            case 6: return DataType.bytes();
-            case 7: return DataType.date();
-            case 8: return DataType.timestamp(rnd.nextBoolean() ? 3 : 6);
+            case 0:
+                return DataType.bool();
+            case 1:
+                return DataType.intType();
+            case 2:
+                return DataType.bigint();
+            case 3:
+                return DataType.floatType();
+            case 4:
+                return DataType.doubleType();
+            case 5:
+                return DataType.string();
+            case 6:
+                return DataType.bytes();
+            case 7:
+                return DataType.date();
+            case 8:
+                return DataType.timestamp(rnd.nextBoolean() ? 3 : 6);
             default:
                 // the three physical classes of other writers: up to 9 digits fit INT32, up to 18 INT64
                 int[][] ranges = {{1, 9}, {10, 18}, {19, 38}};
@@ -79,37 +87,66 @@ final class RandomColumns {
     /** A random non-null value of {@code type}. */
     static Object fresh(DataType type, Random rnd) {
         switch (type.root()) {
-            case BOOLEAN: return rnd.nextBoolean();
-            case INT: case DATE: return rnd.nextInt(5) == 0 ? pick(rnd, 0, -1, Integer.MIN_VALUE, Integer.MAX_VALUE)
-                    : (int) (rnd.nextInt() >> rnd.nextInt(32));
-            case BIGINT: case TIMESTAMP: return rnd.nextInt(5) == 0
-                    ? pickLong(rnd, 0, -1, Long.MIN_VALUE, Long.MAX_VALUE) : rnd.nextLong() >> rnd.nextInt(64);
+            case BOOLEAN:
+                return rnd.nextBoolean();
+            case INT:
+            case DATE:
+                return rnd.nextInt(5) == 0
+                        ? pick(rnd, 0, -1, Integer.MIN_VALUE, Integer.MAX_VALUE)
+                        : (int) (rnd.nextInt() >> rnd.nextInt(32));
+            case BIGINT:
+            case TIMESTAMP:
+                return rnd.nextInt(5) == 0
+                        ? pickLong(rnd, 0, -1, Long.MIN_VALUE, Long.MAX_VALUE)
+                        : rnd.nextLong() >> rnd.nextInt(64);
             case FLOAT:
                 switch (rnd.nextInt(8)) {
-                    case 0: return pick(rnd, Float.NaN, -0.0f, 0.0f, Float.POSITIVE_INFINITY,
-                            Float.NEGATIVE_INFINITY, Float.MIN_VALUE, Float.MAX_VALUE);
-                    case 1: return Float.intBitsToFloat(rnd.nextInt());
-                    default: return (rnd.nextFloat() - 0.5f) * 1000;
+                    case 0:
+                        return pick(
+                                rnd,
+                                Float.NaN,
+                                -0.0f,
+                                0.0f,
+                                Float.POSITIVE_INFINITY,
+                                Float.NEGATIVE_INFINITY,
+                                Float.MIN_VALUE,
+                                Float.MAX_VALUE);
+                    case 1:
+                        return Float.intBitsToFloat(rnd.nextInt());
+                    default:
+                        return (rnd.nextFloat() - 0.5f) * 1000;
                 }
             case DOUBLE:
                 switch (rnd.nextInt(8)) {
-                    case 0: return pick(rnd, Double.NaN, -0.0, 0.0, Double.POSITIVE_INFINITY,
-                            Double.NEGATIVE_INFINITY, Double.MIN_VALUE, Double.MAX_VALUE);
-                    case 1: return Double.longBitsToDouble(rnd.nextLong());
-                    default: return (rnd.nextDouble() - 0.5) * 1e6;
+                    case 0:
+                        return pick(
+                                rnd,
+                                Double.NaN,
+                                -0.0,
+                                0.0,
+                                Double.POSITIVE_INFINITY,
+                                Double.NEGATIVE_INFINITY,
+                                Double.MIN_VALUE,
+                                Double.MAX_VALUE);
+                    case 1:
+                        return Double.longBitsToDouble(rnd.nextLong());
+                    default:
+                        return (rnd.nextDouble() - 0.5) * 1e6;
                 }
             case DECIMAL: {
                 int digits = rnd.nextInt(4) == 0 ? type.precision() : 1 + rnd.nextInt(type.precision());
                 BigInteger unscaled = new BigInteger(digits * 4, rnd).mod(BigInteger.TEN.pow(digits));
                 return new BigDecimal(rnd.nextBoolean() ? unscaled : unscaled.negate(), type.scale());
             }
-            case STRING: return string(rnd);
+            case STRING:
+                return string(rnd);
             case BYTES: {
                 byte[] b = new byte[rnd.nextInt(4) == 0 ? 0 : rnd.nextInt(rnd.nextInt(10) == 0 ? 3000 : 24)];
                 rnd.nextBytes(b);
                 return b;
             }
-            default: throw new IllegalArgumentException("unsupported " + type);
+            default:
+                throw new IllegalArgumentException("unsupported " + type);
         }
     }
 
@@ -119,10 +156,17 @@ final class RandomColumns {
         StringBuilder sb = new StringBuilder(length);
         for (int i = 0; i < length; i++) {
             switch (rnd.nextInt(10)) {
-                case 0: sb.append((char) (0xe0 + rnd.nextInt(32))); break;
-                case 1: sb.append((char) (0x4e00 + rnd.nextInt(2000))); break;
-                case 2: sb.appendCodePoint(0x1f600 + rnd.nextInt(64)); break;
-                default: sb.append((char) (' ' + rnd.nextInt(95)));
+                case 0:
+                    sb.append((char) (0xe0 + rnd.nextInt(32)));
+                    break;
+                case 1:
+                    sb.append((char) (0x4e00 + rnd.nextInt(2000)));
+                    break;
+                case 2:
+                    sb.appendCodePoint(0x1f600 + rnd.nextInt(64));
+                    break;
+                default:
+                    sb.append((char) (' ' + rnd.nextInt(95)));
             }
         }
         return sb.toString();

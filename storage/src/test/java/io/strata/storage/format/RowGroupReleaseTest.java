@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.compact.CompactStrategy;
-import io.strata.storage.compact.TableCompactor;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.data.RowKind;
 import io.strata.storage.schema.Schema;
@@ -38,7 +37,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * ({@link PageDecompression}) and go back as the decoders move past them.
  */
 class RowGroupReleaseTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @ParameterizedTest
     @ValueSource(strings = {"uncompressed", "zstd", "gzip", "snappy"})
@@ -76,10 +76,13 @@ class RowGroupReleaseTest {
         Path file;
         try (Stream<Path> files = Files.walk(dir)) {
             file = files.filter(p -> p.getFileName().toString().endsWith(".parquet"))
-                    .max(Comparator.comparingLong(p -> p.toFile().length())).orElseThrow();
+                    .max(Comparator.comparingLong(p -> p.toFile().length()))
+                    .orElseThrow();
         }
         byte[] bytes = Files.readAllBytes(file);
-        int footer = ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        int footer = ByteBuffer.wrap(bytes, bytes.length - 8, 4)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .getInt();
         int dataEnd = bytes.length - 8 - footer;
         for (int i = dataEnd / 3; i < dataEnd / 3 + 2048 && i < dataEnd; i++) {
             bytes[i] ^= (byte) 0x5C;
@@ -87,31 +90,47 @@ class RowGroupReleaseTest {
         Files.write(file, bytes);
         byte[] damaged = bytes.clone();
 
-        assertThatThrownBy(() -> TestTables.scan(t)).isInstanceOf(CorruptFileException.class)
+        assertThatThrownBy(() -> TestTables.scan(t))
+                .isInstanceOf(CorruptFileException.class)
                 .hasMessageContaining(file.getFileName().toString());
         assertThat(pool.lent()).as("buffers lent after the failed scan").isEqualTo(lentBefore);
         assertThat(Files.readAllBytes(file)).isEqualTo(damaged);
     }
 
     private FileStoreTable table(String compression) {
-        return Catalog.open(dir.toString()).createTable("db", "t", Schema.newBuilder()
-                .column("k", "BIGINT NOT NULL").column("v", "STRING").column("n", "BIGINT").primaryKey("k")
-                .option("bucket", "1").option("write-only", "true").option("file.compression", compression)
-                .option("file.block-size", "16 kb").option("file.page-size", "4 kb").build());
+        return Catalog.open(dir.toString())
+                .createTable(
+                        "db",
+                        "t",
+                        Schema.newBuilder()
+                                .column("k", "BIGINT NOT NULL")
+                                .column("v", "STRING")
+                                .column("n", "BIGINT")
+                                .primaryKey("k")
+                                .option("bucket", "1")
+                                .option("write-only", "true")
+                                .option("file.compression", compression)
+                                .option("file.block-size", "16 kb")
+                                .option("file.page-size", "4 kb")
+                                .build());
     }
 
     private static TreeMap<Long, String> write(FileStoreTable t, BufferPool pool, int lentBefore) {
         TreeMap<Long, String> model = new TreeMap<>();
-        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+        try (TableWrite w = t.newWrite("w");
+                TableCommit c = t.newCommit("w")) {
             for (int commit = 1; commit <= 3; commit++) {
                 for (long k = commit; k < 6000; k += 2) {
                     // long values, unique (plain pages) and repeated (dictionary pages)
-                    String v = (k % 3 == 0 ? "shared-" + (k % 7) : "value-" + k + "-" + commit).repeat(1 + (int) (k % 4));
+                    String v =
+                            (k % 3 == 0 ? "shared-" + (k % 7) : "value-" + k + "-" + commit).repeat(1 + (int) (k % 4));
                     w.write(new GenericRow(RowKind.INSERT, k, v, k * commit));
                     model.put(k, v);
                 }
                 c.commit(commit, w.prepareCommit());
-                assertThat(pool.lent()).as("buffers lent after commit %d", commit).isEqualTo(lentBefore);
+                assertThat(pool.lent())
+                        .as("buffers lent after commit %d", commit)
+                        .isEqualTo(lentBefore);
             }
         }
         return model;

@@ -27,11 +27,11 @@ import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.example.data.Group;
-import org.apache.parquet.schema.LogicalTypeAnnotation.TimeUnit;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.LogicalTypeAnnotation.TimeUnit;
 import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Types;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,12 +50,26 @@ class TableFilesOpenWithParquetMrTest {
 
     /** The user columns: every Strata type, DECIMAL of each size class. */
     private static final String[][] COLUMNS = {
-        {"p", "INT NOT NULL"}, {"k", "BIGINT NOT NULL"}, {"flag", "BOOLEAN"}, {"i", "INT"}, {"f", "FLOAT"},
-        {"d", "DOUBLE"}, {"small", "DECIMAL(7, 2)"}, {"medium", "DECIMAL(18, 4)"}, {"large", "DECIMAL(38, 10)"},
-        {"s", "STRING"}, {"raw", "BYTES"}, {"day", "DATE"}, {"ms", "TIMESTAMP(3)"}, {"us", "TIMESTAMP(6)"}};
+        {"p", "INT NOT NULL"},
+        {"k", "BIGINT NOT NULL"},
+        {"flag", "BOOLEAN"},
+        {"i", "INT"},
+        {"f", "FLOAT"},
+        {"d", "DOUBLE"},
+        {"small", "DECIMAL(7, 2)"},
+        {"medium", "DECIMAL(18, 4)"},
+        {"large", "DECIMAL(38, 10)"},
+        {"s", "STRING"},
+        {"raw", "BYTES"},
+        {"day", "DATE"},
+        {"ms", "TIMESTAMP(3)"},
+        {"us", "TIMESTAMP(6)"}
+    };
+
     private static final int BUCKETS = 2;
 
-    @TempDir java.nio.file.Path dir;
+    @TempDir
+    java.nio.file.Path dir;
 
     /**
      * @param primaryKey a primary-key table partitioned by p, whose second commit also deletes;
@@ -80,8 +94,10 @@ class TableFilesOpenWithParquetMrTest {
         List<java.nio.file.Path> dataFiles = new ArrayList<>();
         List<java.nio.file.Path> manifests = new ArrayList<>();
         try (Stream<java.nio.file.Path> files = Files.walk(dir)) {
-            files.filter(f -> f.getFileName().toString().endsWith(".parquet")).sorted().forEach(f ->
-                    (f.getParent().getFileName().toString().equals("manifest") ? manifests : dataFiles).add(f));
+            files.filter(f -> f.getFileName().toString().endsWith(".parquet"))
+                    .sorted()
+                    .forEach(f ->
+                            (f.getParent().getFileName().toString().equals("manifest") ? manifests : dataFiles).add(f));
         }
         assertThat(dataFiles).as("data files").isNotEmpty();
         assertThat(manifests).as("manifests").isNotEmpty();
@@ -91,7 +107,8 @@ class TableFilesOpenWithParquetMrTest {
         List<GenericRow> read = new ArrayList<>();
         for (java.nio.file.Path f : dataFiles) {
             Path file = new Path(f.toUri());
-            assertThat(ParquetMr.footer(file, CONF).getFileMetaData().getSchema()).as("schema of %s", f)
+            assertThat(ParquetMr.footer(file, CONF).getFileMetaData().getSchema())
+                    .as("schema of %s", f)
                     .isEqualTo(dataSchema);
             DataFile df = new DataFile(f);
             for (Group g : ParquetMr.read(file, CONF)) {
@@ -111,13 +128,15 @@ class TableFilesOpenWithParquetMrTest {
             byName.put(f.getFileName().toString(), df);
         }
         assertThat(read).as("records of the data files").containsExactlyInAnyOrderElementsOf(written);
-        assertThat(byName.values().stream().mapToLong(df -> df.deletes).sum()).as("deletes in the data files")
+        assertThat(byName.values().stream().mapToLong(df -> df.deletes).sum())
+                .as("deletes in the data files")
                 .isEqualTo(primaryKey ? 40 : 0);
 
         Set<String> named = new HashSet<>();
         for (java.nio.file.Path m : manifests) {
             Path file = new Path(m.toUri());
-            assertThat(ParquetMr.footer(file, CONF).getFileMetaData().getSchema()).as("schema of %s", m)
+            assertThat(ParquetMr.footer(file, CONF).getFileMetaData().getSchema())
+                    .as("schema of %s", m)
                     .isEqualTo(manifestSchema());
             List<Group> entries = ParquetMr.read(file, CONF);
             assertThat(entries).as("entries of %s", m).isNotEmpty();
@@ -136,7 +155,8 @@ class TableFilesOpenWithParquetMrTest {
     private static List<GenericRow> write(FileStoreTable t, boolean primaryKey) {
         Random rnd = new Random(14);
         List<GenericRow> written = new ArrayList<>();
-        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+        try (TableWrite w = t.newWrite("w");
+                TableCommit c = t.newCommit("w")) {
             for (int commit = 1; commit <= 2; commit++) {
                 for (int n = 0; n < 300; n++) {
                     long k = commit * 1000L + n;
@@ -158,11 +178,22 @@ class TableFilesOpenWithParquetMrTest {
     }
 
     private static Object[] row(Random rnd, int p, long k) {
-        Object[] r = {p, k, rnd.nextBoolean(), rnd.nextInt(), rnd.nextFloat() * 100, rnd.nextGaussian(),
-                BigDecimal.valueOf(rnd.nextInt(9_999_999) - 5_000_000, 2),
-                BigDecimal.valueOf(rnd.nextLong() % 999_999_999_999_999_999L, 4),
-                new BigDecimal(new BigInteger(120, rnd), 10), "value " + rnd.nextInt(50) + " é漢",
-                randomBytes(rnd), rnd.nextInt(40_000), rnd.nextLong() >> 20, rnd.nextLong() >> 10};
+        Object[] r = {
+            p,
+            k,
+            rnd.nextBoolean(),
+            rnd.nextInt(),
+            rnd.nextFloat() * 100,
+            rnd.nextGaussian(),
+            BigDecimal.valueOf(rnd.nextInt(9_999_999) - 5_000_000, 2),
+            BigDecimal.valueOf(rnd.nextLong() % 999_999_999_999_999_999L, 4),
+            new BigDecimal(new BigInteger(120, rnd), 10),
+            "value " + rnd.nextInt(50) + " é漢",
+            randomBytes(rnd),
+            rnd.nextInt(40_000),
+            rnd.nextLong() >> 20,
+            rnd.nextLong() >> 10
+        };
         for (int i = 2; i < r.length; i++) {
             if (rnd.nextInt(5) == 0) {
                 r[i] = null;
@@ -182,13 +213,20 @@ class TableFilesOpenWithParquetMrTest {
         assertThat(e.getInteger("kind", 0)).as("%s: kind (ADD)", name).isEqualTo(0);
         assertThat(e.getLong("file_size", 0)).as("%s: file_size", name).isEqualTo(Files.size(df.path));
         assertThat(e.getLong("row_count", 0)).as("%s: row_count", name).isEqualTo(df.rows);
-        assertThat(e.getLong("delete_row_count", 0)).as("%s: delete_row_count", name).isEqualTo(df.deletes);
+        assertThat(e.getLong("delete_row_count", 0))
+                .as("%s: delete_row_count", name)
+                .isEqualTo(df.deletes);
         assertThat(e.getInteger("bucket", 0)).as("%s: bucket", name).isEqualTo(df.bucket());
-        assertThat(e.getInteger("total_buckets", 0)).as("%s: total_buckets", name).isEqualTo(BUCKETS);
+        assertThat(e.getInteger("total_buckets", 0))
+                .as("%s: total_buckets", name)
+                .isEqualTo(BUCKETS);
         assertThat(e.getInteger("level", 0)).as("%s: level", name).isEqualTo(0);
         assertThat(e.getLong("schema_id", 0)).as("%s: schema_id", name).isEqualTo(0);
-        assertThat(e.getInteger("file_source", 0)).as("%s: file_source (APPEND)", name).isEqualTo(0);
-        assertThat(e.getLong("creation_time", 0)).as("%s: creation_time", name)
+        assertThat(e.getInteger("file_source", 0))
+                .as("%s: file_source (APPEND)", name)
+                .isEqualTo(0);
+        assertThat(e.getLong("creation_time", 0))
+                .as("%s: creation_time", name)
                 .isBetween(System.currentTimeMillis() - 600_000, System.currentTimeMillis());
         assertThat(e.getBinary("stats", 0).length()).as("%s: stats", name).isPositive();
         byte[] partition = e.getBinary("partition", 0).getBytes();
@@ -196,11 +234,16 @@ class TableFilesOpenWithParquetMrTest {
         byte[] maxKey = e.getBinary("max_key", 0).getBytes();
         if (primaryKey) {
             // rows of a primary-key file are sorted by key, so its first and last rows hold its key range
-            assertThat(partition).as("%s: partition", name).isEqualTo(ValueCodec.encodeTuple(new Object[] {df.first[0]}));
+            assertThat(partition).as("%s: partition", name).isEqualTo(ValueCodec.encodeTuple(new Object[] {df.first[0]
+            }));
             assertThat(minKey).as("%s: min_key", name).isEqualTo(ValueCodec.encodeTuple(Arrays.copyOf(df.first, 2)));
             assertThat(maxKey).as("%s: max_key", name).isEqualTo(ValueCodec.encodeTuple(Arrays.copyOf(df.last, 2)));
-            assertThat(e.getLong("min_sequence", 0)).as("%s: min_sequence", name).isEqualTo(df.minSequence);
-            assertThat(e.getLong("max_sequence", 0)).as("%s: max_sequence", name).isEqualTo(df.maxSequence);
+            assertThat(e.getLong("min_sequence", 0))
+                    .as("%s: min_sequence", name)
+                    .isEqualTo(df.minSequence);
+            assertThat(e.getLong("max_sequence", 0))
+                    .as("%s: max_sequence", name)
+                    .isEqualTo(df.maxSequence);
         } else {
             assertThat(partition).as("%s: partition", name).isEqualTo(ValueCodec.encodeTuple(new Object[0]));
             assertThat(minKey).as("%s: min_key", name).isEqualTo(ValueCodec.encodeTuple(new Object[0]));
@@ -255,38 +298,63 @@ class TableFilesOpenWithParquetMrTest {
         b.addField(Types.optional(PrimitiveTypeName.INT32).id(id++).named("i"));
         b.addField(Types.optional(PrimitiveTypeName.FLOAT).id(id++).named("f"));
         b.addField(Types.optional(PrimitiveTypeName.DOUBLE).id(id++).named("d"));
-        b.addField(Types.optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.decimalType(2, 7)).id(id++)
+        b.addField(Types.optional(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.decimalType(2, 7))
+                .id(id++)
                 .named("small"));
-        b.addField(Types.optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.decimalType(4, 18)).id(id++)
+        b.addField(Types.optional(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.decimalType(4, 18))
+                .id(id++)
                 .named("medium"));
-        b.addField(Types.optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.decimalType(10, 38)).id(id++)
+        b.addField(Types.optional(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.decimalType(10, 38))
+                .id(id++)
                 .named("large"));
-        b.addField(Types.optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).id(id++).named("s"));
+        b.addField(Types.optional(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.stringType())
+                .id(id++)
+                .named("s"));
         b.addField(Types.optional(PrimitiveTypeName.BINARY).id(id++).named("raw"));
-        b.addField(Types.optional(PrimitiveTypeName.INT32).as(LogicalTypeAnnotation.dateType()).id(id++).named("day"));
-        b.addField(Types.optional(PrimitiveTypeName.INT64).as(LogicalTypeAnnotation.timestampType(false, TimeUnit.MILLIS))
-                .id(id++).named("ms"));
-        b.addField(Types.optional(PrimitiveTypeName.INT64).as(LogicalTypeAnnotation.timestampType(false, TimeUnit.MICROS))
-                .id(id).named("us"));
+        b.addField(Types.optional(PrimitiveTypeName.INT32)
+                .as(LogicalTypeAnnotation.dateType())
+                .id(id++)
+                .named("day"));
+        b.addField(Types.optional(PrimitiveTypeName.INT64)
+                .as(LogicalTypeAnnotation.timestampType(false, TimeUnit.MILLIS))
+                .id(id++)
+                .named("ms"));
+        b.addField(Types.optional(PrimitiveTypeName.INT64)
+                .as(LogicalTypeAnnotation.timestampType(false, TimeUnit.MICROS))
+                .id(id)
+                .named("us"));
         return b.named("strata");
     }
 
     /** The Parquet schema of manifests, written out here as the format defines it. */
     private static MessageType manifestSchema() {
-        Object[][] columns = {{"kind", PrimitiveTypeName.INT32}, {"partition", PrimitiveTypeName.BINARY},
-            {"bucket", PrimitiveTypeName.INT32}, {"total_buckets", PrimitiveTypeName.INT32},
-            {"file_name", PrimitiveTypeName.BINARY}, {"file_size", PrimitiveTypeName.INT64},
-            {"row_count", PrimitiveTypeName.INT64}, {"delete_row_count", PrimitiveTypeName.INT64},
-            {"min_key", PrimitiveTypeName.BINARY}, {"max_key", PrimitiveTypeName.BINARY},
-            {"min_sequence", PrimitiveTypeName.INT64}, {"max_sequence", PrimitiveTypeName.INT64},
-            {"level", PrimitiveTypeName.INT32}, {"schema_id", PrimitiveTypeName.INT64},
-            {"stats", PrimitiveTypeName.BINARY}, {"creation_time", PrimitiveTypeName.INT64},
-            {"file_source", PrimitiveTypeName.INT32}};
+        Object[][] columns = {
+            {"kind", PrimitiveTypeName.INT32},
+            {"partition", PrimitiveTypeName.BINARY},
+            {"bucket", PrimitiveTypeName.INT32},
+            {"total_buckets", PrimitiveTypeName.INT32},
+            {"file_name", PrimitiveTypeName.BINARY},
+            {"file_size", PrimitiveTypeName.INT64},
+            {"row_count", PrimitiveTypeName.INT64},
+            {"delete_row_count", PrimitiveTypeName.INT64},
+            {"min_key", PrimitiveTypeName.BINARY},
+            {"max_key", PrimitiveTypeName.BINARY},
+            {"min_sequence", PrimitiveTypeName.INT64},
+            {"max_sequence", PrimitiveTypeName.INT64},
+            {"level", PrimitiveTypeName.INT32},
+            {"schema_id", PrimitiveTypeName.INT64},
+            {"stats", PrimitiveTypeName.BINARY},
+            {"creation_time", PrimitiveTypeName.INT64},
+            {"file_source", PrimitiveTypeName.INT32}
+        };
         List<Type> fields = new ArrayList<>();
         for (int id = 0; id < columns.length; id++) {
             String name = (String) columns[id][0];
-            Types.PrimitiveBuilder<PrimitiveType> p =
-                    Types.required((PrimitiveTypeName) columns[id][1]);
+            Types.PrimitiveBuilder<PrimitiveType> p = Types.required((PrimitiveTypeName) columns[id][1]);
             if (name.equals("file_name")) {
                 p = p.as(LogicalTypeAnnotation.stringType());
             }

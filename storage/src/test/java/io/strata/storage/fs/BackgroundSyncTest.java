@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * nothing about overwriting or missing files changes.
  */
 class BackgroundSyncTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private FileIO io() {
         return FileIO.forWarehouse(dir.toString(), Map.of());
@@ -86,7 +87,8 @@ class BackgroundSyncTest {
         try (RecordingForces forces = new RecordingForces(dir)) {
             forces.hold = true;
             for (int i = 0; i < 8; i++) {
-                org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(dir.toUri().toString(), "bucket-0/data-" + i);
+                org.apache.hadoop.fs.Path p =
+                        new org.apache.hadoop.fs.Path(dir.toUri().toString(), "bucket-0/data-" + i);
                 try (PositionOutputStream out = io.dataOutputFile(p).create(0)) {
                     out.write(content);
                     assertThat(out.getPos()).isEqualTo(content.length);
@@ -102,17 +104,22 @@ class BackgroundSyncTest {
                 }
             });
             Thread.sleep(300);
-            assertThat(durable).as("makeDurable returned while the forces of its files were held").isNotDone();
+            assertThat(durable)
+                    .as("makeDurable returned while the forces of its files were held")
+                    .isNotDone();
             assertThat(forces.forced).isEmpty();
             forces.release.countDown();
             durable.get(30, TimeUnit.SECONDS);
             // a file whose background force ended before makeDurable came to it is forced again by makeDurable
-            assertThat(forces.forced).as("each file forced before makeDurable returned").hasSize(written.size());
+            assertThat(forces.forced)
+                    .as("each file forced before makeDurable returned")
+                    .hasSize(written.size());
             Map<Path, Integer> once = Map.copyOf(forces.forced);
 
             io.makeDurable(written); // again: forgotten once durable, forced once more, cheaply
-            assertThat(forces.forced).hasSize(written.size()).allSatisfy((file, n) ->
-                    assertThat(n).as(file.toString()).isEqualTo(once.get(file) + 1));
+            assertThat(forces.forced)
+                    .hasSize(written.size())
+                    .allSatisfy((file, n) -> assertThat(n).as(file.toString()).isEqualTo(once.get(file) + 1));
         }
         for (org.apache.hadoop.fs.Path p : written) {
             assertThat(io.length(p)).isEqualTo(content.length);
@@ -133,7 +140,8 @@ class BackgroundSyncTest {
         List<org.apache.hadoop.fs.Path> written = new ArrayList<>();
         List<byte[]> contents = new ArrayList<>();
         for (int f = 0; f < 4; f++) {
-            org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(dir.toUri().toString(), "bucket-0/long-" + f);
+            org.apache.hadoop.fs.Path p =
+                    new org.apache.hadoop.fs.Path(dir.toUri().toString(), "bucket-0/long-" + f);
             ByteArrayOutputStream expected = new ByteArrayOutputStream();
             try (PositionOutputStream out = io.dataOutputFile(p).create(0)) {
                 // 3 x EARLY_FORCE_BYTES and a bit, in writes of uneven sizes
@@ -147,8 +155,9 @@ class BackgroundSyncTest {
             written.add(p);
             contents.add(expected.toByteArray());
         }
-        assertThat(BackgroundSync.earlyForces() - before).as("early forces of four files of 3 x %d bytes",
-                BackgroundSync.EARLY_FORCE_BYTES).isBetween(4L, 12L);
+        assertThat(BackgroundSync.earlyForces() - before)
+                .as("early forces of four files of 3 x %d bytes", BackgroundSync.EARLY_FORCE_BYTES)
+                .isBetween(4L, 12L);
         io.makeDurable(written);
         for (int f = 0; f < written.size(); f++) {
             assertThat(io.readFully(written.get(f))).as("file %d", f).isEqualTo(contents.get(f));
@@ -164,15 +173,19 @@ class BackgroundSyncTest {
         Path file = dir.resolve("data-early-force-failed");
         FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         out.write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
-        CompletableFuture<Void> failedEarly = CompletableFuture.failedFuture(
-                new UncheckedIOException(new IOException("injected: EIO")));
-        assertThat(BackgroundSync.forceEarly(out, failedEarly)).as("no early force after a failed one")
+        CompletableFuture<Void> failedEarly =
+                CompletableFuture.failedFuture(new UncheckedIOException(new IOException("injected: EIO")));
+        assertThat(BackgroundSync.forceEarly(out, failedEarly))
+                .as("no early force after a failed one")
                 .isSameAs(failedEarly);
         BackgroundSync.forceAndClose(file, out, failedEarly);
         assertThatThrownBy(() -> BackgroundSync.awaitDurable(file, "data-early-force-failed"))
-                .isInstanceOf(IOException.class).hasMessageContaining("data-early-force-failed")
-                .hasMessageContaining("an earlier force").hasMessageContaining("injected: EIO");
-        assertThatThrownBy(() -> out.write(ByteBuffer.wrap(new byte[] {4}))).as("the file was closed all the same")
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("data-early-force-failed")
+                .hasMessageContaining("an earlier force")
+                .hasMessageContaining("injected: EIO");
+        assertThatThrownBy(() -> out.write(ByteBuffer.wrap(new byte[] {4})))
+                .as("the file was closed all the same")
                 .isInstanceOf(IOException.class);
     }
 
@@ -181,9 +194,11 @@ class BackgroundSyncTest {
         FileIO io = io();
         Path other = Files.write(dir.resolve("written-by-another-process"), new byte[] {1, 2, 3});
         try (RecordingForces forces = new RecordingForces(dir)) {
-            io.makeDurable(List.of(new org.apache.hadoop.fs.Path(other.toUri()),
+            io.makeDurable(List.of(
+                    new org.apache.hadoop.fs.Path(other.toUri()),
                     new org.apache.hadoop.fs.Path(dir.toUri().toString(), "never-written")));
-            assertThat(forces.forced).as("forced by makeDurable itself; the missing file skipped")
+            assertThat(forces.forced)
+                    .as("forced by makeDurable itself; the missing file skipped")
                     .isEqualTo(Map.of(other, 1));
         }
         assertThat(Files.readAllBytes(other)).containsExactly(1, 2, 3);
@@ -194,11 +209,17 @@ class BackgroundSyncTest {
     void onlyDataFilesAreForcedInTheBackground() throws IOException {
         FileIO io = io();
         long before = BackgroundSync.handedOver();
-        try (OutputStream out = io.outputFile(new org.apache.hadoop.fs.Path(dir.toUri().toString(), "manifest-1")).create(0)) {
+        try (OutputStream out = io.outputFile(
+                        new org.apache.hadoop.fs.Path(dir.toUri().toString(), "manifest-1"))
+                .create(0)) {
             out.write(1);
         }
-        assertThat(BackgroundSync.handedOver()).as("a file of outputFile is forced at its close").isEqualTo(before);
-        try (OutputStream out = io.dataOutputFile(new org.apache.hadoop.fs.Path(dir.toUri().toString(), "data-1")).create(0)) {
+        assertThat(BackgroundSync.handedOver())
+                .as("a file of outputFile is forced at its close")
+                .isEqualTo(before);
+        try (OutputStream out = io.dataOutputFile(
+                        new org.apache.hadoop.fs.Path(dir.toUri().toString(), "data-1"))
+                .create(0)) {
             out.write(1);
         }
         assertThat(BackgroundSync.handedOver()).isEqualTo(before + 1);
@@ -224,7 +245,9 @@ class BackgroundSyncTest {
     void syncerThreadsStopWhenReleasedOrIdleAndStartAgain() throws Exception {
         FileIO io = io();
         org.apache.hadoop.fs.Path first = writeDataFile(io, "data-before-release");
-        assertThat(BackgroundSync.liveThreads()).as("a force started a syncer thread").isPositive();
+        assertThat(BackgroundSync.liveThreads())
+                .as("a force started a syncer thread")
+                .isPositive();
         ProcessResources.release();
         assertThat(BackgroundSync.liveThreads()).as("threads after release").isZero();
         io.makeDurable(List.of(first));
@@ -232,11 +255,13 @@ class BackgroundSyncTest {
         org.apache.hadoop.fs.Path second = writeDataFile(io, "data-after-release");
         io.makeDurable(List.of(second));
         assertThat(io.readFully(second)).containsExactly(7, 7, 7);
-        long deadline = System.nanoTime() + Duration.ofMillis(BackgroundSync.IDLE_MILLIS * 5).toNanos();
+        long deadline = System.nanoTime()
+                + Duration.ofMillis(BackgroundSync.IDLE_MILLIS * 5).toNanos();
         while (BackgroundSync.liveThreads() > 0 && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
-        assertThat(BackgroundSync.liveThreads()).as("threads %d ms after the last force", BackgroundSync.IDLE_MILLIS * 5)
+        assertThat(BackgroundSync.liveThreads())
+                .as("threads %d ms after the last force", BackgroundSync.IDLE_MILLIS * 5)
                 .isZero();
     }
 

@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * (check absent, single write); without it, a file system with no trusted primitive is refused.
  */
 class CommitLockTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     /** A JVM-wide lock: enough to test the publisher's contract inside one process. */
     public static final class JvmLock implements CommitLock {
@@ -53,10 +54,20 @@ class CommitLockTest {
 
     @Test
     void racingCommittersUnderACommitLockLoseNothing() throws Exception {
-        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "locked", Schema.newBuilder()
-                .column("p", "INT").column("id", "BIGINT").primaryKey("p", "id").partitionKeys("p")
-                .option("bucket", "1").option("write-only", "true").option("commit.lock.class", JvmLock.class.getName())
-                .option("commit.max-retries", "100").build());
+        FileStoreTable t = Catalog.open(dir.toString())
+                .createTable(
+                        "db",
+                        "locked",
+                        Schema.newBuilder()
+                                .column("p", "INT")
+                                .column("id", "BIGINT")
+                                .primaryKey("p", "id")
+                                .partitionKeys("p")
+                                .option("bucket", "1")
+                                .option("write-only", "true")
+                                .option("commit.lock.class", JvmLock.class.getName())
+                                .option("commit.max-retries", "100")
+                                .build());
         assertThat(t.publisher().describe()).contains(JvmLock.class.getName());
         int before = JvmLock.USES.get();
         ExecutorService pool = Executors.newFixedThreadPool(3);
@@ -65,7 +76,8 @@ class CommitLockTest {
             for (int w = 0; w < 3; w++) {
                 int writer = w;
                 futures.add(pool.submit(() -> {
-                    try (TableWrite write = t.newWrite("w" + writer); TableCommit commit = t.newCommit("w" + writer)) {
+                    try (TableWrite write = t.newWrite("w" + writer);
+                            TableCommit commit = t.newCommit("w" + writer)) {
                         for (long c = 1; c <= 5; c++) {
                             write.write(GenericRow.insert(writer, c));
                             commit.commit(c, write.prepareCommit());
@@ -80,10 +92,13 @@ class CommitLockTest {
         } finally {
             pool.shutdownNow();
         }
-        assertThat(t.snapshotManager().listIds()).hasSize(15).containsExactlyElementsOf(
-                LongStream.rangeClosed(1, 15).boxed().toList());
+        assertThat(t.snapshotManager().listIds())
+                .hasSize(15)
+                .containsExactlyElementsOf(LongStream.rangeClosed(1, 15).boxed().toList());
         assertThat(TestTables.scan(t)).hasSize(15);
-        assertThat(JvmLock.USES.get() - before).as("every publish went through the lock").isGreaterThanOrEqualTo(15);
+        assertThat(JvmLock.USES.get() - before)
+                .as("every publish went through the lock")
+                .isGreaterThanOrEqualTo(15);
     }
 
     @Test
@@ -94,14 +109,24 @@ class CommitLockTest {
         conf.setBoolean("fs.untrusted.impl.disable.cache", true);
         FileIO io = FileIO.forWarehouse("untrusted:///" + dir.toAbsolutePath(), conf);
         assertThatThrownBy(() -> Publishers.forTable(io, "untrusted:///wh/db.db/t", TableOptions.empty()))
-                .hasMessageContaining("untrusted").hasMessageContaining("commit.lock.class")
+                .hasMessageContaining("untrusted")
+                .hasMessageContaining("commit.lock.class")
                 .hasMessageContaining("commit.lock.jdbc.url");
-        assertThat(Publishers.forTable(io, "untrusted:///wh/db.db/t", lockClass(JvmLock.class.getName())).describe())
+        assertThat(Publishers.forTable(io, "untrusted:///wh/db.db/t", lockClass(JvmLock.class.getName()))
+                        .describe())
                 .contains("lock");
         assertThatThrownBy(() -> Publishers.forTable(io, "t", lockClass("no.such.Lock")))
                 .hasMessageContaining("no.such.Lock");
-        assertThatThrownBy(() -> Publishers.forTable(io, "t", TableOptions.validate("t", Map.of(
-                "commit.lock.class", JvmLock.class.getName(), "commit.lock.jdbc.url", "jdbc:h2:mem:x"))))
+        assertThatThrownBy(() -> Publishers.forTable(
+                        io,
+                        "t",
+                        TableOptions.validate(
+                                "t",
+                                Map.of(
+                                        "commit.lock.class",
+                                        JvmLock.class.getName(),
+                                        "commit.lock.jdbc.url",
+                                        "jdbc:h2:mem:x"))))
                 .hasMessageContaining("not both");
     }
 

@@ -26,17 +26,68 @@ public abstract class DelegatingFileIO extends FileIO {
         this.local = local;
     }
 
-    @Override public String scheme() { return local.scheme(); }
-    @Override public boolean exists(Path path) throws IOException { return local.exists(path); }
-    @Override public InputStream open(Path path) throws IOException { return local.open(path); }
-    @Override public OutputStream create(Path path) throws IOException { return local.create(path); }
-    @Override public long length(Path path) throws IOException { return local.length(path); }
-    @Override public boolean delete(Path path) throws IOException { return local.delete(path); }
-    @Override public void mkdirs(Path path) throws IOException { local.mkdirs(path); }
-    @Override public List<FileEntry> list(Path dir) throws IOException { return local.list(dir); }
-    @Override protected void replace(Path src, Path dst) throws IOException { local.replace(src, dst); }
-    @Override public InputFile inputFile(Path path, long knownLength) { return local.inputFile(path, knownLength); }
-    @Override public OutputFile outputFile(Path path) { return local.outputFile(path); }
-    @Override public OutputFile dataOutputFile(Path path) { return local.dataOutputFile(path); }
-    @Override public void makeDurable(Collection<Path> files) throws IOException { local.makeDurable(files); }
+    @Override
+    public String scheme() {
+        return local.scheme();
+    }
+
+    @Override
+    public boolean exists(Path path) throws IOException {
+        return local.exists(path);
+    }
+
+    @Override
+    public InputStream open(Path path) throws IOException {
+        return local.open(path);
+    }
+
+    @Override
+    public OutputStream create(Path path) throws IOException {
+        return local.create(path);
+    }
+
+    @Override
+    public long length(Path path) throws IOException {
+        return local.length(path);
+    }
+
+    @Override
+    public boolean delete(Path path) throws IOException {
+        return local.delete(path);
+    }
+
+    @Override
+    public void mkdirs(Path path) throws IOException {
+        local.mkdirs(path);
+    }
+
+    @Override
+    public List<FileEntry> list(Path dir) throws IOException {
+        return local.list(dir);
+    }
+
+    @Override
+    protected void replace(Path src, Path dst) throws IOException {
+        local.replace(src, dst);
+    }
+
+    @Override
+    public InputFile inputFile(Path path, long knownLength) {
+        return local.inputFile(path, knownLength);
+    }
+
+    @Override
+    public OutputFile outputFile(Path path) {
+        return local.outputFile(path);
+    }
+
+    @Override
+    public OutputFile dataOutputFile(Path path) {
+        return local.dataOutputFile(path);
+    }
+
+    @Override
+    public void makeDurable(Collection<Path> files) throws IOException {
+        local.makeDurable(files);
+    }
 }

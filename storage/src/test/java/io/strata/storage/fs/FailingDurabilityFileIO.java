@@ -13,6 +13,7 @@ public final class FailingDurabilityFileIO extends DelegatingFileIO {
     @Override
     public void makeDurable(Collection<Path> files) throws IOException {
         local.makeDurable(files); // whatever is pending settles first
-        throw new IOException("cannot force data file " + files.iterator().next().getName() + " to disk: injected");
+        throw new IOException(
+                "cannot force data file " + files.iterator().next().getName() + " to disk: injected");
     }
 }

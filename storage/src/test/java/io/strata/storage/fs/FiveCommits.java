@@ -22,8 +22,7 @@ final class FiveCommits {
     static final int COMMITS = 5;
     static final int ROWS_PER_COMMIT = 20;
 
-    private FiveCommits() {
-    }
+    private FiveCommits() {}
 
     /**
      * Writes and commits them (commit user "job", identifiers 1..5), calling {@code afterCommit}
@@ -32,7 +31,8 @@ final class FiveCommits {
     static Map<Long, Map<Long, List<Object>>> write(FileStoreTable table, LongConsumer afterCommit) {
         Map<Long, Map<Long, List<Object>>> expectedAt = new HashMap<>();
         Map<Long, List<Object>> model = new TreeMap<>();
-        try (TableWrite w = table.newWrite("job"); TableCommit c = table.newCommit("job")) {
+        try (TableWrite w = table.newWrite("job");
+                TableCommit c = table.newCommit("job")) {
             for (int commit = 1; commit <= COMMITS; commit++) {
                 for (long k = 0; k < ROWS_PER_COMMIT; k++) {
                     long key = (k * 7 + commit * 3) % 30;
@@ -61,7 +61,8 @@ final class FiveCommits {
         assertThat(Rows.byKey(Rows.readAll(reader.newReadBuilder()))).isEqualTo(expectedAt.get((long) COMMITS));
         for (long id = 1; id <= COMMITS; id++) {
             assertThat(Rows.byKey(Rows.readAll(reader.newReadBuilder().withSnapshot(id))))
-                    .as("time travel to snapshot %s", id).isEqualTo(expectedAt.get(id));
+                    .as("time travel to snapshot %s", id)
+                    .isEqualTo(expectedAt.get(id));
         }
     }
 }

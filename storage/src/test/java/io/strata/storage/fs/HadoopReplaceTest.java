@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * that was never moved in.
  */
 class HadoopReplaceTest {
-    @TempDir java.nio.file.Path dir;
+    @TempDir
+    java.nio.file.Path dir;
 
     /** The local file system with HDFS's rename (false, nothing moved, when the target exists), or refusing every rename. */
     static final class FalseRenameFileSystem extends RawLocalFileSystem {
@@ -60,7 +61,9 @@ class HadoopReplaceTest {
         io.overwriteHint(hint, "1");
         io.overwriteHint(hint, "2");
         assertThat(io.readUtf8(hint)).isEqualTo("2");
-        assertThat(fs.renames.get()).as("one rename for the new hint, two for the replaced one").isEqualTo(3);
+        assertThat(fs.renames.get())
+                .as("one rename for the new hint, two for the replaced one")
+                .isEqualTo(3);
         assertThat(dir.toFile().list()).containsExactly("LATEST");
     }
 
@@ -70,15 +73,18 @@ class HadoopReplaceTest {
         io.overwriteHint(hint, "1");
         fs.refuseAll = true;
         fs.renames.set(0);
-        assertThatThrownBy(() -> io.overwriteHint(hint, "2")).isInstanceOf(IOException.class)
-                .hasMessageContaining("rename returned false").hasMessageContaining(hint.toString())
+        assertThatThrownBy(() -> io.overwriteHint(hint, "2"))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("rename returned false")
+                .hasMessageContaining(hint.toString())
                 .hasMessageContaining("LATEST");
         assertThat(fs.renames.get()).isEqualTo(2);
         assertThat(dir.toFile().list()).as("the temporary file is removed").noneMatch(n -> n.startsWith("."));
 
         Path whole = path("whole");
         assertThatThrownBy(() -> io.writeNewWhole(whole, "x".getBytes(StandardCharsets.UTF_8)))
-                .isInstanceOf(IOException.class).hasMessageContaining(whole.toString());
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining(whole.toString());
         assertThat(Files.exists(dir.resolve("whole"))).isFalse();
     }
 }

@@ -51,7 +51,10 @@ class HdfsTableTest {
         c.setInt("dfs.replication", 1);
         // the client polls the name node while closing a file; start polling sooner than 400 ms
         c.setInt("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", 10);
-        cluster = new MiniDFSCluster.Builder(c, baseDir).numDataNodes(1).format(true).build();
+        cluster = new MiniDFSCluster.Builder(c, baseDir)
+                .numDataNodes(1)
+                .format(true)
+                .build();
         cluster.waitActive();
         conf = cluster.getConfiguration(0);
         warehouse = "hdfs://localhost:" + cluster.getNameNodePort() + "/warehouse";
@@ -76,19 +79,29 @@ class HdfsTableTest {
 
     @Test
     void writeCommitAndTimeTravelOnHdfs() {
-        FileStoreTable table = catalog().createTable("db", "orders", Schema.newBuilder().column("id", "BIGINT")
-                .column("v", "STRING").primaryKey("id").option("bucket", "2").build());
+        FileStoreTable table = catalog()
+                .createTable(
+                        "db",
+                        "orders",
+                        Schema.newBuilder()
+                                .column("id", "BIGINT")
+                                .column("v", "STRING")
+                                .primaryKey("id")
+                                .option("bucket", "2")
+                                .build());
         assertThat(table.fileIO().scheme()).isEqualTo("hdfs");
         assertThat(table.publisher().describe()).isEqualTo("rename without overwrite");
 
-        Map<Long, Map<Long, List<Object>>> expectedAt = FiveCommits.write(table, commit -> { });
+        Map<Long, Map<Long, List<Object>>> expectedAt = FiveCommits.write(table, commit -> {});
         // a fresh catalog (another client) sees the same table
         FiveCommits.assertTimeTravel(catalog().getTable("db", "orders"), expectedAt);
     }
 
     @Test
     void renamePublisherNeverOverwrites() throws Exception {
-        FileStoreTable table = catalog().createTable("db", "pub", Schema.newBuilder().column("id", "BIGINT").build());
+        FileStoreTable table = catalog()
+                .createTable(
+                        "db", "pub", Schema.newBuilder().column("id", "BIGINT").build());
         AtomicPublisher publisher = table.publisher();
         FileSystem fs = ((HadoopFileIO) table.fileIO()).fileSystem();
         Path dir = new Path(table.paths().root(), "race");
@@ -110,14 +123,17 @@ class HdfsTableTest {
                 int winner = -1;
                 for (int i = 0; i < contenders; i++) {
                     if (results.get(i).get(30, TimeUnit.SECONDS)) {
-                        assertThat(winner).as("round %s: two publishers both won", round).isEqualTo(-1);
+                        assertThat(winner)
+                                .as("round %s: two publishers both won", round)
+                                .isEqualTo(-1);
                         winner = i;
                     }
                 }
                 assertThat(winner).as("round %s: nobody won", round).isNotEqualTo(-1);
                 assertThat(table.fileIO().readUtf8(target)).isEqualTo("contender-" + winner);
                 // a later publisher does not replace it either
-                assertThat(publisher.publish(target, "late".getBytes(StandardCharsets.UTF_8))).isFalse();
+                assertThat(publisher.publish(target, "late".getBytes(StandardCharsets.UTF_8)))
+                        .isFalse();
                 assertThat(table.fileIO().readUtf8(target)).isEqualTo("contender-" + winner);
             }
         } finally {
@@ -130,9 +146,19 @@ class HdfsTableTest {
 
     @Test
     void racingCommittersOnHdfsLoseNoCommit() throws Exception {
-        catalog().createTable("db", "race", Schema.newBuilder().column("p", "INT").column("id", "BIGINT")
-                .column("v", "STRING").primaryKey("p", "id").partitionKeys("p")
-                .option("commit.max-retries", "100").option("commit.max-retry-wait", "200 ms").build());
+        catalog()
+                .createTable(
+                        "db",
+                        "race",
+                        Schema.newBuilder()
+                                .column("p", "INT")
+                                .column("id", "BIGINT")
+                                .column("v", "STRING")
+                                .primaryKey("p", "id")
+                                .partitionKeys("p")
+                                .option("commit.max-retries", "100")
+                                .option("commit.max-retry-wait", "200 ms")
+                                .build());
         int committers = 2;
         int commits = 5;
         RacedCommits.race(() -> catalog().getTable("db", "race"), committers, commits, 90);

@@ -40,12 +40,18 @@ class JdbcCommitLockTest {
     }
 
     private static String url(String db) {
-        return db.equals("h2") ? "jdbc:h2:mem:locks-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1"
+        return db.equals("h2")
+                ? "jdbc:h2:mem:locks-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1"
                 : postgres.getJdbcUrl("postgres", "postgres");
     }
 
     private static JdbcCommitLock lock(String url, long leaseMs, long acquireTimeoutMs, long renewMs) {
-        return new JdbcCommitLock(url, null, null, Duration.ofMillis(leaseMs), Duration.ofMillis(acquireTimeoutMs),
+        return new JdbcCommitLock(
+                url,
+                null,
+                null,
+                Duration.ofMillis(leaseMs),
+                Duration.ofMillis(acquireTimeoutMs),
                 Duration.ofMillis(renewMs));
     }
 
@@ -88,7 +94,7 @@ class JdbcCommitLockTest {
         assertThat(counter[0]).isEqualTo(threads * rounds);
         // another key is independent of this one
         try (JdbcCommitLock.Lease a = lock(url, 10_000, 100, 3_000).acquire(key);
-             JdbcCommitLock.Lease b = lock(url, 10_000, 100, 3_000).acquire(key + "-other")) {
+                JdbcCommitLock.Lease b = lock(url, 10_000, 100, 3_000).acquire(key + "-other")) {
             a.checkHeld();
             b.checkHeld();
         }
@@ -123,7 +129,8 @@ class JdbcCommitLockTest {
         JdbcCommitLock.Lease taken = lock(url, 10_000, 10_000, 3_000).acquire("k");
         long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - acquired);
         assertThat(waitedMs).as("taken over only after the lease").isGreaterThanOrEqualTo(780);
-        assertThatThrownBy(stale::checkHeld).isInstanceOf(JdbcCommitLock.LeaseLostException.class)
+        assertThatThrownBy(stale::checkHeld)
+                .isInstanceOf(JdbcCommitLock.LeaseLostException.class)
                 .hasMessageContaining("commit.lock.lease");
         assertThatThrownBy(() -> frozen.runExclusive("k", () -> "never")).hasMessageContaining("is held by");
         stale.close(); // must not delete the new holder's row
@@ -137,16 +144,19 @@ class JdbcCommitLockTest {
     void runExclusiveFailsWhenTheLeaseRanOutDuringTheAction(String db) throws Exception {
         JdbcCommitLock lock = lock(url(db), 300, 1_000, 60_000);
         assertThatThrownBy(() -> lock.runExclusive("k", () -> {
-            Thread.sleep(500);
-            return null;
-        })).isInstanceOf(JdbcCommitLock.LeaseLostException.class);
+                    Thread.sleep(500);
+                    return null;
+                }))
+                .isInstanceOf(JdbcCommitLock.LeaseLostException.class);
         assertThat(lock.runExclusive("k", () -> "again")).isEqualTo("again");
     }
 
     @org.junit.jupiter.api.Test
     void badUrlsAreRefusedNamingTheOption() {
         assertThatThrownBy(() -> lock("postgres://nope", 1_000, 100, 100)).hasMessageContaining("not a JDBC URL");
-        assertThatThrownBy(() -> lock("jdbc:nosuchdb://x;password=secret", 1_000, 100, 100).acquire("k"))
-                .hasMessageContaining("commit.lock.jdbc.url").hasMessageNotContaining("secret");
+        assertThatThrownBy(() -> lock("jdbc:nosuchdb://x;password=secret", 1_000, 100, 100)
+                        .acquire("k"))
+                .hasMessageContaining("commit.lock.jdbc.url")
+                .hasMessageNotContaining("secret");
     }
 }

@@ -31,7 +31,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * overwrite) and under a scheme Strata does not know as an object store (temp file and rename).
  */
 class LatestHintTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     /** The local file system with S3A's rename refusal, counting the metadata calls. */
     public static final class RenameRefusingFileSystem extends RawLocalFileSystem {
@@ -46,8 +47,15 @@ class LatestHintTest {
         }
 
         // the constructor asks before initialize
-        @Override public URI getUri() { return uri == null ? super.getUri() : uri; }
-        @Override public String getScheme() { return getUri().getScheme(); }
+        @Override
+        public URI getUri() {
+            return uri == null ? super.getUri() : uri;
+        }
+
+        @Override
+        public String getScheme() {
+            return getUri().getScheme();
+        }
 
         @Override
         public boolean rename(org.apache.hadoop.fs.Path src, org.apache.hadoop.fs.Path dst) throws IOException {
@@ -79,15 +87,25 @@ class LatestHintTest {
         String warehouse = scheme + "://" + dir.toAbsolutePath().toUri().getPath() + "wh";
         FileIO io = FileIO.forWarehouse(warehouse, conf);
         RenameRefusingFileSystem fs = (RenameRefusingFileSystem) ((HadoopFileIO) io).fileSystem();
-        FileStoreTable t = Catalog.open(warehouse, io).createTable("db", "t", Schema.newBuilder()
-                .column("k", "BIGINT NOT NULL").primaryKey("k").option("bucket", "1").option("write-only", "true")
-                .option("commit.lock.class", CommitLockTest.JvmLock.class.getName()).build());
+        FileStoreTable t = Catalog.open(warehouse, io)
+                .createTable(
+                        "db",
+                        "t",
+                        Schema.newBuilder()
+                                .column("k", "BIGINT NOT NULL")
+                                .primaryKey("k")
+                                .option("bucket", "1")
+                                .option("write-only", "true")
+                                .option("commit.lock.class", CommitLockTest.JvmLock.class.getName())
+                                .build());
         int commits = 46;
-        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+        try (TableWrite w = t.newWrite("w");
+                TableCommit c = t.newCommit("w")) {
             for (long n = 1; n <= commits; n++) {
                 w.write(GenericRow.insert(n));
                 c.commit(n, w.prepareCommit());
-                assertThat(io.readUtf8(t.paths().latestHint())).as("LATEST after commit %s", n)
+                assertThat(io.readUtf8(t.paths().latestHint()))
+                        .as("LATEST after commit %s", n)
                         .isEqualTo(Long.toString(n));
             }
         }
@@ -118,6 +136,7 @@ class LatestHintTest {
         for (FileIO.FileEntry e : io.list(t.paths().snapshotDir())) {
             assertThat(e.path().getName()).as("temporary hint file left behind").doesNotStartWith(".");
         }
-        assertThat(new String(io.readFully(t.paths().earliestHint()), StandardCharsets.UTF_8)).isEqualTo("1");
+        assertThat(new String(io.readFully(t.paths().earliestHint()), StandardCharsets.UTF_8))
+                .isEqualTo("1");
     }
 }

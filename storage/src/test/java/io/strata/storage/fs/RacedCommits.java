@@ -25,8 +25,7 @@ import org.apache.hadoop.fs.RemoteIterator;
 
 /** What a race of committers on a Hadoop file system must leave: every commit, once. */
 final class RacedCommits {
-    private RacedCommits() {
-    }
+    private RacedCommits() {}
 
     /**
      * Races {@code committers} writers in threads from one barrier: writer p ("committer-p", its
@@ -34,8 +33,7 @@ final class RacedCommits {
      * identifier n, n = 1..commits. Asserts that each published exactly {@code commits} snapshots
      * and that together they published ids 1..committers x commits.
      */
-    static void race(Supplier<FileStoreTable> table, int committers, int commits, int timeoutSeconds)
-            throws Exception {
+    static void race(Supplier<FileStoreTable> table, int committers, int commits, int timeoutSeconds) throws Exception {
         CyclicBarrier start = new CyclicBarrier(committers);
         ExecutorService pool = Executors.newFixedThreadPool(committers);
         List<Future<List<Long>>> results = new ArrayList<>();
@@ -46,7 +44,8 @@ final class RacedCommits {
                 String user = "committer-" + p;
                 List<Long> ids = new ArrayList<>();
                 start.await();
-                try (TableWrite w = handle.newWrite(user); TableCommit c = handle.newCommit(user)) {
+                try (TableWrite w = handle.newWrite(user);
+                        TableCommit c = handle.newCommit(user)) {
                     for (int n = 1; n <= commits; n++) {
                         w.write(GenericRow.insert(p, (long) n, user + "#" + n));
                         ids.addAll(c.commit(n, w.prepareCommit()));
@@ -87,7 +86,8 @@ final class RacedCommits {
         for (long id = 1; id <= total; id++) {
             Snapshot s = sm.snapshot(id);
             assertThat(commitsSeen.add(s.commitUser() + "#" + s.commitIdentifier()))
-                    .as("(user, identifier) of snapshot %s seen before", id).isTrue();
+                    .as("(user, identifier) of snapshot %s seen before", id)
+                    .isTrue();
             assertThat(s.totalRecordCount()).as("rows in snapshot %s", id).isEqualTo(id);
         }
         Set<String> rows = new HashSet<>();
@@ -104,7 +104,9 @@ final class RacedCommits {
         FileSystem fs = ((HadoopFileIO) table.fileIO()).fileSystem();
         RemoteIterator<LocatedFileStatus> it = fs.listFiles(table.paths().root(), true);
         while (it.hasNext()) {
-            assertThat(it.next().getPath().getName()).as("hidden/temporary file").doesNotStartWith(".");
+            assertThat(it.next().getPath().getName())
+                    .as("hidden/temporary file")
+                    .doesNotStartWith(".");
         }
     }
 }

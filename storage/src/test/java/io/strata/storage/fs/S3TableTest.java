@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.data.GenericRow;
-import io.strata.storage.read.IncrementalRead;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
@@ -79,9 +78,17 @@ class S3TableTest {
     }
 
     private static Schema raceSchema() {
-        return Schema.newBuilder().column("p", "INT").column("id", "BIGINT").column("v", "STRING")
-                .primaryKey("p", "id").partitionKeys("p").option("bucket", "1").option("write-only", "true")
-                .option("commit.max-retries", "100").option("commit.max-retry-wait", "200 ms").build();
+        return Schema.newBuilder()
+                .column("p", "INT")
+                .column("id", "BIGINT")
+                .column("v", "STRING")
+                .primaryKey("p", "id")
+                .partitionKeys("p")
+                .option("bucket", "1")
+                .option("write-only", "true")
+                .option("commit.max-retries", "100")
+                .option("commit.max-retry-wait", "200 ms")
+                .build();
     }
 
     @Test
@@ -90,25 +97,30 @@ class S3TableTest {
         FileIO io = FileIO.forWarehouse(warehouse, s3.configuration());
         FileSystem fs = ((HadoopFileIO) io).fileSystem();
         Path root = new Path(warehouse);
-        assertThat(ConditionalCreatePublisher.offered(fs, root)).as("hadoop-aws 3.4.2 offers conditional create")
+        assertThat(ConditionalCreatePublisher.offered(fs, root))
+                .as("hadoop-aws 3.4.2 offers conditional create")
                 .isTrue();
         // the store's behaviour, shown directly: a second conditional create of one key succeeds and overwrites
         ConditionalCreatePublisher conditional = new ConditionalCreatePublisher(fs);
         Path key = new Path(root, "twice");
-        assertThat(conditional.publish(key, "first".getBytes(StandardCharsets.UTF_8))).isTrue();
-        assertThat(conditional.publish(key, "second".getBytes(StandardCharsets.UTF_8))).isTrue();
+        assertThat(conditional.publish(key, "first".getBytes(StandardCharsets.UTF_8)))
+                .isTrue();
+        assertThat(conditional.publish(key, "second".getBytes(StandardCharsets.UTF_8)))
+                .isTrue();
         assertThat(io.readUtf8(key)).isEqualTo("second");
         assertThat(conditional.honoured(root)).isFalse();
         io.delete(key);
 
-        assertThatThrownBy(() -> Catalog.open(warehouse, s3.configuration()).createTable("db", "t",
-                raceSchema()))
+        assertThatThrownBy(() -> Catalog.open(warehouse, s3.configuration()).createTable("db", "t", raceSchema()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("warehouse " + warehouse)
                 .hasMessageContaining("does not honour")
                 .hasMessageContaining("commit.lock.jdbc.url");
-        assertThat(io.list(root)).as("probe objects are removed").noneMatch(e -> e.path().getName().startsWith("."));
-        assertThat(Catalog.open(warehouse, s3.configuration()).tableExists("db", "t")).isFalse();
+        assertThat(io.list(root))
+                .as("probe objects are removed")
+                .noneMatch(e -> e.path().getName().startsWith("."));
+        assertThat(Catalog.open(warehouse, s3.configuration()).tableExists("db", "t"))
+                .isFalse();
     }
 
     /**
@@ -129,16 +141,23 @@ class S3TableTest {
             try {
                 ConditionalCreatePublisher conditional = new ConditionalCreatePublisher(fs);
                 Path key = new Path(warehouse, "once");
-                assertThat(conditional.publish(key, "first".getBytes(StandardCharsets.UTF_8))).isTrue();
-                assertThat(conditional.publish(key, "second".getBytes(StandardCharsets.UTF_8))).isFalse();
-                assertThat(proxy.refused()).as("refused by the store (412), not by a client-side check").isEqualTo(1);
+                assertThat(conditional.publish(key, "first".getBytes(StandardCharsets.UTF_8)))
+                        .isTrue();
+                assertThat(conditional.publish(key, "second".getBytes(StandardCharsets.UTF_8)))
+                        .isFalse();
+                assertThat(proxy.refused())
+                        .as("refused by the store (412), not by a client-side check")
+                        .isEqualTo(1);
                 assertThat(io.readUtf8(key)).isEqualTo("first");
                 io.delete(key);
 
                 Catalog catalog = Catalog.open(warehouse, io);
                 catalog.createTable("db", "race", raceSchema());
-                assertThat(proxy.refused()).as("the probe's second create was refused by the store").isEqualTo(2);
-                assertThat(catalog.getTable("db", "race").publisher().describe()).contains("conditional create");
+                assertThat(proxy.refused())
+                        .as("the probe's second create was refused by the store")
+                        .isEqualTo(2);
+                assertThat(catalog.getTable("db", "race").publisher().describe())
+                        .contains("conditional create");
                 int committers = 3;
                 int commits = 3;
                 RacedCommits.race(() -> catalog.getTable("db", "race"), committers, commits, 150);
@@ -153,13 +172,24 @@ class S3TableTest {
     void writeCommitTimeTravelAndIncrementalReadOnS3a() throws Exception {
         String warehouse = s3.uri("flow");
         Configuration conf = conf(h2());
-        FileStoreTable table = Catalog.open(warehouse, conf).createTable("db", "orders", Schema.newBuilder()
-                .column("id", "BIGINT").column("v", "STRING").primaryKey("id").option("bucket", "2").build());
+        FileStoreTable table = Catalog.open(warehouse, conf)
+                .createTable(
+                        "db",
+                        "orders",
+                        Schema.newBuilder()
+                                .column("id", "BIGINT")
+                                .column("v", "STRING")
+                                .primaryKey("id")
+                                .option("bucket", "2")
+                                .build());
         assertThat(table.fileIO().scheme()).isEqualTo("s3a");
         assertThat(table.publisher().describe()).contains(JdbcCommitLock.class.getName());
 
-        Map<Long, Map<Long, List<Object>>> expectedAt = FiveCommits.write(table, commit -> assertThat(
-                readHint(table)).as("LATEST after commit %s", commit).isEqualTo(Long.toString(commit)));
+        Map<Long, Map<Long, List<Object>>> expectedAt = FiveCommits.write(
+                table,
+                commit -> assertThat(readHint(table))
+                        .as("LATEST after commit %s", commit)
+                        .isEqualTo(Long.toString(commit)));
         FileStoreTable reader = Catalog.open(warehouse, conf).getTable("db", "orders");
         FiveCommits.assertTimeTravel(reader, expectedAt);
         int changes = 0;
@@ -169,7 +199,8 @@ class S3TableTest {
                 changes++;
             }
         }
-        assertThat(changes).as("rows of the deltas (pre-merged per commit)")
+        assertThat(changes)
+                .as("rows of the deltas (pre-merged per commit)")
                 .isEqualTo(FiveCommits.COMMITS * FiveCommits.ROWS_PER_COMMIT);
         int second = 0;
         try (CloseableIterator<GenericRow> it = reader.newIncrementalRead().read(1, 2)) {
@@ -215,14 +246,15 @@ class S3TableTest {
         List<File> logs = new ArrayList<>();
         for (int p = 1; p <= 2; p++) {
             File log = new File(dir, "committer-" + p + ".log");
-            List<String> args = new ArrayList<>(List.of(warehouse, "race", "committer-" + p, String.valueOf(p),
-                    String.valueOf(commits)));
+            List<String> args = new ArrayList<>(
+                    List.of(warehouse, "race", "committer-" + p, String.valueOf(p), String.valueOf(commits)));
             args.addAll(settings);
             children.add(CommitterProcess.start(log, args));
             logs.add(log);
         }
         FileStoreTable table = Catalog.open(warehouse, conf(lockUrl)).getTable("db", "race");
-        try (TableWrite w = table.newWrite("committer-0"); TableCommit c = table.newCommit("committer-0")) {
+        try (TableWrite w = table.newWrite("committer-0");
+                TableCommit c = table.newCommit("committer-0")) {
             for (int n = 1; n <= commits; n++) {
                 w.write(GenericRow.insert(0, (long) n, "committer-0#" + n));
                 assertThat(c.commit(n, w.prepareCommit())).hasSize(1);

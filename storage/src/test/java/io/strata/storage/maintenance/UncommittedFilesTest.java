@@ -29,18 +29,23 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Reachable files of retained snapshots, and removal of a writer's uncommitted files. */
 class UncommittedFilesTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private final TableModel model = new TableModel(TableModel.Mode.DEDUPLICATE);
     private final Random rnd = new Random(43);
 
     private FileStoreTable table() {
-        return Catalog.open(dir.toString()).createTable("db", "t", TestTables.modelSchema(false, 1,
-                Map.of("write-only", "true", "changelog-producer", "lookup")));
+        return Catalog.open(dir.toString())
+                .createTable(
+                        "db",
+                        "t",
+                        TestTables.modelSchema(false, 1, Map.of("write-only", "true", "changelog-producer", "lookup")));
     }
 
     private void append(FileStoreTable t, int commits, long firstIdentifier) {
-        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+        try (TableWrite w = t.newWrite("w");
+                TableCommit c = t.newCommit("w")) {
             for (int i = 0; i < commits; i++) {
                 for (int r = 0; r < 50; r++) {
                     GenericRow row = TableModel.randomRow(rnd, 60);
@@ -53,8 +58,13 @@ class UncommittedFilesTest {
     }
 
     private static FileStoreTable compactorWithPrefix(FileStoreTable t, String prefix) {
-        return t.copyWithOptions(Map.of("write-only", "false", FileOptions.DATA_FILE_PREFIX.key(), prefix + "-data-",
-                FileOptions.CHANGELOG_FILE_PREFIX.key(), prefix + "-changelog-"));
+        return t.copyWithOptions(Map.of(
+                "write-only",
+                "false",
+                FileOptions.DATA_FILE_PREFIX.key(),
+                prefix + "-data-",
+                FileOptions.CHANGELOG_FILE_PREFIX.key(),
+                prefix + "-changelog-"));
     }
 
     private static CommitMessage fullCompaction(FileStoreTable t) {
@@ -82,13 +92,18 @@ class UncommittedFilesTest {
             c.commit(1, List.of(compaction));
         }
         Set<String> referenced = t.reachableFiles().referencedByRetainedSnapshots();
-        assertThat(referenced).as("files replaced by the compaction are still in older snapshots")
-                .containsAll(ingested).containsAll(names(compaction.compactAfter()));
-        assertThat(compaction.compactChangelogFiles()).as("the lookup producer wrote changelog").isNotEmpty();
+        assertThat(referenced)
+                .as("files replaced by the compaction are still in older snapshots")
+                .containsAll(ingested)
+                .containsAll(names(compaction.compactAfter()));
+        assertThat(compaction.compactChangelogFiles())
+                .as("the lookup producer wrote changelog")
+                .isNotEmpty();
         assertThat(referenced).containsAll(names(compaction.compactChangelogFiles()));
         Path bucketDir = Path.of(t.paths().dataFile("", 0, "x").getParent().toUri());
         assertThat(onDisk(bucketDir)).containsAll(referenced);
-        assertThat(t.reachableFiles().dataDirectoryFiles(n -> true)).extracting(p -> p.getName())
+        assertThat(t.reachableFiles().dataDirectoryFiles(n -> true))
+                .extracting(p -> p.getName())
                 .containsExactlyInAnyOrderElementsOf(onDisk(bucketDir));
     }
 
@@ -113,9 +128,12 @@ class UncommittedFilesTest {
         Set<String> expected = new HashSet<>(before);
         expected.removeAll(lostFiles);
         assertThat(onDisk(bucketDir)).isEqualTo(expected);
-        assertThat(onDisk(bucketDir)).containsAll(names(committed.compactAfter()))
+        assertThat(onDisk(bucketDir))
+                .containsAll(names(committed.compactAfter()))
                 .containsAll(names(running.compactAfter()));
-        assertThat(t.removeUncommittedFiles(n -> n.startsWith("cmp-a0-"), "attempt 0")).as("idempotent").isZero();
+        assertThat(t.removeUncommittedFiles(n -> n.startsWith("cmp-a0-"), "attempt 0"))
+                .as("idempotent")
+                .isZero();
         assertThat(TableModel.toContents(TestTables.scan(t))).isEqualTo(model.contents());
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.compact.CompactStrategy;
-import io.strata.storage.compact.TableCompactor;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.data.KeyValue;
 import io.strata.storage.data.RowKind;
@@ -38,7 +37,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * retractions), and the same through a table that is written, compacted and read.
  */
 class AggregateFunctionsTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private static Object fold(AggregateFunction f, DataType t, List<?> values) {
         Object acc = null;
@@ -54,10 +54,13 @@ class AggregateFunctionsTest {
                 .isEqualTo(-1);
         assertThat(fold(AggregateFunction.MIN, DataType.parse("STRING"), Arrays.asList("pear", "apple", null, "fig")))
                 .isEqualTo("apple");
-        assertThat(fold(AggregateFunction.MIN, DataType.parse("DECIMAL(10, 2)"),
-                Arrays.asList(new BigDecimal("2.50"), new BigDecimal("-0.75"), new BigDecimal("10.00"))))
+        assertThat(fold(
+                        AggregateFunction.MIN,
+                        DataType.parse("DECIMAL(10, 2)"),
+                        Arrays.asList(new BigDecimal("2.50"), new BigDecimal("-0.75"), new BigDecimal("10.00"))))
                 .isEqualTo(new BigDecimal("-0.75"));
-        assertThat(fold(AggregateFunction.MIN, DataType.parse("BIGINT"), Arrays.asList(null, null))).isNull();
+        assertThat(fold(AggregateFunction.MIN, DataType.parse("BIGINT"), Arrays.asList(null, null)))
+                .isNull();
         assertThat(AggregateFunction.MIN.rejectType(DataType.parse("BOOLEAN"))).isNotNull();
         assertThat(AggregateFunction.MIN.rejectType(DataType.parse("DOUBLE"))).isNull();
     }
@@ -65,37 +68,53 @@ class AggregateFunctionsTest {
     @Test
     void firstValueKeepsTheFirstNonNullValue() {
         DataType t = DataType.parse("STRING");
-        assertThat(fold(AggregateFunction.FIRST_VALUE, t, Arrays.asList(null, "b", "a", null))).isEqualTo("b");
-        assertThat(fold(AggregateFunction.FIRST_VALUE, t, Arrays.asList("a", "b"))).isEqualTo("a");
-        assertThat(fold(AggregateFunction.FIRST_VALUE, t, Arrays.asList(null, null))).isNull();
-        assertThat(AggregateFunction.FIRST_VALUE.rejectType(DataType.parse("BOOLEAN"))).isNull();
+        assertThat(fold(AggregateFunction.FIRST_VALUE, t, Arrays.asList(null, "b", "a", null)))
+                .isEqualTo("b");
+        assertThat(fold(AggregateFunction.FIRST_VALUE, t, Arrays.asList("a", "b")))
+                .isEqualTo("a");
+        assertThat(fold(AggregateFunction.FIRST_VALUE, t, Arrays.asList(null, null)))
+                .isNull();
+        assertThat(AggregateFunction.FIRST_VALUE.rejectType(DataType.parse("BOOLEAN")))
+                .isNull();
     }
 
     @Test
     void listaggJoinsNonNullStringsInOrder() {
         DataType t = DataType.parse("STRING");
-        assertThat(fold(AggregateFunction.LISTAGG, t, Arrays.asList("a", null, "b", "", "c"))).isEqualTo("a,b,,c");
-        assertThat(fold(AggregateFunction.LISTAGG, t, Arrays.asList(null, "only"))).isEqualTo("only");
-        assertThat(fold(AggregateFunction.LISTAGG, t, Arrays.asList((Object) null))).isNull();
+        assertThat(fold(AggregateFunction.LISTAGG, t, Arrays.asList("a", null, "b", "", "c")))
+                .isEqualTo("a,b,,c");
+        assertThat(fold(AggregateFunction.LISTAGG, t, Arrays.asList(null, "only")))
+                .isEqualTo("only");
+        assertThat(fold(AggregateFunction.LISTAGG, t, Arrays.asList((Object) null)))
+                .isNull();
         assertThat(AggregateFunction.LISTAGG.rejectType(DataType.parse("INT"))).contains("STRING");
     }
 
     @Test
     void boolAndAndBoolOrIgnoreNulls() {
         DataType t = DataType.parse("BOOLEAN");
-        assertThat(fold(AggregateFunction.BOOL_AND, t, Arrays.asList(true, null, true))).isEqualTo(true);
-        assertThat(fold(AggregateFunction.BOOL_AND, t, Arrays.asList(true, false, null, true))).isEqualTo(false);
-        assertThat(fold(AggregateFunction.BOOL_AND, t, Arrays.asList(null, null))).isNull();
-        assertThat(fold(AggregateFunction.BOOL_OR, t, Arrays.asList(false, null, false))).isEqualTo(false);
-        assertThat(fold(AggregateFunction.BOOL_OR, t, Arrays.asList(false, true, null, false))).isEqualTo(true);
-        assertThat(fold(AggregateFunction.BOOL_OR, t, Arrays.asList((Object) null))).isNull();
+        assertThat(fold(AggregateFunction.BOOL_AND, t, Arrays.asList(true, null, true)))
+                .isEqualTo(true);
+        assertThat(fold(AggregateFunction.BOOL_AND, t, Arrays.asList(true, false, null, true)))
+                .isEqualTo(false);
+        assertThat(fold(AggregateFunction.BOOL_AND, t, Arrays.asList(null, null)))
+                .isNull();
+        assertThat(fold(AggregateFunction.BOOL_OR, t, Arrays.asList(false, null, false)))
+                .isEqualTo(false);
+        assertThat(fold(AggregateFunction.BOOL_OR, t, Arrays.asList(false, true, null, false)))
+                .isEqualTo(true);
+        assertThat(fold(AggregateFunction.BOOL_OR, t, Arrays.asList((Object) null)))
+                .isNull();
         assertThat(AggregateFunction.BOOL_AND.rejectType(DataType.parse("INT"))).contains("BOOLEAN");
-        assertThat(AggregateFunction.BOOL_OR.rejectType(DataType.parse("STRING"))).contains("BOOLEAN");
+        assertThat(AggregateFunction.BOOL_OR.rejectType(DataType.parse("STRING")))
+                .contains("BOOLEAN");
     }
 
     /** Folding pieces and then the pieces' results equals folding all values: what pre-merging relies on. */
     @ParameterizedTest
-    @EnumSource(value = AggregateFunction.class, names = {"MIN", "FIRST_VALUE", "LISTAGG", "BOOL_AND", "BOOL_OR"})
+    @EnumSource(
+            value = AggregateFunction.class,
+            names = {"MIN", "FIRST_VALUE", "LISTAGG", "BOOL_AND", "BOOL_OR"})
     void foldingInPiecesEqualsFoldingAtOnce(AggregateFunction f) {
         boolean bool = f == AggregateFunction.BOOL_AND || f == AggregateFunction.BOOL_OR;
         DataType t = DataType.parse(bool ? "BOOLEAN" : "STRING");
@@ -111,16 +130,21 @@ class AggregateFunctionsTest {
                 pieces.add(fold(f, t, values.subList(from, to)));
                 from = to;
             }
-            assertThat(fold(f, t, pieces)).as("%s, seed %d, values %s", f, seed, values).isEqualTo(fold(f, t, values));
+            assertThat(fold(f, t, pieces))
+                    .as("%s, seed %d, values %s", f, seed, values)
+                    .isEqualTo(fold(f, t, values));
         }
     }
 
     @ParameterizedTest
-    @EnumSource(value = AggregateFunction.class, names = {"MIN", "FIRST_VALUE", "LISTAGG", "BOOL_AND", "BOOL_OR"})
+    @EnumSource(
+            value = AggregateFunction.class,
+            names = {"MIN", "FIRST_VALUE", "LISTAGG", "BOOL_AND", "BOOL_OR"})
     void cannotRetract(AggregateFunction f) {
         assertThat(f.supportsRetract()).isFalse();
         assertThatThrownBy(() -> f.retract(DataType.parse("STRING"), "a", "a"))
-                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining(f.name());
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining(f.name());
     }
 
     // ---- through the engine -------------------------------------------------------------
@@ -130,9 +154,17 @@ class AggregateFunctionsTest {
 
     /** k BIGINT key, then one field per function under test, then s BIGINT sum (which can retract). */
     private static Schema schema(Map<String, String> extra) {
-        Schema.Builder b = Schema.newBuilder().column("k", "BIGINT NOT NULL").column("mn", "INT")
-                .column("fv", "STRING").column("la", "STRING").column("ba", "BOOLEAN").column("bo", "BOOLEAN")
-                .column("s", "BIGINT").primaryKey("k").option("bucket", "1").option("merge-engine", "aggregation")
+        Schema.Builder b = Schema.newBuilder()
+                .column("k", "BIGINT NOT NULL")
+                .column("mn", "INT")
+                .column("fv", "STRING")
+                .column("la", "STRING")
+                .column("ba", "BOOLEAN")
+                .column("bo", "BOOLEAN")
+                .column("s", "BIGINT")
+                .primaryKey("k")
+                .option("bucket", "1")
+                .option("merge-engine", "aggregation")
                 .option("fields.s.aggregate-function", "sum");
         for (int i = 0; i < FIELDS.length; i++) {
             b.option("fields." + FIELDS[i] + ".aggregate-function", FUNCTIONS[i]);
@@ -140,8 +172,8 @@ class AggregateFunctionsTest {
         return b.options(extra).build();
     }
 
-    private static GenericRow row(RowKind kind, long k, Integer mn, String fv, String la, Boolean ba, Boolean bo,
-                                  Long s) {
+    private static GenericRow row(
+            RowKind kind, long k, Integer mn, String fv, String la, Boolean ba, Boolean bo, Long s) {
         return new GenericRow(kind, k, mn, fv, la, ba, bo, s);
     }
 
@@ -159,24 +191,31 @@ class AggregateFunctionsTest {
             for (RowKind kind : new RowKind[] {RowKind.UPDATE_BEFORE, RowKind.DELETE}) {
                 String field = FIELDS[i];
                 assertThatThrownBy(() -> engines.prepare(row(kind, 1, 1, "a", "a", true, true, 1L)))
-                        .as("%s of %s", kind, field).isInstanceOf(IllegalArgumentException.class)
-                        .hasMessageContaining("db.t").hasMessageContaining("'" + field + "'")
-                        .hasMessageContaining(FUNCTIONS[i]).hasMessageContaining("cannot retract")
+                        .as("%s of %s", kind, field)
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("db.t")
+                        .hasMessageContaining("'" + field + "'")
+                        .hasMessageContaining(FUNCTIONS[i])
+                        .hasMessageContaining("cannot retract")
                         .hasMessageContaining("fields." + field + ".ignore-retract=true");
             }
             ignoreOthers.put("fields." + FIELDS[i] + ".ignore-retract", "true");
             MergeEngines ignoring = MergeEngines.of("db.t", SchemaValidation.firstSchema("t", schema(ignoreOthers), 0));
-            assertThat(ignoring.prepare(row(RowKind.UPDATE_BEFORE, 1, 1, "a", "a", true, true, 1L))).isNotNull();
+            assertThat(ignoring.prepare(row(RowKind.UPDATE_BEFORE, 1, 1, "a", "a", true, true, 1L)))
+                    .isNotNull();
         }
     }
 
     @Test
     void removeRecordOnDeleteAcceptsDeletesButNotUpdateBefore() {
-        MergeEngines engines = MergeEngines.of("db.t", SchemaValidation.firstSchema("t",
-                schema(Map.of("aggregation.remove-record-on-delete", "true")), 0));
-        assertThat(engines.prepare(row(RowKind.DELETE, 1, 1, "a", "a", true, true, 1L))).isNotNull();
+        MergeEngines engines = MergeEngines.of(
+                "db.t",
+                SchemaValidation.firstSchema("t", schema(Map.of("aggregation.remove-record-on-delete", "true")), 0));
+        assertThat(engines.prepare(row(RowKind.DELETE, 1, 1, "a", "a", true, true, 1L)))
+                .isNotNull();
         assertThatThrownBy(() -> engines.prepare(row(RowKind.UPDATE_BEFORE, 1, 1, "a", "a", true, true, 1L)))
-                .hasMessageContaining("'mn'").hasMessageContaining("cannot retract");
+                .hasMessageContaining("'mn'")
+                .hasMessageContaining("cannot retract");
     }
 
     /** A retraction that reaches the merge function of a field that cannot retract fails, naming the function. */
@@ -186,8 +225,9 @@ class AggregateFunctionsTest {
         MergeFunction f = MergeEngines.of("db.t", schema).functionFactory().get();
         f.reset();
         f.add(new KeyValue(0, RowKind.INSERT, new Object[] {1L, 5, "a", "a", true, true, 1L}));
-        assertThatThrownBy(() -> f.add(new KeyValue(1, RowKind.UPDATE_BEFORE,
-                new Object[] {1L, 5, "a", "a", true, true, 1L}))).hasMessageContaining("MIN cannot retract");
+        assertThatThrownBy(() ->
+                        f.add(new KeyValue(1, RowKind.UPDATE_BEFORE, new Object[] {1L, 5, "a", "a", true, true, 1L})))
+                .hasMessageContaining("MIN cannot retract");
     }
 
     private FileStoreTable table(String name, Map<String, String> extra) {
@@ -197,7 +237,8 @@ class AggregateFunctionsTest {
     }
 
     private static void commit(FileStoreTable t, long id, GenericRow... rows) {
-        try (TableWrite w = t.newWrite("u"); TableCommit c = t.newCommit("u")) {
+        try (TableWrite w = t.newWrite("u");
+                TableCommit c = t.newCommit("u")) {
             for (GenericRow r : rows) {
                 w.write(r);
             }
@@ -222,10 +263,16 @@ class AggregateFunctionsTest {
     void aTableAggregatesAcrossCommitsCompactionsAndReads() {
         FileStoreTable t = table("agg", Map.of());
         // commit 1: two rows of key 1 pre-merge in the write buffer; key 2 is all nulls
-        commit(t, 1, row(RowKind.INSERT, 1, 5, null, "a", true, false, 10L),
+        commit(
+                t,
+                1,
+                row(RowKind.INSERT, 1, 5, null, "a", true, false, 10L),
                 row(RowKind.INSERT, 1, 3, "x", null, null, null, 1L),
                 row(RowKind.INSERT, 2, null, null, null, null, null, null));
-        commit(t, 2, row(RowKind.UPDATE_AFTER, 1, null, "y", "b", true, false, 100L),
+        commit(
+                t,
+                2,
+                row(RowKind.UPDATE_AFTER, 1, null, "y", "b", true, false, 100L),
                 row(RowKind.INSERT, 3, -4, "only", "solo", true, false, 5L));
         Map<Long, List<Object>> afterTwo = Map.of(
                 1L, values(3, "x", "a,b", true, false, 111L),
@@ -235,14 +282,19 @@ class AggregateFunctionsTest {
         t.newCompactor().compact(CompactStrategy.FULL, "compactor", 1);
         assertThat(contents(t)).as("after a full compaction").isEqualTo(afterTwo);
 
-        commit(t, 3, row(RowKind.INSERT, 1, 7, "z", "c", false, true, 1000L),
+        commit(
+                t,
+                3,
+                row(RowKind.INSERT, 1, 7, "z", "c", false, true, 1000L),
                 row(RowKind.INSERT, 3, 2, null, null, null, true, null),
                 row(RowKind.INSERT, 2, null, null, null, false, null, null));
         Map<Long, List<Object>> expected = Map.of(
                 1L, values(3, "x", "a,b,c", false, true, 1111L),
                 2L, values(null, null, null, false, null, null),
                 3L, values(-4, "only", "solo", true, true, 5L));
-        assertThat(contents(t)).as("a compacted accumulator merged with a new level-0 file at read").isEqualTo(expected);
+        assertThat(contents(t))
+                .as("a compacted accumulator merged with a new level-0 file at read")
+                .isEqualTo(expected);
         t.newCompactor().compact(CompactStrategy.FULL, "compactor", 2);
         assertThat(contents(t)).as("after the second full compaction").isEqualTo(expected);
     }
@@ -254,9 +306,15 @@ class AggregateFunctionsTest {
             ignore.put("fields." + f + ".ignore-retract", "true");
         }
         FileStoreTable t = table("agg_ignore", ignore);
-        commit(t, 1, row(RowKind.INSERT, 1, 5, "x", "a", true, false, 10L),
+        commit(
+                t,
+                1,
+                row(RowKind.INSERT, 1, 5, "x", "a", true, false, 10L),
                 row(RowKind.INSERT, 2, 8, "p", "q", false, true, 7L));
-        commit(t, 2, row(RowKind.UPDATE_BEFORE, 1, 1, "q", "zz", false, true, 10L),
+        commit(
+                t,
+                2,
+                row(RowKind.UPDATE_BEFORE, 1, 1, "q", "zz", false, true, 10L),
                 row(RowKind.UPDATE_AFTER, 1, 4, "w", "b", true, false, 20L),
                 row(RowKind.DELETE, 2, -100, "gone", "gone", true, false, 7L));
         Map<Long, List<Object>> expected = Map.of(

@@ -27,17 +27,20 @@ import org.junit.jupiter.params.provider.EnumSource;
  * spread over commits, and both must give the model's answer.
  */
 class MergeTrapsTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
+
     private int tableCounter;
 
     private FileStoreTable table(Mode mode) {
-        return Catalog.open(dir.toString()).createTable("db", "t" + (tableCounter++),
-                TestTables.modelSchema(false, 1, TableModel.options(mode)));
+        return Catalog.open(dir.toString())
+                .createTable("db", "t" + (tableCounter++), TestTables.modelSchema(false, 1, TableModel.options(mode)));
     }
 
     /** Writes {@code rows}, committing after the rows whose index is in {@code commitAfter} and at the end. */
     private static List<GenericRow> writeAndScan(FileStoreTable t, List<GenericRow> rows, boolean commitEachRow) {
-        try (TableWrite w = t.newWrite("u"); TableCommit c = t.newCommit("u")) {
+        try (TableWrite w = t.newWrite("u");
+                TableCommit c = t.newCommit("u")) {
             long id = 0;
             for (GenericRow r : rows) {
                 w.write(r);
@@ -53,9 +56,11 @@ class MergeTrapsTest {
     private void assertSameInOneCommitAndAcross(Mode mode, List<GenericRow> rows) {
         TableModel model = new TableModel(mode);
         rows.forEach(model::apply);
-        assertThat(TableModel.toContents(writeAndScan(table(mode), rows, false))).as("one commit")
+        assertThat(TableModel.toContents(writeAndScan(table(mode), rows, false)))
+                .as("one commit")
                 .isEqualTo(model.contents());
-        assertThat(TableModel.toContents(writeAndScan(table(mode), rows, true))).as("a commit per row")
+        assertThat(TableModel.toContents(writeAndScan(table(mode), rows, true)))
+                .as("a commit per row")
                 .isEqualTo(model.contents());
     }
 
@@ -64,10 +69,13 @@ class MergeTrapsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Mode.class, names = {"PARTIAL_UPDATE_REMOVE", "AGGREGATION_REMOVE"})
+    @EnumSource(
+            value = Mode.class,
+            names = {"PARTIAL_UPDATE_REMOVE", "AGGREGATION_REMOVE"})
     void deleteThenInsertInOneCommitDropsOlderColumnValues(Mode mode) {
         FileStoreTable t = table(mode);
-        try (TableWrite w = t.newWrite("u"); TableCommit c = t.newCommit("u")) {
+        try (TableWrite w = t.newWrite("u");
+                TableCommit c = t.newCommit("u")) {
             w.write(row(RowKind.INSERT, 1, 10L, 7, "old", 1L));
             c.commit(1, w.prepareCommit());
             // one commit: the row is deleted, then re-inserted with only column a
@@ -78,8 +86,12 @@ class MergeTrapsTest {
         List<GenericRow> rows = TestTables.scan(t);
         assertThat(rows).hasSize(1);
         assertThat(rows.get(0).get(2)).isEqualTo(5L);
-        assertThat(rows.get(0).get(3)).as("b from before the delete must not survive").isNull();
-        assertThat(rows.get(0).get(4)).as("c from before the delete must not survive").isNull();
+        assertThat(rows.get(0).get(3))
+                .as("b from before the delete must not survive")
+                .isNull();
+        assertThat(rows.get(0).get(4))
+                .as("c from before the delete must not survive")
+                .isNull();
     }
 
     @Test
@@ -87,19 +99,21 @@ class MergeTrapsTest {
         List<GenericRow> rows = List.of(
                 row(RowKind.INSERT, 1, 1L, 1, "v10", 10L),
                 row(RowKind.DELETE, 1, null, null, null, 20L),
-                row(RowKind.INSERT, 1, 2L, 2, "late", 15L),   // late: older than the delete
+                row(RowKind.INSERT, 1, 2L, 2, "late", 15L), // late: older than the delete
                 row(RowKind.INSERT, 2, 1L, 1, "v30", 30L),
                 row(RowKind.DELETE, 2, null, null, null, 25L), // late delete: older than the row
                 row(RowKind.INSERT, 3, 1L, 1, "v5", 5L),
                 row(RowKind.DELETE, 3, null, null, null, 6L),
-                row(RowKind.INSERT, 3, 9L, 9, "v7", 7L));     // newer than the delete: back
+                row(RowKind.INSERT, 3, 9L, 9, "v7", 7L)); // newer than the delete: back
         assertSameInOneCommitAndAcross(Mode.DEDUPLICATE_SEQUENCE_FIELD, rows);
         List<GenericRow> scanned = writeAndScan(table(Mode.DEDUPLICATE_SEQUENCE_FIELD), rows, true);
         assertThat(scanned).extracting(r -> r.get(1)).containsExactlyInAnyOrder(2, 3);
     }
 
     @ParameterizedTest
-    @EnumSource(value = Mode.class, names = {"DEDUPLICATE", "AGGREGATION", "AGGREGATION_REMOVE", "PARTIAL_UPDATE_REMOVE"})
+    @EnumSource(
+            value = Mode.class,
+            names = {"DEDUPLICATE", "AGGREGATION", "AGGREGATION_REMOVE", "PARTIAL_UPDATE_REMOVE"})
     void severalRetractionsOfAnUnknownKeyBehaveTheSameInOneCommitAndAcross(Mode mode) {
         List<GenericRow> rows = new ArrayList<>(List.of(
                 row(RowKind.UPDATE_BEFORE, 7, 3L, 1, "x", 1L),
@@ -124,30 +138,40 @@ class MergeTrapsTest {
 
     @Test
     void partialUpdateRejectsDeletesWithAClearError() {
-        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "pu",
-                TestTables.modelSchema(false, 1, Map.of("merge-engine", "partial-update")));
+        FileStoreTable t = Catalog.open(dir.toString())
+                .createTable("db", "pu", TestTables.modelSchema(false, 1, Map.of("merge-engine", "partial-update")));
         try (TableWrite w = t.newWrite("u")) {
             assertThatThrownBy(() -> w.write(row(RowKind.DELETE, 1, null, null, null, null)))
-                    .hasMessageContaining("db.pu").hasMessageContaining("ignore-delete");
+                    .hasMessageContaining("db.pu")
+                    .hasMessageContaining("ignore-delete");
         }
     }
 
     @Test
     void aggregationRejectsRetractionOfFunctionsThatCannot() {
-        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "agg",
-                TestTables.modelSchema(false, 1, Map.of("merge-engine", "aggregation",
-                        "fields.b.aggregate-function", "max")));
+        FileStoreTable t = Catalog.open(dir.toString())
+                .createTable(
+                        "db",
+                        "agg",
+                        TestTables.modelSchema(
+                                false, 1, Map.of("merge-engine", "aggregation", "fields.b.aggregate-function", "max")));
         try (TableWrite w = t.newWrite("u")) {
             assertThatThrownBy(() -> w.write(row(RowKind.UPDATE_BEFORE, 1, 1L, 1, null, null)))
-                    .hasMessageContaining("db.agg").hasMessageContaining("cannot retract")
+                    .hasMessageContaining("db.agg")
+                    .hasMessageContaining("cannot retract")
                     .hasMessageContaining(".ignore-retract=true");
         }
     }
 
     @Test
     void sequenceFieldIsRejectedOutsideDeduplicate() {
-        assertThatThrownBy(() -> Catalog.open(dir.toString()).createTable("db", "seq",
-                TestTables.modelSchema(false, 1, Map.of("merge-engine", "partial-update", "sequence.field", "ts"))))
-                .hasMessageContaining("sequence.field").hasMessageContaining("db.seq");
+        assertThatThrownBy(() -> Catalog.open(dir.toString())
+                        .createTable(
+                                "db",
+                                "seq",
+                                TestTables.modelSchema(
+                                        false, 1, Map.of("merge-engine", "partial-update", "sequence.field", "ts"))))
+                .hasMessageContaining("sequence.field")
+                .hasMessageContaining("db.seq");
     }
 }

@@ -23,13 +23,21 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** Never more than {@code maxRuns} runs open at once, and the same result as merging all at once. */
 class BoundedMergeTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @ParameterizedTest
     @ValueSource(ints = {2, 3, 10, 1000})
     void boundsOpenRunsAndKeepsTheResult(int maxRuns) {
-        TableSchema schema = SchemaValidation.firstSchema("t", Schema.newBuilder().column("k", "BIGINT")
-                .column("v", "BIGINT").primaryKey("k").option("merge-engine", "partial-update").build(), 0);
+        TableSchema schema = SchemaValidation.firstSchema(
+                "t",
+                Schema.newBuilder()
+                        .column("k", "BIGINT")
+                        .column("v", "BIGINT")
+                        .primaryKey("k")
+                        .option("merge-engine", "partial-update")
+                        .build(),
+                0);
         MergeEngines engines = MergeEngines.of("t", schema);
         RecordComparator cmp = new RecordComparator(schema, -1);
         int[] open = {0};
@@ -55,8 +63,8 @@ class BoundedMergeTest {
             runs.add(() -> counting(run.iterator(), open, maxOpen));
         }
         Map<Long, Long> got = new TreeMap<>();
-        try (CloseableIterator<KeyValue> it = BoundedMerge.merge(runs, maxRuns, dir.toFile(), cmp,
-                engines.functionFactory(), MergingIterator.Mode.FINAL)) {
+        try (CloseableIterator<KeyValue> it = BoundedMerge.merge(
+                runs, maxRuns, dir.toFile(), cmp, engines.functionFactory(), MergingIterator.Mode.FINAL)) {
             while (it.hasNext()) {
                 KeyValue kv = it.next();
                 got.put((Long) kv.row()[0], (Long) kv.row()[1]);

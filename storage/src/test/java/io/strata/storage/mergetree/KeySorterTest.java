@@ -20,8 +20,14 @@ class KeySorterTest {
     @ParameterizedTest
     @ValueSource(strings = {"BIGINT", "INT"})
     void radixSortEqualsComparatorSort(String type) {
-        TableSchema schema = SchemaValidation.firstSchema("t", Schema.newBuilder().column("k", type).column("v", "INT")
-                .primaryKey("k").build(), 0);
+        TableSchema schema = SchemaValidation.firstSchema(
+                "t",
+                Schema.newBuilder()
+                        .column("k", type)
+                        .column("v", "INT")
+                        .primaryKey("k")
+                        .build(),
+                0);
         RecordComparator cmp = new RecordComparator(schema, -1);
         KeySorter sorter = KeySorter.of(schema, -1, cmp);
         for (long seed = 0; seed < 20; seed++) {

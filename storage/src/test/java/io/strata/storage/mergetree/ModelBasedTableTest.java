@@ -6,17 +6,15 @@ import io.strata.storage.commit.CommitMessage;
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.compact.CompactResult;
 import io.strata.storage.compact.CompactStrategy;
-import io.strata.storage.compact.TableCompactor;
 import io.strata.storage.data.GenericRow;
-import io.strata.storage.data.RowKind;
 import io.strata.storage.options.FileOptions;
 import io.strata.storage.snapshot.CommitKind;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
 import io.strata.storage.testutil.LsmInvariants;
-import io.strata.storage.testutil.TableModel.Mode;
 import io.strata.storage.testutil.TableModel;
+import io.strata.storage.testutil.TableModel.Mode;
 import io.strata.storage.testutil.TestTables;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,7 +36,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the model as it was then.
  */
 class ModelBasedTableTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     static Stream<Arguments> cases() {
         List<Arguments> out = new ArrayList<>();
@@ -79,8 +78,11 @@ class ModelBasedTableTest {
         // sometimes row groups and pages small enough that files hold several (each row group's column
         // chunks are released to the buffer pool when the reader moves on; tests run with it poisoning)
         Random format = new Random(seed * 31 + 7);
-        options.put("file.compression", FileOptions.Compression.values()[format.nextInt(FileOptions.Compression.values().length)]
-                .name().toLowerCase(Locale.ROOT));
+        options.put(
+                "file.compression",
+                FileOptions.Compression.values()[format.nextInt(FileOptions.Compression.values().length)]
+                        .name()
+                        .toLowerCase(Locale.ROOT));
         if (format.nextBoolean()) {
             options.put("file.block-size", (1 + format.nextInt(8)) + " kb");
             options.put("file.page-size", (64 + format.nextInt(2048)) + " b");
@@ -120,22 +122,25 @@ class ModelBasedTableTest {
             for (long id : ids) {
                 modelAt.put(id, model.contents());
             }
-            assertThat(TableModel.toContents(TestTables.scan(table))).as("after commit %d", c)
+            assertThat(TableModel.toContents(TestTables.scan(table)))
+                    .as("after commit %d", c)
                     .isEqualTo(model.contents());
             if (!inline && rnd.nextInt(3) == 0) {
                 CompactStrategy strategy = CompactStrategy.values()[rnd.nextInt(CompactStrategy.values().length)];
-                List<CompactResult> results = table.newCompactor().compact(strategy, "compactor-" + seed,
-                        ++compactions);
+                List<CompactResult> results =
+                        table.newCompactor().compact(strategy, "compactor-" + seed, ++compactions);
                 if (!results.isEmpty()) {
                     long id = table.snapshotManager().latestId().getAsLong();
-                    assertThat(table.snapshotManager().snapshot(id).commitKind()).isEqualTo(CommitKind.COMPACT);
+                    assertThat(table.snapshotManager().snapshot(id).commitKind())
+                            .isEqualTo(CommitKind.COMPACT);
                     modelAt.put(id, model.contents());
                 }
                 Map<List<Object>, List<Object>> got = TableModel.toContents(TestTables.scan(table));
                 if (!got.equals(model.contents())) {
                     for (List<Object> k : model.contents().keySet()) {
                         if (!model.contents().get(k).equals(got.get(k))) {
-                            System.err.println("DIFF " + k + " model=" + model.contents().get(k) + " table=" + got.get(k));
+                            System.err.println(
+                                    "DIFF " + k + " model=" + model.contents().get(k) + " table=" + got.get(k));
                         }
                     }
                     for (List<Object> k : got.keySet()) {
@@ -143,9 +148,12 @@ class ModelBasedTableTest {
                             System.err.println("EXTRA " + k + " table=" + got.get(k));
                         }
                     }
-                    results.forEach(r -> System.err.println("PLAN " + r.plan() + " before=" + r.before() + " after=" + r.after()));
+                    results.forEach(r ->
+                            System.err.println("PLAN " + r.plan() + " before=" + r.before() + " after=" + r.after()));
                 }
-                assertThat(got).as("after %s compaction %d", strategy, compactions).isEqualTo(model.contents());
+                assertThat(got)
+                        .as("after %s compaction %d", strategy, compactions)
+                        .isEqualTo(model.contents());
                 LsmInvariants.check(table);
             }
             if (rnd.nextInt(5) == 0) {
@@ -158,13 +166,16 @@ class ModelBasedTableTest {
         write.close();
         LsmInvariants.check(table);
         table.newCompactor().compact(CompactStrategy.FULL, "compactor-" + seed, ++compactions);
-        assertThat(TableModel.toContents(TestTables.scan(table))).as("after the final full compaction")
+        assertThat(TableModel.toContents(TestTables.scan(table)))
+                .as("after the final full compaction")
                 .isEqualTo(model.contents());
         LsmInvariants.check(table);
         LsmInvariants.checkRowCounts(table);
         for (Map.Entry<Long, Map<List<Object>, List<Object>>> e : modelAt.entrySet()) {
-            assertThat(TableModel.toContents(TestTables.scan(table.newReadBuilder().withSnapshot(e.getKey()))))
-                    .as("time travel to snapshot %d", e.getKey()).isEqualTo(e.getValue());
+            assertThat(TableModel.toContents(
+                            TestTables.scan(table.newReadBuilder().withSnapshot(e.getKey()))))
+                    .as("time travel to snapshot %d", e.getKey())
+                    .isEqualTo(e.getValue());
         }
     }
 }

@@ -20,15 +20,22 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Spill files are deleted when their run is merged or dropped and when writing fails; never kept until exit. */
 class SpillFileTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
-    private static final TableSchema SCHEMA = SchemaValidation.firstSchema("t", Schema.newBuilder()
-            .column("k", "BIGINT").column("v", "BIGINT").primaryKey("k").build(), 0);
+    private static final TableSchema SCHEMA = SchemaValidation.firstSchema(
+            "t",
+            Schema.newBuilder()
+                    .column("k", "BIGINT")
+                    .column("v", "BIGINT")
+                    .primaryKey("k")
+                    .build(),
+            0);
 
     private WriteBuffer buffer() {
         RecordComparator cmp = new RecordComparator(SCHEMA, -1);
-        return new WriteBuffer(cmp, KeySorter.of(SCHEMA, -1, cmp), MergeEngines.of("t", SCHEMA).functionFactory(),
-                dir.toFile());
+        return new WriteBuffer(
+                cmp, KeySorter.of(SCHEMA, -1, cmp), MergeEngines.of("t", SCHEMA).functionFactory(), dir.toFile());
     }
 
     private static void addKeys(WriteBuffer b, long from, long to) {
@@ -91,8 +98,9 @@ class SpillFileTest {
 
     @Test
     void deletingTwiceIsHarmless() throws Exception {
-        SpillFile f = SpillFile.write(dir.toFile(), List.of(new KeyValue(0, RowKind.INSERT, new Object[] {1L, 1L}))
-                .iterator());
+        SpillFile f = SpillFile.write(
+                dir.toFile(),
+                List.of(new KeyValue(0, RowKind.INSERT, new Object[] {1L, 1L})).iterator());
         f.delete();
         f.delete();
         assertThat(DirListing.of(dir)).isEmpty();

@@ -14,14 +14,21 @@ class DurationOptionsTest {
     @Test
     void durationsAcceptUnitsWithAndWithoutSpace() {
         Map<String, Duration> forms = Map.ofEntries(
-                Map.entry("30 s", Duration.ofSeconds(30)), Map.entry("30s", Duration.ofSeconds(30)),
-                Map.entry("30 sec", Duration.ofSeconds(30)), Map.entry("5m", Duration.ofMinutes(5)),
-                Map.entry("5 min", Duration.ofMinutes(5)), Map.entry("5MIN", Duration.ofMinutes(5)),
-                Map.entry("1 h", Duration.ofHours(1)), Map.entry("1h", Duration.ofHours(1)),
-                Map.entry("7d", Duration.ofDays(7)), Map.entry("500 ms", Duration.ofMillis(500)),
-                Map.entry("500ms", Duration.ofMillis(500)), Map.entry(" 250 ", Duration.ofMillis(250)),
+                Map.entry("30 s", Duration.ofSeconds(30)),
+                Map.entry("30s", Duration.ofSeconds(30)),
+                Map.entry("30 sec", Duration.ofSeconds(30)),
+                Map.entry("5m", Duration.ofMinutes(5)),
+                Map.entry("5 min", Duration.ofMinutes(5)),
+                Map.entry("5MIN", Duration.ofMinutes(5)),
+                Map.entry("1 h", Duration.ofHours(1)),
+                Map.entry("1h", Duration.ofHours(1)),
+                Map.entry("7d", Duration.ofDays(7)),
+                Map.entry("500 ms", Duration.ofMillis(500)),
+                Map.entry("500ms", Duration.ofMillis(500)),
+                Map.entry(" 250 ", Duration.ofMillis(250)),
                 Map.entry("0 s", Duration.ZERO));
-        forms.forEach((text, expected) -> assertThat(DurationParser.parse(text)).as(text).isEqualTo(expected));
+        forms.forEach((text, expected) ->
+                assertThat(DurationParser.parse(text)).as(text).isEqualTo(expected));
     }
 
     @Test
@@ -38,18 +45,25 @@ class DurationOptionsTest {
     void negativeDurationIsRejectedNamingTheOptionAndTheValue() {
         assertThatThrownBy(() -> TableOptions.validate("table db.t", Map.of("commit.min-retry-wait", "-5 s")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("table db.t").hasMessageContaining("commit.min-retry-wait")
-                .hasMessageContaining("'-5 s'").hasMessageContaining("negative");
+                .hasMessageContaining("table db.t")
+                .hasMessageContaining("commit.min-retry-wait")
+                .hasMessageContaining("'-5 s'")
+                .hasMessageContaining("negative");
         assertThatThrownBy(() -> CommitOptions.LOCK_LEASE.parse("-1"))
-                .hasMessageContaining("commit.lock.lease").hasMessageContaining("'-1'").hasMessageContaining("negative");
+                .hasMessageContaining("commit.lock.lease")
+                .hasMessageContaining("'-1'")
+                .hasMessageContaining("negative");
     }
 
     @Test
     void nonDurationsAreRejectedNamingTheOptionAndTheValue() {
-        for (String bad : new String[] {"5 weeks", "s", "", "1.5 s", "5 m s", "99999999999999999999 ms", "999999999999999 d"}) {
-            assertThatThrownBy(() -> CommitOptions.MAX_RETRY_WAIT.parse(bad)).as(bad)
+        for (String bad :
+                new String[] {"5 weeks", "s", "", "1.5 s", "5 m s", "99999999999999999999 ms", "999999999999999 d"}) {
+            assertThatThrownBy(() -> CommitOptions.MAX_RETRY_WAIT.parse(bad))
+                    .as(bad)
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("commit.max-retry-wait").hasMessageContaining("'" + bad + "'");
+                    .hasMessageContaining("commit.max-retry-wait")
+                    .hasMessageContaining("'" + bad + "'");
         }
     }
 
@@ -76,8 +90,8 @@ class DurationOptionsTest {
         assertThat(trigger3.get(CompactionOptions.NUM_LEVELS)).isEqualTo(4);
         assertThat(trigger3.get(CompactionOptions.STOP_TRIGGER)).isEqualTo(6);
         assertThat(trigger3.get(CompactionOptions.LOOKUP_COMPACT_MAX_INTERVAL)).isEqualTo(6);
-        TableOptions set = TableOptions.validate("t", Map.of("num-sorted-run.compaction-trigger", "3",
-                "num-sorted-run.stop-trigger", "20"));
+        TableOptions set = TableOptions.validate(
+                "t", Map.of("num-sorted-run.compaction-trigger", "3", "num-sorted-run.stop-trigger", "20"));
         assertThat(set.get(CompactionOptions.STOP_TRIGGER)).isEqualTo(20);
     }
 
@@ -107,7 +121,8 @@ class DurationOptionsTest {
                 continue;
             }
             int end = o.description().indexOf(". ", at);
-            String stated = o.description().substring(at, end < 0 ? o.description().length() : end);
+            String stated =
+                    o.description().substring(at, end < 0 ? o.description().length() : end);
             for (String other : OptionRegistry.all().keySet()) {
                 Pattern key = Pattern.compile("(?<![\\w.-])" + Pattern.quote(other) + "(?![\\w-]|\\.\\w)");
                 assertThat(key.matcher(stated).find())

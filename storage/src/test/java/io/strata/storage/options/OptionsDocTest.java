@@ -27,7 +27,8 @@ class OptionsDocTest {
     void docsSayForEveryOptionWhetherARunMaySetIt() {
         String doc = OptionsDocGenerator.generate();
         for (ConfigOption<?> o : OptionRegistry.all().values()) {
-            assertThat(perRunCell(doc, o.key(), 3)).as(o.key())
+            assertThat(perRunCell(doc, o.key(), 3))
+                    .as(o.key())
                     .isEqualTo(o.scope() == ConfigOption.Scope.RUN ? "yes" : "no");
         }
         for (PatternOption p : OptionRegistry.PATTERNS) {
@@ -51,19 +52,23 @@ class OptionsDocTest {
     @Test
     void unknownOptionIsRejectedWithTheKnownOnes() {
         assertThatThrownBy(() -> TableOptions.validate("table db.t", Map.of("bukcet", "4")))
-                .hasMessageContaining("table db.t").hasMessageContaining("'bukcet'")
-                .hasMessageContaining("bucket").hasMessageContaining("write-buffer-size");
+                .hasMessageContaining("table db.t")
+                .hasMessageContaining("'bukcet'")
+                .hasMessageContaining("bucket")
+                .hasMessageContaining("write-buffer-size");
     }
 
     @Test
     void typedValuesParse() {
-        TableOptions o = TableOptions.validate("t", Map.of("write-buffer-size", "64 mb", "commit.min-retry-wait", "2 s",
-                "merge-engine", "partial-update"));
+        TableOptions o = TableOptions.validate(
+                "t",
+                Map.of("write-buffer-size", "64 mb", "commit.min-retry-wait", "2 s", "merge-engine", "partial-update"));
         assertThat(o.get(WriteOptions.WRITE_BUFFER_SIZE)).isEqualTo(64L << 20);
         assertThat(o.get(CommitOptions.MIN_RETRY_WAIT)).isEqualTo(Duration.ofSeconds(2));
         assertThat(o.get(MergeOptions.MERGE_ENGINE)).isEqualTo(MergeOptions.MergeEngine.PARTIAL_UPDATE);
         assertThat(o.get(BucketOptions.BUCKET)).isEqualTo(1);
         assertThatThrownBy(() -> TableOptions.validate("t", Map.of("merge-engine", "dedup")))
-                .hasMessageContaining("merge-engine").hasMessageContaining("deduplicate");
+                .hasMessageContaining("merge-engine")
+                .hasMessageContaining("deduplicate");
     }
 }

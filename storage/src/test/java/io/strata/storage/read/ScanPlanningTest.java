@@ -11,24 +11,35 @@ import io.strata.storage.snapshot.SnapshotNotFoundException;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
+import io.strata.storage.testutil.ManualClock;
 import io.strata.storage.testutil.TestTables;
 import java.nio.file.Path;
-import java.util.List;
-import io.strata.storage.testutil.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Partition and key-range pruning, projection, time travel by timestamp, append tables. */
 class ScanPlanningTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private FileStoreTable partitioned() {
-        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "p", Schema.newBuilder()
-                .column("dt", "INT NOT NULL").column("id", "BIGINT").column("v", "STRING")
-                .primaryKey("dt", "id").partitionKeys("dt").option("bucket", "1").build());
-        try (TableWrite w = t.newWrite("u"); TableCommit c = t.newCommit("u")) {
+        FileStoreTable t = Catalog.open(dir.toString())
+                .createTable(
+                        "db",
+                        "p",
+                        Schema.newBuilder()
+                                .column("dt", "INT NOT NULL")
+                                .column("id", "BIGINT")
+                                .column("v", "STRING")
+                                .primaryKey("dt", "id")
+                                .partitionKeys("dt")
+                                .option("bucket", "1")
+                                .build());
+        try (TableWrite w = t.newWrite("u");
+                TableCommit c = t.newCommit("u")) {
             long ident = 0;
             for (int dt = 1; dt <= 3; dt++) {
                 for (int batch = 0; batch < 2; batch++) {
@@ -56,8 +67,9 @@ class ScanPlanningTest {
     @Test
     void keyRangeFilterSkipsFilesOutsideTheRange() {
         FileStoreTable t = partitioned();
-        ReadBuilder rb = t.newReadBuilder().withFilter(Predicate.and(
-                Predicate.leaf(t.schema(), "dt", Op.EQ, 1), Predicate.leaf(t.schema(), "id", Op.GE, 150L)));
+        ReadBuilder rb = t.newReadBuilder()
+                .withFilter(Predicate.and(
+                        Predicate.leaf(t.schema(), "dt", Op.EQ, 1), Predicate.leaf(t.schema(), "id", Op.GE, 150L)));
         List<Split> splits = rb.plan();
         assertThat(splits).hasSize(1);
         assertThat(splits.get(0).files()).as("only the file with ids 100..199").hasSize(1);
@@ -67,7 +79,8 @@ class ScanPlanningTest {
     @Test
     void valueFilterNeverPrunesFilesOfAPrimaryKeyTable() {
         FileStoreTable t = partitioned();
-        try (TableWrite w = t.newWrite("u2"); TableCommit c = t.newCommit("u2")) {
+        try (TableWrite w = t.newWrite("u2");
+                TableCommit c = t.newCommit("u2")) {
             w.write(GenericRow.insert(1, 5L, "changed"));
             c.commit(1, w.prepareCommit());
         }
@@ -81,8 +94,8 @@ class ScanPlanningTest {
     @Test
     void projectionReturnsColumnsInTheAskedOrder() {
         FileStoreTable t = partitioned();
-        List<GenericRow> rows = TestTables.scan(t.newReadBuilder().withProjection("v", "id")
-                .withFilter(Predicate.leaf(t.schema(), "dt", Op.EQ, 3)));
+        List<GenericRow> rows = TestTables.scan(
+                t.newReadBuilder().withProjection("v", "id").withFilter(Predicate.leaf(t.schema(), "dt", Op.EQ, 3)));
         assertThat(rows).hasSize(200);
         assertThat(rows).contains(GenericRow.insert("v3-7", 7L));
     }
@@ -90,16 +103,27 @@ class ScanPlanningTest {
     @Test
     void timeTravelByTimestamp() {
         ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
-        FileStoreTable t = Catalog.open(dir.toString()).withClock(clock).createTable("db", "tt", Schema.newBuilder()
-                .column("id", "BIGINT").column("v", "INT").primaryKey("id").build());
+        FileStoreTable t = Catalog.open(dir.toString())
+                .withClock(clock)
+                .createTable(
+                        "db",
+                        "tt",
+                        Schema.newBuilder()
+                                .column("id", "BIGINT")
+                                .column("v", "INT")
+                                .primaryKey("id")
+                                .build());
         long[] times = new long[4];
-        try (TableWrite w = t.newWrite("u"); TableCommit c = t.newCommit("u")) {
+        try (TableWrite w = t.newWrite("u");
+                TableCommit c = t.newCommit("u")) {
             for (int i = 1; i <= 3; i++) {
                 clock.advance(Duration.ofSeconds(10));
                 w.write(GenericRow.insert(1L, i));
                 c.commit(i, w.prepareCommit());
                 times[i] = t.snapshotManager().snapshot(i).timeMillis();
-                assertThat(times[i]).as("snapshot %s's time is the table clock's", i).isEqualTo(clock.millis());
+                assertThat(times[i])
+                        .as("snapshot %s's time is the table clock's", i)
+                        .isEqualTo(clock.millis());
             }
         }
         for (int i = 1; i <= 3; i++) {
@@ -110,14 +134,22 @@ class ScanPlanningTest {
                     .containsExactly(GenericRow.insert(1L, i));
         }
         assertThatThrownBy(() -> t.newReadBuilder().withTimestamp(times[1] - 1).plan())
-                .isInstanceOf(SnapshotNotFoundException.class).hasMessageContaining("db.tt");
+                .isInstanceOf(SnapshotNotFoundException.class)
+                .hasMessageContaining("db.tt");
     }
 
     @Test
     void appendTableKeepsEveryRowAndPrunesOnAnyColumn() {
-        FileStoreTable t = Catalog.open(dir.toString()).createTable("db", "log", Schema.newBuilder()
-                .column("ts", "BIGINT").column("msg", "STRING").build());
-        try (TableWrite w = t.newWrite("u"); TableCommit c = t.newCommit("u")) {
+        FileStoreTable t = Catalog.open(dir.toString())
+                .createTable(
+                        "db",
+                        "log",
+                        Schema.newBuilder()
+                                .column("ts", "BIGINT")
+                                .column("msg", "STRING")
+                                .build());
+        try (TableWrite w = t.newWrite("u");
+                TableCommit c = t.newCommit("u")) {
             for (int batch = 0; batch < 3; batch++) {
                 for (long i = 0; i < 10; i++) {
                     w.write(GenericRow.insert(batch * 10 + i, "same"));

@@ -49,9 +49,12 @@ class BadInputTest {
 
     /** The table's content after {@link #setUp()}: snapshot 1, 2 and 3. */
     private static final Map<Long, List<Object>> AT_1 = Rows.expect(1, "a", 2, "b", 3, "c", 4, "d", 5, "e");
+
     private static final Map<Long, List<Object>> AT_3 = Rows.expect(1, "a", 2, "B", 4, "d", 5, "e", 6, "f");
 
-    @TempDir Path warehouse;
+    @TempDir
+    Path warehouse;
+
     private Catalog catalog;
     private FileStoreTable table;
     private Path tableDir;
@@ -59,10 +62,17 @@ class BadInputTest {
     @BeforeEach
     void setUp() {
         catalog = Catalog.open(warehouse.toString());
-        table = catalog.createTable("db", "t", Schema.newBuilder().column("id", "BIGINT").column("v", "STRING")
-                .primaryKey("id").build());
+        table = catalog.createTable(
+                "db",
+                "t",
+                Schema.newBuilder()
+                        .column("id", "BIGINT")
+                        .column("v", "STRING")
+                        .primaryKey("id")
+                        .build());
         tableDir = warehouse.resolve("db.db").resolve("t");
-        try (TableWrite w = table.newWrite("u"); TableCommit c = table.newCommit("u")) {
+        try (TableWrite w = table.newWrite("u");
+                TableCommit c = table.newCommit("u")) {
             for (long k = 1; k <= 5; k++) {
                 w.write(GenericRow.insert(k, String.valueOf((char) ('a' + k - 1))));
             }
@@ -104,10 +114,13 @@ class BadInputTest {
      */
     private void expectCorrupt(Path file, ThrowingCallable call) {
         Map<String, String> before = DirListing.of(tableDir);
-        assertThatThrownBy(call).isInstanceOf(CorruptFileException.class)
+        assertThatThrownBy(call)
+                .isInstanceOf(CorruptFileException.class)
                 .hasMessageContaining(file.toString())
                 .satisfies(e -> assertThat(((CorruptFileException) e).file()).endsWith(file.toString()));
-        assertThat(DirListing.of(tableDir)).as("files of the table after the failure").isEqualTo(before);
+        assertThat(DirListing.of(tableDir))
+                .as("files of the table after the failure")
+                .isEqualTo(before);
     }
 
     private Path snapshotFile(long id) {
@@ -185,7 +198,9 @@ class BadInputTest {
 
     private Path oneDataFile() throws IOException {
         try (Stream<Path> s = Files.list(tableDir.resolve("bucket-0"))) {
-            List<Path> files = s.filter(p -> p.getFileName().toString().startsWith("data-")).sorted().toList();
+            List<Path> files = s.filter(p -> p.getFileName().toString().startsWith("data-"))
+                    .sorted()
+                    .toList();
             assertThat(files).hasSize(3); // one level-0 file per commit
             return files.get(0);
         }
@@ -200,14 +215,20 @@ class BadInputTest {
         assertThat(table.newReadBuilder().plan()).hasSize(1);
         expectCorrupt(file, () -> Rows.readAll(table.newReadBuilder()));
         if (how != Damage.GARBAGE) {
-            long recorded = table.manifests().scanner()
-                    .scan(table.snapshotManager().latest().orElseThrow().baseManifestList(),
-                            EntryFilter.ALL)
-                    .stream().filter(e -> e.file().fileName().equals(file.getFileName().toString()))
-                    .findFirst().orElseThrow().file().fileSize();
+            long recorded = table
+                    .manifests()
+                    .scanner()
+                    .scan(table.snapshotManager().latest().orElseThrow().baseManifestList(), EntryFilter.ALL)
+                    .stream()
+                    .filter(e -> e.file().fileName().equals(file.getFileName().toString()))
+                    .findFirst()
+                    .orElseThrow()
+                    .file()
+                    .fileSize();
             assertThatThrownBy(() -> Rows.readAll(table.newReadBuilder()))
                     .as("a size mismatch is reported")
-                    .hasMessageContaining("the file has " + Files.size(file) + " bytes, the manifest records " + recorded);
+                    .hasMessageContaining(
+                            "the file has " + Files.size(file) + " bytes, the manifest records " + recorded);
         }
     }
 
@@ -225,8 +246,14 @@ class BadInputTest {
     @Test
     void unknownOptionAtCreateNamesTableKeyAndKnownOptions() {
         Map<String, String> before = DirListing.of(warehouse);
-        assertThatThrownBy(() -> catalog.createTable("db", "bad", Schema.newBuilder().column("id", "BIGINT")
-                .primaryKey("id").option("buckets", "4").build()))
+        assertThatThrownBy(() -> catalog.createTable(
+                        "db",
+                        "bad",
+                        Schema.newBuilder()
+                                .column("id", "BIGINT")
+                                .primaryKey("id")
+                                .option("buckets", "4")
+                                .build()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("db.bad")
                 .hasMessageContaining("'buckets'")
@@ -242,11 +269,22 @@ class BadInputTest {
     @Test
     void invalidOptionValueAtCreateNamesTableKeyAndValue() {
         Map<String, String> before = DirListing.of(warehouse);
-        String[][] cases = {{"bucket", "four"}, {"commit.max-retry-wait", "soon"}, {"write-buffer-size", "lots"},
-                {"write-buffer-spillable", "yes"}, {"bucket", "0"}};
+        String[][] cases = {
+            {"bucket", "four"},
+            {"commit.max-retry-wait", "soon"},
+            {"write-buffer-size", "lots"},
+            {"write-buffer-spillable", "yes"},
+            {"bucket", "0"}
+        };
         for (String[] c : cases) {
-            assertThatThrownBy(() -> catalog.createTable("db", "bad", Schema.newBuilder().column("id", "BIGINT")
-                    .primaryKey("id").option(c[0], c[1]).build()))
+            assertThatThrownBy(() -> catalog.createTable(
+                            "db",
+                            "bad",
+                            Schema.newBuilder()
+                                    .column("id", "BIGINT")
+                                    .primaryKey("id")
+                                    .option(c[0], c[1])
+                                    .build()))
                     .as("%s=%s", c[0], c[1])
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("db.bad")
@@ -262,11 +300,14 @@ class BadInputTest {
         Map<String, String> before = DirListing.of(tableDir);
         assertThatThrownBy(() -> table.copyWithOptions(Map.of("target-file-sise", "64 mb")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("db.t").hasMessageContaining("'target-file-sise'")
+                .hasMessageContaining("db.t")
+                .hasMessageContaining("'target-file-sise'")
                 .hasMessageContaining("target-file-size");
         assertThatThrownBy(() -> table.copyWithOptions(Map.of("commit.max-retries", "many")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("db.t").hasMessageContaining("'commit.max-retries'").hasMessageContaining("many");
+                .hasMessageContaining("db.t")
+                .hasMessageContaining("'commit.max-retries'")
+                .hasMessageContaining("many");
         assertThat(DirListing.of(tableDir)).isEqualTo(before);
     }
 
@@ -276,8 +317,11 @@ class BadInputTest {
     @Test
     void wrongTypeInSchemaFileNamesFileFieldAndType(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("orders.json");
-        Files.writeString(file, "{\"fields\": [{\"name\": \"id\", \"type\": \"BIGINT\", \"nullable\": false},\n"
-                + " {\"name\": \"amount\", \"type\": \"INTEGR\"}], \"primaryKey\": [\"id\"]}", StandardCharsets.UTF_8);
+        Files.writeString(
+                file,
+                "{\"fields\": [{\"name\": \"id\", \"type\": \"BIGINT\", \"nullable\": false},\n"
+                        + " {\"name\": \"amount\", \"type\": \"INTEGR\"}], \"primaryKey\": [\"id\"]}",
+                StandardCharsets.UTF_8);
         assertThatThrownBy(() -> SchemaFiles.read(file))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(file.toString())
@@ -286,17 +330,21 @@ class BadInputTest {
                 .hasMessageContaining("INT"); // the known types are listed
 
         Path yaml = dir.resolve("orders.yaml");
-        Files.writeString(yaml, "fields:\n  - {name: id, type: BIGINT}\n  - {name: note, type: STRNG}\n",
-                StandardCharsets.UTF_8);
+        Files.writeString(
+                yaml, "fields:\n  - {name: id, type: BIGINT}\n  - {name: note, type: STRNG}\n", StandardCharsets.UTF_8);
         assertThatThrownBy(() -> SchemaFiles.read(yaml))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining(yaml.toString()).hasMessageContaining("'note'").hasMessageContaining("STRNG");
+                .hasMessageContaining(yaml.toString())
+                .hasMessageContaining("'note'")
+                .hasMessageContaining("STRNG");
     }
 
     @Test
     void unknownKeyInSchemaFileNamesFile(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("t.json");
-        Files.writeString(file, "{\"fields\": [{\"name\": \"id\", \"type\": \"BIGINT\"}], \"primaryKeys\": [\"id\"]}",
+        Files.writeString(
+                file,
+                "{\"fields\": [{\"name\": \"id\", \"type\": \"BIGINT\"}], \"primaryKeys\": [\"id\"]}",
                 StandardCharsets.UTF_8);
         assertThatThrownBy(() -> SchemaFiles.read(file))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -310,24 +358,39 @@ class BadInputTest {
     @Test
     void rowsNotMatchingTheSchemaAreRejectedAndNothingIsCommitted() throws IOException {
         Map<String, String> before = DirListing.of(tableDir);
-        try (TableWrite w = table.newWrite("u2"); TableCommit c = table.newCommit("u2")) {
+        try (TableWrite w = table.newWrite("u2");
+                TableCommit c = table.newCommit("u2")) {
             assertThatThrownBy(() -> w.write(GenericRow.insert(7L, "g", "extra")))
-                    .as("wrong arity").isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("db.t").hasMessageContaining("3 fields")
-                    .hasMessageContaining("id BIGINT NOT NULL").hasMessageContaining("v STRING");
+                    .as("wrong arity")
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("db.t")
+                    .hasMessageContaining("3 fields")
+                    .hasMessageContaining("id BIGINT NOT NULL")
+                    .hasMessageContaining("v STRING");
             assertThatThrownBy(() -> w.write(GenericRow.insert(7, "g")))
-                    .as("Integer for a BIGINT").isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("db.t").hasMessageContaining("'id'").hasMessageContaining("BIGINT")
+                    .as("Integer for a BIGINT")
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("db.t")
+                    .hasMessageContaining("'id'")
+                    .hasMessageContaining("BIGINT")
                     .hasMessageContaining("Integer");
             assertThatThrownBy(() -> w.write(GenericRow.insert(7L, 42)))
-                    .as("Integer for a STRING").isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("db.t").hasMessageContaining("'v'").hasMessageContaining("STRING");
+                    .as("Integer for a STRING")
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("db.t")
+                    .hasMessageContaining("'v'")
+                    .hasMessageContaining("STRING");
             assertThatThrownBy(() -> w.write(GenericRow.insert(null, "g")))
-                    .as("null primary key").isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("db.t").hasMessageContaining("'id'").hasMessageContaining("null");
+                    .as("null primary key")
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("db.t")
+                    .hasMessageContaining("'id'")
+                    .hasMessageContaining("null");
             assertThatThrownBy(() -> w.write(GenericRow.delete(null, null)))
-                    .as("null primary key in a delete").isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("db.t").hasMessageContaining("'id'");
+                    .as("null primary key in a delete")
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("db.t")
+                    .hasMessageContaining("'id'");
 
             List<CommitMessage> msgs = w.prepareCommit();
             assertThat(msgs).as("rejected rows are not buffered").isEmpty();
@@ -348,7 +411,13 @@ class BadInputTest {
     // ---------------------------------------------------------------------------------------
     // hints are hints
 
-    enum HintDamage { GARBAGE, DELETED, EMPTY, STALE, AHEAD }
+    enum HintDamage {
+        GARBAGE,
+        DELETED,
+        EMPTY,
+        STALE,
+        AHEAD
+    }
 
     @ParameterizedTest
     @EnumSource(HintDamage.class)
@@ -359,11 +428,21 @@ class BadInputTest {
         assertThat(earliest).exists();
         for (Path hint : List.of(latest, earliest)) {
             switch (how) {
-                case GARBAGE: Files.write(hint, new byte[] {(byte) 0xff, 0x00, 'x', '\n'}); break;
-                case DELETED: Files.delete(hint); break;
-                case EMPTY: Files.write(hint, new byte[0]); break;
-                case STALE: Files.writeString(hint, "2"); break;
-                default: Files.writeString(hint, "99"); break;
+                case GARBAGE:
+                    Files.write(hint, new byte[] {(byte) 0xff, 0x00, 'x', '\n'});
+                    break;
+                case DELETED:
+                    Files.delete(hint);
+                    break;
+                case EMPTY:
+                    Files.write(hint, new byte[0]);
+                    break;
+                case STALE:
+                    Files.writeString(hint, "2");
+                    break;
+                default:
+                    Files.writeString(hint, "99");
+                    break;
             }
         }
         Map<String, String> before = DirListing.of(tableDir);
@@ -372,13 +451,17 @@ class BadInputTest {
         assertThat(reopened.snapshotManager().earliestId()).hasValue(1);
         assertThat(reopened.newReadBuilder().snapshot().orElseThrow().id()).isEqualTo(3);
         assertThat(read(reopened.newReadBuilder())).isEqualTo(AT_3);
-        assertThat(read(reopened.newReadBuilder().withTimestamp(System.currentTimeMillis()))).isEqualTo(AT_3);
+        assertThat(read(reopened.newReadBuilder().withTimestamp(System.currentTimeMillis())))
+                .isEqualTo(AT_3);
         assertThat(read(reopened.newReadBuilder().withSnapshot(1))).isEqualTo(AT_1);
-        assertThat(DirListing.of(tableDir)).as("reading does not touch the table").isEqualTo(before);
+        assertThat(DirListing.of(tableDir))
+                .as("reading does not touch the table")
+                .isEqualTo(before);
 
         // the next commit goes after the true latest and leaves the existing snapshots alone
         Map<String, String> snapshotsBefore = DirListing.of(tableDir.resolve("snapshot"));
-        try (TableWrite w = reopened.newWrite("u2"); TableCommit c = reopened.newCommit("u2")) {
+        try (TableWrite w = reopened.newWrite("u2");
+                TableCommit c = reopened.newCommit("u2")) {
             w.write(GenericRow.insert(2L, "BB"));
             assertThat(c.commit(1, w.prepareCommit())).containsExactly(4L);
         }

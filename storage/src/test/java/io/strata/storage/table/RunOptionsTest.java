@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Options of one run (FileStoreTable.copyWithOptions): table-defining ones keep the table's value. */
 class RunOptionsTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     /** A lock that excludes nobody: the lock the writers of issue 13 each set for themselves. */
     public static final class NoLock implements CommitLock {
@@ -42,21 +43,31 @@ class RunOptionsTest {
         String lock = t.schema().tableOptions().getRaw("commit.lock.class");
         assertThatThrownBy(() -> t.copyWithOptions(Map.of("commit.lock.class", NoLock.class.getName())))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("table db.t").hasMessageContaining("'commit.lock.class'")
-                .hasMessageContaining("commit.lock.class=" + lock).hasMessageContaining(NoLock.class.getName());
+                .hasMessageContaining("table db.t")
+                .hasMessageContaining("'commit.lock.class'")
+                .hasMessageContaining("commit.lock.class=" + lock)
+                .hasMessageContaining(NoLock.class.getName());
 
         FileStoreTable same = t.copyWithOptions(Map.of("commit.lock.class", lock, "write-only", "false"));
         assertThat(same.publisher().describe()).contains(lock);
-        try (TableWrite w = same.newWrite("w2"); TableCommit c = same.newCommit("w2")) {
+        try (TableWrite w = same.newWrite("w2");
+                TableCommit c = same.newCommit("w2")) {
             w.write(new GenericRow(RowKind.INSERT, 2L, "two"));
             c.commit(1, w.prepareCommit());
         }
         assertThat(TestTables.scan(t)).hasSize(2);
 
-        FileStoreTable unlocked = Catalog.open(dir.toString()).createTable("db", "u", Schema.newBuilder()
-                .column("k", "BIGINT NOT NULL").primaryKey("k").build());
+        FileStoreTable unlocked = Catalog.open(dir.toString())
+                .createTable(
+                        "db",
+                        "u",
+                        Schema.newBuilder()
+                                .column("k", "BIGINT NOT NULL")
+                                .primaryKey("k")
+                                .build());
         assertThatThrownBy(() -> unlocked.copyWithOptions(Map.of("commit.lock.class", NoLock.class.getName())))
-                .hasMessageContaining("table db.u").hasMessageContaining("commit.lock.class=(none)");
+                .hasMessageContaining("table db.u")
+                .hasMessageContaining("commit.lock.class=(none)");
     }
 
     /** A value other than the table's for every table-defining option (a new one must be added here). */
@@ -80,17 +91,28 @@ class RunOptionsTest {
     }
 
     private FileStoreTable aggregationTable() {
-        return Catalog.open(dir.toString()).createTable("db", "agg", Schema.newBuilder()
-                .column("k", "BIGINT NOT NULL").column("v", "BIGINT").column("s", "BIGINT").primaryKey("k")
-                .option("bucket", "2").option("merge-engine", "aggregation").option("aggregation.remove-record-on-delete",
-                        "true").option("fields.v.aggregate-function", "sum").option("fields.v.ignore-retract", "true")
-                .build());
+        return Catalog.open(dir.toString())
+                .createTable(
+                        "db",
+                        "agg",
+                        Schema.newBuilder()
+                                .column("k", "BIGINT NOT NULL")
+                                .column("v", "BIGINT")
+                                .column("s", "BIGINT")
+                                .primaryKey("k")
+                                .option("bucket", "2")
+                                .option("merge-engine", "aggregation")
+                                .option("aggregation.remove-record-on-delete", "true")
+                                .option("fields.v.aggregate-function", "sum")
+                                .option("fields.v.ignore-retract", "true")
+                                .build());
     }
 
     @Test
     void everyTableDefiningOptionIsRefusedWithAnotherValueNamingTableOptionAndValue() {
         Set<String> tableDefining = new HashSet<>();
-        OptionRegistry.all().values().stream().filter(o -> o.scope() == ConfigOption.Scope.TABLE)
+        OptionRegistry.all().values().stream()
+                .filter(o -> o.scope() == ConfigOption.Scope.TABLE)
                 .forEach(o -> tableDefining.add(o.key()));
         for (PatternOption p : OptionRegistry.PATTERNS) {
             if (p.scope() == ConfigOption.Scope.TABLE) {
@@ -106,9 +128,12 @@ class RunOptionsTest {
         for (String key : tableDefining) {
             String value = OTHER_VALUES.get(key);
             assertThatThrownBy(() -> t.copyWithOptions(Map.of(key, value)))
-                    .as(key).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("table db.agg").hasMessageContaining("'" + key + "'")
-                    .hasMessageContaining("defines the table").hasMessageContaining("'" + value + "'");
+                    .as(key)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("table db.agg")
+                    .hasMessageContaining("'" + key + "'")
+                    .hasMessageContaining("defines the table")
+                    .hasMessageContaining("'" + value + "'");
         }
         assertThatThrownBy(() -> t.copyWithOptions(Map.of("bucket", "3"))).hasMessageContaining("bucket=2");
         assertThatThrownBy(() -> t.copyWithOptions(Map.of("merge-engine", "partial-update")))
@@ -116,29 +141,55 @@ class RunOptionsTest {
         assertThatThrownBy(() -> t.copyWithOptions(Map.of("fields.v.aggregate-function", "max")))
                 .hasMessageContaining("fields.v.aggregate-function=sum");
         assertThatThrownBy(() -> t.copyWithOptions(Map.of("fields.s.aggregate-function", "sum")))
-                .as("unset: the default function").hasMessageContaining("fields.s.aggregate-function=last_non_null_value");
+                .as("unset: the default function")
+                .hasMessageContaining("fields.s.aggregate-function=last_non_null_value");
     }
 
     @Test
     void theTablesOwnValuesAreAcceptedInAnyForm() {
         FileStoreTable t = aggregationTable();
-        FileStoreTable same = t.copyWithOptions(Map.of("bucket", " 2", "merge-engine", "AGGREGATION",
-                "fields.v.aggregate-function", "SUM", "fields.s.aggregate-function", "last_non_null_value",
-                "changelog-producer", "none", "num-levels", "6", "file.format", "parquet"));
+        FileStoreTable same = t.copyWithOptions(Map.of(
+                "bucket",
+                " 2",
+                "merge-engine",
+                "AGGREGATION",
+                "fields.v.aggregate-function",
+                "SUM",
+                "fields.s.aggregate-function",
+                "last_non_null_value",
+                "changelog-producer",
+                "none",
+                "num-levels",
+                "6",
+                "file.format",
+                "parquet"));
         assertThat(same.schema().numBuckets()).isEqualTo(2);
     }
 
     @Test
     void perRunOptionsApplyAndATriggerOfTheRunKeepsTheTablesLevels() {
         FileStoreTable t = aggregationTable();
-        FileStoreTable run = t.copyWithOptions(Map.of("write-buffer-size", "64 mb", "write-only", "true",
-                "num-sorted-run.compaction-trigger", "10", "commit.max-retries", "3", "file.compression", "snappy"));
-        assertThat(run.schema().tableOptions().get(WriteOptions.WRITE_BUFFER_SIZE)).isEqualTo(64L << 20);
-        assertThat(run.schema().tableOptions().get(CompactionOptions.COMPACTION_TRIGGER)).isEqualTo(10);
+        FileStoreTable run = t.copyWithOptions(Map.of(
+                "write-buffer-size",
+                "64 mb",
+                "write-only",
+                "true",
+                "num-sorted-run.compaction-trigger",
+                "10",
+                "commit.max-retries",
+                "3",
+                "file.compression",
+                "snappy"));
+        assertThat(run.schema().tableOptions().get(WriteOptions.WRITE_BUFFER_SIZE))
+                .isEqualTo(64L << 20);
+        assertThat(run.schema().tableOptions().get(CompactionOptions.COMPACTION_TRIGGER))
+                .isEqualTo(10);
         assertThat(TableCompactor.numLevels(t.schema().tableOptions())).isEqualTo(6);
         assertThat(TableCompactor.numLevels(run.schema().tableOptions()))
-                .as("the levels (and the top level full compactions write) stay the table's").isEqualTo(6);
-        assertThat(t.schema().tableOptions().get(CompactionOptions.COMPACTION_TRIGGER)).as("the table is unchanged")
+                .as("the levels (and the top level full compactions write) stay the table's")
+                .isEqualTo(6);
+        assertThat(t.schema().tableOptions().get(CompactionOptions.COMPACTION_TRIGGER))
+                .as("the table is unchanged")
                 .isEqualTo(5);
     }
 }

@@ -12,14 +12,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class SmokeTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void writeCommitRead() {
         Catalog catalog = Catalog.open(dir.toString());
-        FileStoreTable t = catalog.createTable("db", "t", Schema.newBuilder()
-                .column("id", "BIGINT").column("v", "STRING").primaryKey("id").option("bucket", "2").build());
-        try (TableWrite w = t.newWrite("u"); var c = t.newCommit("u")) {
+        FileStoreTable t = catalog.createTable(
+                "db",
+                "t",
+                Schema.newBuilder()
+                        .column("id", "BIGINT")
+                        .column("v", "STRING")
+                        .primaryKey("id")
+                        .option("bucket", "2")
+                        .build());
+        try (TableWrite w = t.newWrite("u");
+                var c = t.newCommit("u")) {
             w.write(GenericRow.insert(1L, "a"));
             w.write(GenericRow.insert(2L, "b"));
             c.commit(1, w.prepareCommit());
@@ -33,7 +42,8 @@ class SmokeTest {
         }
         assertThat(rows).containsExactly(GenericRow.insert(1L, "c"));
         List<GenericRow> old = new ArrayList<>();
-        try (CloseableIterator<GenericRow> it = t.newReadBuilder().withSnapshot(1).readAll()) {
+        try (CloseableIterator<GenericRow> it =
+                t.newReadBuilder().withSnapshot(1).readAll()) {
             it.forEachRemaining(old::add);
         }
         assertThat(old).containsExactlyInAnyOrder(GenericRow.insert(1L, "a"), GenericRow.insert(2L, "b"));

@@ -3,7 +3,6 @@ package io.strata.storage.testutil;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.strata.storage.data.GenericRow;
-import io.strata.storage.read.IncrementalRead;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.util.CloseableIterator;
 import java.util.ArrayList;
@@ -14,8 +13,7 @@ import java.util.TreeMap;
 
 /** The changelog property: replaying the changelog from the first snapshot gives the table. */
 public final class ChangelogReplay {
-    private ChangelogReplay() {
-    }
+    private ChangelogReplay() {}
 
     /**
      * Applies the changelog from the first snapshot to the latest, keyed like {@link TableModel}
@@ -30,7 +28,9 @@ public final class ChangelogReplay {
                 List<Object> key = List.of(r.get(0), r.get(1));
                 List<Object> row = new ArrayList<>(Arrays.asList(r.fields()));
                 if (r.kind().isRetract()) {
-                    assertThat(state.get(key)).as("%s must carry the previous value of %s", r.kind(), key).isEqualTo(row);
+                    assertThat(state.get(key))
+                            .as("%s must carry the previous value of %s", r.kind(), key)
+                            .isEqualTo(row);
                     state.remove(key);
                 } else {
                     state.put(key, row);

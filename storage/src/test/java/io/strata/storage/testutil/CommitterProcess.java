@@ -20,8 +20,7 @@ import org.apache.hadoop.conf.Configuration;
  * arguments. Exits 0 when every commit published a snapshot.
  */
 public final class CommitterProcess {
-    private CommitterProcess() {
-    }
+    private CommitterProcess() {}
 
     public static void main(String[] args) {
         Configuration conf = new Configuration();
@@ -34,7 +33,8 @@ public final class CommitterProcess {
         int commits = Integer.parseInt(args[4]);
         FileStoreTable table = Catalog.open(args[0], conf).getTable("db", args[1]);
         int published = 0;
-        try (TableWrite w = table.newWrite(user); TableCommit c = table.newCommit(user)) {
+        try (TableWrite w = table.newWrite(user);
+                TableCommit c = table.newCommit(user)) {
             for (int n = 1; n <= commits; n++) {
                 w.write(GenericRow.insert(partition, (long) n, user + "#" + n));
                 published += c.commit(n, w.prepareCommit()).size();
@@ -46,23 +46,30 @@ public final class CommitterProcess {
 
     /** Starts one in a child JVM on this JVM's class path; output goes to {@code log}. */
     public static Process start(File log, List<String> args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(new File(System.getProperty("java.home"), "bin/java").getPath(),
-                "-Xmx512m", "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"), "-cp",
-                System.getProperty("java.class.path"), CommitterProcess.class.getName()));
+        List<String> cmd = new ArrayList<>(List.of(
+                new File(System.getProperty("java.home"), "bin/java").getPath(),
+                "-Xmx512m",
+                "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                CommitterProcess.class.getName()));
         cmd.addAll(args);
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log).start();
+        return new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(log)
+                .start();
     }
 
     /** Waits for {@code p}; fails with its log when it does not exit 0 in time. */
     public static void await(Process p, File log, long seconds) throws IOException, InterruptedException {
         if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
             p.destroyForcibly();
-            throw new AssertionError("committer process did not finish in " + seconds + " s; log:\n"
-                    + Files.readString(log.toPath()));
+            throw new AssertionError(
+                    "committer process did not finish in " + seconds + " s; log:\n" + Files.readString(log.toPath()));
         }
         if (p.exitValue() != 0) {
-            throw new AssertionError("committer process exited " + p.exitValue() + "; log:\n"
-                    + Files.readString(log.toPath()));
+            throw new AssertionError(
+                    "committer process exited " + p.exitValue() + "; log:\n" + Files.readString(log.toPath()));
         }
     }
 }

@@ -37,7 +37,8 @@ public final class ConditionalPutProxy implements AutoCloseable {
 
     public ConditionalPutProxy(S3ProxyServer backend, File blobs) throws IOException {
         this.server = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"));
-        this.backendPort = Integer.parseInt(backend.endpoint().substring(backend.endpoint().lastIndexOf(':') + 1));
+        this.backendPort =
+                Integer.parseInt(backend.endpoint().substring(backend.endpoint().lastIndexOf(':') + 1));
         this.blobs = blobs;
         pool.execute(this::acceptLoop);
     }
@@ -68,9 +69,12 @@ public final class ConditionalPutProxy implements AutoCloseable {
             byte[] head = readHead(in);
             String text = new String(head, StandardCharsets.ISO_8859_1);
             String[] requestLine = text.substring(0, text.indexOf("\r\n")).split(" ");
-            List<String> headers = new ArrayList<>(List.of(text.substring(text.indexOf("\r\n") + 2).split("\r\n")));
-            boolean conditional = requestLine[0].equals("PUT") && headers.stream()
-                    .anyMatch(h -> h.toLowerCase(Locale.ROOT).replace(" ", "").equals("if-none-match:*"));
+            List<String> headers = new ArrayList<>(
+                    List.of(text.substring(text.indexOf("\r\n") + 2).split("\r\n")));
+            boolean conditional = requestLine[0].equals("PUT")
+                    && headers.stream()
+                            .anyMatch(h ->
+                                    h.toLowerCase(Locale.ROOT).replace(" ", "").equals("if-none-match:*"));
             headers.removeIf(h -> h.toLowerCase(Locale.ROOT).startsWith("connection:") || h.isEmpty());
             headers.add("Connection: close");
             StringBuilder rewritten = new StringBuilder(String.join(" ", requestLine)).append("\r\n");
@@ -86,11 +90,13 @@ public final class ConditionalPutProxy implements AutoCloseable {
             try {
                 if (new File(blobs, path.substring(1)).isFile()) {
                     byte[] body = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>PreconditionFailed</Code>"
-                            + "<Message>At least one of the pre-conditions you specified did not hold</Message>"
-                            + "<Condition>If-None-Match</Condition></Error>").getBytes(StandardCharsets.UTF_8);
+                                    + "<Message>At least one of the pre-conditions you specified did not hold</Message>"
+                                    + "<Condition>If-None-Match</Condition></Error>")
+                            .getBytes(StandardCharsets.UTF_8);
                     OutputStream out = c.getOutputStream();
                     out.write(("HTTP/1.1 412 Precondition Failed\r\nContent-Type: application/xml\r\nContent-Length: "
-                            + body.length + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                                    + body.length + "\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.ISO_8859_1));
                     out.write(body);
                     out.flush();
                     refused.incrementAndGet();

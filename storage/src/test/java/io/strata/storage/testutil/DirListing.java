@@ -17,8 +17,7 @@ import java.util.zip.CRC32;
  * only if no file was added, deleted, replaced or rewritten in between.
  */
 public final class DirListing {
-    private DirListing() {
-    }
+    private DirListing() {}
 
     public static Map<String, String> of(Path dir) {
         Map<String, String> out = new TreeMap<>();
@@ -33,9 +32,11 @@ public final class DirListing {
                 }
                 CRC32 crc = new CRC32();
                 crc.update(Files.readAllBytes(p));
-                out.put(dir.relativize(p).toString(), "size=" + a.size()
-                        + " mtime=" + a.lastModifiedTime().to(TimeUnit.NANOSECONDS)
-                        + " key=" + a.fileKey() + " crc=" + Long.toHexString(crc.getValue()));
+                out.put(
+                        dir.relativize(p).toString(),
+                        "size=" + a.size()
+                                + " mtime=" + a.lastModifiedTime().to(TimeUnit.NANOSECONDS)
+                                + " key=" + a.fileKey() + " crc=" + Long.toHexString(crc.getValue()));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

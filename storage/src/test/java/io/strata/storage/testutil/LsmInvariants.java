@@ -19,17 +19,19 @@ import java.util.Map;
 
 /** Structural invariants of a table's LSM trees, checked by the model-based tests. */
 public final class LsmInvariants {
-    private LsmInvariants() {
-    }
+    private LsmInvariants() {}
 
     private static List<ManifestEntry> live(FileStoreTable t) {
-        return t.snapshotManager().latest().map(s -> t.manifests().scanner().scan(s.baseManifestList(),
-                EntryFilter.ALL)).orElse(List.of());
+        return t.snapshotManager()
+                .latest()
+                .map(s -> t.manifests().scanner().scan(s.baseManifestList(), EntryFilter.ALL))
+                .orElse(List.of());
     }
 
     /** Within a bucket, files on the same level >= 1 never overlap in key range. */
     public static void check(FileStoreTable t) {
-        Comparator<Object[]> keys = ValueComparators.forTuple(t.schema().typesOf(t.schema().primaryKeyIndexes()));
+        Comparator<Object[]> keys =
+                ValueComparators.forTuple(t.schema().typesOf(t.schema().primaryKeyIndexes()));
         Map<List<Object>, List<DataFileMeta>> runs = new HashMap<>();
         for (ManifestEntry e : live(t)) {
             if (e.file().level() > 0) {
@@ -44,14 +46,16 @@ public final class LsmInvariants {
             files.sort((a, b) -> keys.compare(a.minKey(), b.minKey()));
             for (int i = 1; i < files.size(); i++) {
                 assertThat(keys.compare(files.get(i - 1).maxKey(), files.get(i).minKey()))
-                        .as("files %s and %s overlap on %s", files.get(i - 1), files.get(i), r.getKey()).isLessThan(0);
+                        .as("files %s and %s overlap on %s", files.get(i - 1), files.get(i), r.getKey())
+                        .isLessThan(0);
             }
         }
     }
 
     /** Row and delete-row counts in the manifests equal what the files hold; min/max keys too. */
     public static void checkRowCounts(FileStoreTable t) {
-        Comparator<Object[]> keys = ValueComparators.forTuple(t.schema().typesOf(t.schema().primaryKeyIndexes()));
+        Comparator<Object[]> keys =
+                ValueComparators.forTuple(t.schema().typesOf(t.schema().primaryKeyIndexes()));
         int[] keyIdx = t.schema().primaryKeyIndexes();
         for (ManifestEntry e : live(t)) {
             DataFileMeta f = e.file();
@@ -59,9 +63,17 @@ public final class LsmInvariants {
             long deletes = 0;
             Object[] first = null;
             Object[] last = null;
-            try (DataFileReader r = DataFileReader.of(t.fileIO(), t.formatConfig().conf(),
-                    t.paths().dataFile(PartitionPath.of(t.schema().partitionKeys(), e.partition()), e.bucket(),
-                            f.fileName()), t.schema()).fileSize(f.fileSize()).open()) {
+            try (DataFileReader r = DataFileReader.of(
+                            t.fileIO(),
+                            t.formatConfig().conf(),
+                            t.paths()
+                                    .dataFile(
+                                            PartitionPath.of(t.schema().partitionKeys(), e.partition()),
+                                            e.bucket(),
+                                            f.fileName()),
+                            t.schema())
+                    .fileSize(f.fileSize())
+                    .open()) {
                 while (r.hasNext()) {
                     KeyValue kv = r.next();
                     rows++;

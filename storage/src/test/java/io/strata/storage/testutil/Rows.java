@@ -12,8 +12,7 @@ import java.util.TreeMap;
 
 /** Reading helpers for tests. */
 public final class Rows {
-    private Rows() {
-    }
+    private Rows() {}
 
     /** Every row {@code rb} reads, in read order. */
     public static List<GenericRow> readAll(ReadBuilder rb) {

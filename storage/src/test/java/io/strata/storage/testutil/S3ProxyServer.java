@@ -73,7 +73,9 @@ public final class S3ProxyServer implements AutoCloseable {
         File log = new File(dir, "s3proxy.log");
         String java = new File(System.getProperty("java.home"), "bin/java").getPath();
         Process p = new ProcessBuilder(List.of(java, "-Xmx256m", "-jar", jar, "--properties", props.getPath()))
-                .redirectErrorStream(true).redirectOutput(log).start();
+                .redirectErrorStream(true)
+                .redirectOutput(log)
+                .start();
         S3ProxyServer server = new S3ProxyServer(p, port, log, blobs);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!server.accepts()) {
@@ -154,8 +156,11 @@ public final class S3ProxyServer implements AutoCloseable {
         Files.createDirectories(dir.toPath());
         File f = new File(dir, "core-site.xml");
         StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
-        all.forEach((k, v) -> xml.append("  <property><name>").append(k).append("</name><value>")
-                .append(v.replace("&", "&amp;").replace("<", "&lt;")).append("</value></property>\n"));
+        all.forEach((k, v) -> xml.append("  <property><name>")
+                .append(k)
+                .append("</name><value>")
+                .append(v.replace("&", "&amp;").replace("<", "&lt;"))
+                .append("</value></property>\n"));
         xml.append("</configuration>\n");
         try (OutputStream out = Files.newOutputStream(f.toPath())) {
             out.write(xml.toString().getBytes(StandardCharsets.UTF_8));

@@ -23,8 +23,13 @@ public final class TableModel {
 
     /** Engine configurations the model knows. */
     public enum Mode {
-        DEDUPLICATE, DEDUPLICATE_SEQUENCE_FIELD, FIRST_ROW, PARTIAL_UPDATE_REMOVE, PARTIAL_UPDATE_IGNORE_DELETE,
-        AGGREGATION, AGGREGATION_REMOVE
+        DEDUPLICATE,
+        DEDUPLICATE_SEQUENCE_FIELD,
+        FIRST_ROW,
+        PARTIAL_UPDATE_REMOVE,
+        PARTIAL_UPDATE_IGNORE_DELETE,
+        AGGREGATION,
+        AGGREGATION_REMOVE
     }
 
     private final Mode mode;
@@ -32,9 +37,9 @@ public final class TableModel {
     private long arrival;
 
     private static final class State {
-        Object[] row;          // current value (dedupe/first-row/partial-update) or accumulators (aggregation)
+        Object[] row; // current value (dedupe/first-row/partial-update) or accumulators (aggregation)
         boolean present;
-        RowKind winnerKind;   // sequence-field dedupe: the winning record's kind
+        RowKind winnerKind; // sequence-field dedupe: the winning record's kind
         Long winnerTs;
         long winnerArrival;
     }
@@ -70,7 +75,7 @@ public final class TableModel {
                 break;
             case AGGREGATION_REMOVE:
                 o.put("aggregation.remove-record-on-delete", "true");
-                // fall through: same functions
+            // fall through: same functions
             case AGGREGATION:
                 o.put("merge-engine", "aggregation");
                 o.put("fields.a.aggregate-function", "sum");
@@ -257,7 +262,8 @@ public final class TableModel {
         int p = rnd.nextInt(2);
         int id = rnd.nextInt(keys);
         int k = rnd.nextInt(10);
-        RowKind kind = k < 6 ? RowKind.INSERT : k < 7 ? RowKind.UPDATE_AFTER : k < 8 ? RowKind.UPDATE_BEFORE : RowKind.DELETE;
+        RowKind kind =
+                k < 6 ? RowKind.INSERT : k < 7 ? RowKind.UPDATE_AFTER : k < 8 ? RowKind.UPDATE_BEFORE : RowKind.DELETE;
         Long a = rnd.nextInt(5) == 0 ? null : (long) rnd.nextInt(100);
         Integer b = rnd.nextInt(5) == 0 ? null : rnd.nextInt(1000);
         String c = rnd.nextInt(5) == 0 ? null : "s" + rnd.nextInt(50);

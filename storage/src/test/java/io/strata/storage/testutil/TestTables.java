@@ -3,6 +3,7 @@ package io.strata.storage.testutil;
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.data.RowKind;
+import io.strata.storage.read.ReadBuilder;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
@@ -11,19 +12,25 @@ import io.strata.storage.util.CloseableIterator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import io.strata.storage.read.ReadBuilder;
 
 /** Helpers shared by tests: the model table schema and full scans. */
 public final class TestTables {
-    private TestTables() {
-    }
+    private TestTables() {}
 
     /** The schema of {@link TableModel} tables, optionally partitioned by p. */
     public static Schema modelSchema(boolean partitioned, int buckets, Map<String, String> options) {
         Schema.Builder b = Schema.newBuilder()
-                .column("p", "INT NOT NULL").column("id", "INT NOT NULL").column("a", "BIGINT").column("b", "INT")
-                .column("c", "STRING").column("d", "BIGINT").column("e", "DOUBLE").column("ts", "BIGINT")
-                .primaryKey("p", "id").option("bucket", String.valueOf(buckets)).options(options);
+                .column("p", "INT NOT NULL")
+                .column("id", "INT NOT NULL")
+                .column("a", "BIGINT")
+                .column("b", "INT")
+                .column("c", "STRING")
+                .column("d", "BIGINT")
+                .column("e", "DOUBLE")
+                .column("ts", "BIGINT")
+                .primaryKey("p", "id")
+                .option("bucket", String.valueOf(buckets))
+                .options(options);
         if (partitioned) {
             b.partitionKeys("p");
         }
@@ -44,11 +51,20 @@ public final class TestTables {
      * one committed row, k = 1, written by commit user {@code w}: snapshot 1.
      */
     public static FileStoreTable oneRowTable(String warehouse) {
-        FileStoreTable t = Catalog.open(warehouse).createTable("db", "t", Schema.newBuilder()
-                .column("k", "BIGINT NOT NULL").column("v", "STRING").primaryKey("k").option("bucket", "2")
-                .option("write-only", "true").option("commit.lock.class", "io.strata.storage.fs.CommitLockTest$JvmLock")
-                .build());
-        try (TableWrite w = t.newWrite("w"); TableCommit c = t.newCommit("w")) {
+        FileStoreTable t = Catalog.open(warehouse)
+                .createTable(
+                        "db",
+                        "t",
+                        Schema.newBuilder()
+                                .column("k", "BIGINT NOT NULL")
+                                .column("v", "STRING")
+                                .primaryKey("k")
+                                .option("bucket", "2")
+                                .option("write-only", "true")
+                                .option("commit.lock.class", "io.strata.storage.fs.CommitLockTest$JvmLock")
+                                .build());
+        try (TableWrite w = t.newWrite("w");
+                TableCommit c = t.newCommit("w")) {
             w.write(new GenericRow(RowKind.INSERT, 1L, "one"));
             c.commit(1, w.prepareCommit());
         }

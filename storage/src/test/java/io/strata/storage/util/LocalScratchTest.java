@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class LocalScratchTest {
-    @TempDir Path root;
+    @TempDir
+    Path root;
 
     /** The pid of a process that ran and ended: no process has it now (pids are not reused at once). */
     static long deadPid() throws Exception {
@@ -23,7 +24,8 @@ class LocalScratchTest {
 
     /** A leftover scratch directory of {@code pid} started at {@code start}, holding one file. */
     static Path leftover(Path root, long pid, long start) throws IOException {
-        Path dir = Files.createDirectories(root.resolve("strata-" + pid + "-" + start).resolve("strata-lookup-1"));
+        Path dir = Files.createDirectories(
+                root.resolve("strata-" + pid + "-" + start).resolve("strata-lookup-1"));
         return Files.writeString(dir.resolve("a.lookup"), "x");
     }
 
@@ -48,7 +50,8 @@ class LocalScratchTest {
             assertThat(mine).isDirectory().hasName(LocalScratch.selfName());
             assertThat(ofDead.getParent().getParent()).as("dead pid " + dead).doesNotExist();
             assertThat(ofDeadWithoutStart.getParent().getParent()).doesNotExist();
-            assertThat(ofEarlierProcessWithMyPid.getParent().getParent()).as("same pid, other start time")
+            assertThat(ofEarlierProcessWithMyPid.getParent().getParent())
+                    .as("same pid, other start time")
                     .doesNotExist();
             assertThat(ofLive).as("live pid " + live.pid()).exists();
             assertThat(ofLiveStartUnknown).exists();

@@ -15,8 +15,7 @@ import java.util.TreeMap;
  * (sorted runs, files per level, level-0 files) and its size.
  */
 public final class BucketsTable {
-    private BucketsTable() {
-    }
+    private BucketsTable() {}
 
     /** One bucket. */
     public static final class BucketRow {
@@ -30,8 +29,15 @@ public final class BucketsTable {
         public final long minSequence;
         public final long maxSequence;
 
-        BucketRow(String partition, int bucket, int sortedRuns, Map<Integer, Integer> filesPerLevel, long rows,
-                  long bytes, long minSequence, long maxSequence) {
+        BucketRow(
+                String partition,
+                int bucket,
+                int sortedRuns,
+                Map<Integer, Integer> filesPerLevel,
+                long rows,
+                long bytes,
+                long minSequence,
+                long maxSequence) {
             this.partition = partition;
             this.bucket = bucket;
             this.sortedRuns = sortedRuns;
@@ -47,10 +53,12 @@ public final class BucketsTable {
     public static List<BucketRow> rows(FileStoreTable table, Long snapshotId) {
         Map<String, List<FilesTable.FileRow>> groups = new LinkedHashMap<>();
         for (FilesTable.FileRow f : FilesTable.rows(table, snapshotId)) {
-            groups.computeIfAbsent(f.partition + "\u0000" + f.bucket, k -> new ArrayList<>()).add(f);
+            groups.computeIfAbsent(f.partition + "\u0000" + f.bucket, k -> new ArrayList<>())
+                    .add(f);
         }
         List<BucketRow> out = new ArrayList<>();
-        var keyComparator = ValueComparators.forTuple(table.schema().typesOf(table.schema().primaryKeyIndexes()));
+        var keyComparator =
+                ValueComparators.forTuple(table.schema().typesOf(table.schema().primaryKeyIndexes()));
         for (List<FilesTable.FileRow> g : groups.values()) {
             List<DataFileMeta> files = new ArrayList<>();
             Map<Integer, Integer> perLevel = new TreeMap<>();
@@ -66,7 +74,9 @@ public final class BucketsTable {
                 minSeq = Math.min(minSeq, f.file.minSequence());
                 maxSeq = Math.max(maxSeq, f.file.maxSequence());
             }
-            int runs = table.schema().hasPrimaryKey() ? SortedRuns.of(files, keyComparator).size() : files.size();
+            int runs = table.schema().hasPrimaryKey()
+                    ? SortedRuns.of(files, keyComparator).size()
+                    : files.size();
             out.add(new BucketRow(g.get(0).partition, g.get(0).bucket, runs, perLevel, rows, bytes, minSeq, maxSeq));
         }
         return out;

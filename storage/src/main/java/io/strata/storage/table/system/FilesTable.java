@@ -14,13 +14,13 @@ import java.util.Optional;
 
 /** Like Paimon's {@code $files}: the live data files of a snapshot with their metadata. */
 public final class FilesTable {
-    private FilesTable() {
-    }
+    private FilesTable() {}
 
     /** One live file. */
     public static final class FileRow {
         /** {@link PartitionPath#display}: empty for an unpartitioned table. */
         public final String partition;
+
         public final int bucket;
         public final DataFileMeta file;
 
@@ -33,7 +33,8 @@ public final class FilesTable {
 
     /** The live files of {@code snapshot} (or of the latest one if null), by partition, bucket, level, key. */
     public static List<FileRow> rows(FileStoreTable table, Long snapshotId) {
-        Optional<Snapshot> s = snapshotId == null ? table.snapshotManager().latest()
+        Optional<Snapshot> s = snapshotId == null
+                ? table.snapshotManager().latest()
                 : Optional.of(table.snapshotManager().snapshot(snapshotId));
         List<FileRow> out = new ArrayList<>();
         if (s.isEmpty()) {
@@ -44,8 +45,10 @@ public final class FilesTable {
         for (ManifestEntry e : table.manifests().scanner().scan(s.get().baseManifestList(), EntryFilter.ALL)) {
             out.add(new FileRow(PartitionPath.display(keys, types, e.partition()), e.bucket(), e.file()));
         }
-        out.sort(Comparator.<FileRow, String>comparing(r -> r.partition).thenComparingInt(r -> r.bucket)
-                .thenComparingInt(r -> r.file.level()).thenComparingLong(r -> r.file.minSequence()));
+        out.sort(Comparator.<FileRow, String>comparing(r -> r.partition)
+                .thenComparingInt(r -> r.bucket)
+                .thenComparingInt(r -> r.file.level())
+                .thenComparingLong(r -> r.file.minSequence()));
         return out;
     }
 }

@@ -10,8 +10,7 @@ import java.util.List;
 
 /** Like Paimon's {@code $snapshots}: every retained snapshot, oldest first. */
 public final class SnapshotsTable {
-    private SnapshotsTable() {
-    }
+    private SnapshotsTable() {}
 
     public static List<Snapshot> rows(FileStoreTable table) {
         SnapshotManager sm = table.snapshotManager();
