@@ -25,7 +25,8 @@ public final class OptionRegistry {
             CompactionOptions.class,
             ChangelogOptions.class,
             CommitOptions.class,
-            ManifestOptions.class);
+            ManifestOptions.class,
+            ExpireOptions.class);
 
     /** The pattern options, in documentation order. */
     public static final List<PatternOption> PATTERNS =

@@ -47,6 +47,11 @@ public final class SnapshotManager {
         try {
             bytes = io.readFully(path);
         } catch (FileNotFoundException e) {
+            OptionalLong earliest = earliestId();
+            if (earliest.isPresent() && id < earliest.getAsLong()) {
+                throw new SnapshotNotFoundException("table " + tableName + ": snapshot " + id
+                        + " has expired; the earliest retained snapshot is " + earliest.getAsLong());
+            }
             throw new SnapshotNotFoundException("table " + tableName + " has no snapshot " + id + " (" + path + ")");
         } catch (IOException e) {
             throw new UncheckedIOException("table " + tableName + ": cannot read " + path + ": " + e.getMessage(), e);

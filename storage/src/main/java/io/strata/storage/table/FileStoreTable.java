@@ -9,6 +9,7 @@ import io.strata.storage.fs.AtomicPublisher;
 import io.strata.storage.fs.FileIO;
 import io.strata.storage.fs.TablePaths;
 import io.strata.storage.maintenance.ReachableFiles;
+import io.strata.storage.maintenance.SnapshotExpiration;
 import io.strata.storage.maintenance.UncommittedFiles;
 import io.strata.storage.manifest.ManifestStore;
 import io.strata.storage.merge.MergeEngines;
@@ -120,6 +121,11 @@ public final class FileStoreTable {
      */
     public CompactionCommitter newCompactionCommitter(String commitUser, CompactStrategy strategy) {
         return new CompactionCommitter(context, commitUser, strategy);
+    }
+
+    /** Expiration of this table's oldest snapshots by its retention options. */
+    public SnapshotExpiration newSnapshotExpiration() {
+        return new SnapshotExpiration(context);
     }
 
     /** Which data and changelog files retained snapshots reference, and which are on disk. */

@@ -1,0 +1,42 @@
+package io.strata.storage.maintenance;
+
+import java.util.List;
+
+/**
+ * What one expiration run removes: the snapshots {@code [fromId, toId)} and the files only they
+ * reference, and what kept it from removing more. Empty ({@code fromId == toId}) when nothing can
+ * go.
+ *
+ * @param fromId the earliest snapshot before the run
+ * @param toId the earliest snapshot retained after it
+ * @param latestId the latest snapshot when the run planned
+ * @param heldBackBy why no older snapshot... why the run stops at {@code toId}
+ * @param files the files the run deletes after the snapshot files, in deletion order (data and
+ *     changelog files, then manifests, then manifest lists)
+ */
+public record ExpirePlan(long fromId, long toId, long latestId, HeldBack heldBackBy, List<TableFile> files) {
+
+    /** What stops an expiration at the snapshot it stops at. */
+    public enum HeldBack {
+        /** The table has no snapshot. */
+        NO_SNAPSHOTS,
+        /** {@code snapshot.num-retained.min} snapshots remain. */
+        MIN_RETAINED,
+        /** The next snapshot is younger than {@code snapshot.time-retained}. */
+        TIME_RETAINED,
+        /** The run removed {@code snapshot.expire.limit} snapshots. */
+        LIMIT
+    }
+
+    public ExpirePlan {
+        files = List.copyOf(files);
+    }
+
+    public long snapshotsExpired() {
+        return toId - fromId;
+    }
+
+    public boolean isEmpty() {
+        return fromId == toId;
+    }
+}

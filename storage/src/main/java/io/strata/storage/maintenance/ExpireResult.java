@@ -1,0 +1,37 @@
+package io.strata.storage.maintenance;
+
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What an expiration run did: its plan, and every file it deleted (snapshot files first). A dry
+ * run has the plan and no deleted file. {@code resumed} counts interrupted earlier runs this one
+ * finished first.
+ */
+public record ExpireResult(ExpirePlan plan, List<TableFile> deleted, int resumed, boolean dryRun) {
+
+    public ExpireResult {
+        deleted = List.copyOf(deleted);
+    }
+
+    /** Files deleted per kind. */
+    public Map<TableFile.Kind, Integer> deletedCounts() {
+        Map<TableFile.Kind, Integer> m = new EnumMap<>(TableFile.Kind.class);
+        for (TableFile.Kind k : TableFile.Kind.values()) {
+            m.put(k, 0);
+        }
+        deleted.forEach(f -> m.merge(f.kind(), 1, Integer::sum));
+        return m;
+    }
+
+    /** Bytes deleted per kind (files of unknown size count 0). */
+    public Map<TableFile.Kind, Long> deletedBytes() {
+        Map<TableFile.Kind, Long> m = new EnumMap<>(TableFile.Kind.class);
+        for (TableFile.Kind k : TableFile.Kind.values()) {
+            m.put(k, 0L);
+        }
+        deleted.forEach(f -> m.merge(f.kind(), Math.max(0, f.size()), Long::sum));
+        return m;
+    }
+}

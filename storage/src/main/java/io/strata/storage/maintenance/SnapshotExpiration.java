@@ -1,0 +1,379 @@
+package io.strata.storage.maintenance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.strata.storage.data.PartitionPath;
+import io.strata.storage.fs.FileIO;
+import io.strata.storage.manifest.EntryFilter;
+import io.strata.storage.manifest.FileKind;
+import io.strata.storage.manifest.ManifestEntry;
+import io.strata.storage.manifest.ManifestFileMeta;
+import io.strata.storage.manifest.ManifestList;
+import io.strata.storage.options.ExpireOptions;
+import io.strata.storage.options.TableOptions;
+import io.strata.storage.snapshot.Snapshot;
+import io.strata.storage.snapshot.SnapshotManager;
+import io.strata.storage.store.TableContext;
+import io.strata.storage.util.CorruptFileException;
+import io.strata.storage.util.Json;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Expires a table's oldest snapshots by its retention options ({@link ExpireOptions}) and deletes
+ * the files only they referenced. Never loses data a retained snapshot can read:
+ *
+ * <ol>
+ *   <li><b>Plan</b> from metadata only: the range {@code [earliest, N)} to expire, then every file
+ *       that no snapshot from {@code N} on references: data files the snapshots {@code earliest+1
+ *       .. N} deleted and {@code N} does not hold, the changelog files of the expired snapshots,
+ *       their manifests that {@code N}'s manifest lists do not name, and their manifest lists. A
+ *       manifest that cannot be read fails the run before anything is deleted (fail closed).
+ *   <li><b>Journal</b>: the plan is written to {@code snapshot/expiring-<from>-<to>.json} before
+ *       anything is deleted, so a run that crashes later is finished by the next one.
+ *   <li><b>Snapshot files first</b>, oldest first: a reader that starts from the earliest snapshot
+ *       never meets a snapshot whose files are gone, and one that asks for an expired snapshot
+ *       is told it expired ({@link SnapshotManager#snapshot}).
+ *   <li><b>Then the files</b>: data and changelog files, checked against the latest snapshot just
+ *       before (a file live there is never deleted, whatever the plan says), then manifests,
+ *       then manifest lists; a file already gone counts as deleted.
+ *   <li>The journal is deleted last.
+ * </ol>
+ *
+ * <p>Memory holds file names, never manifest entries of more than one manifest list at a time,
+ * except the live set of the new earliest and of the latest snapshot.
+ */
+public final class SnapshotExpiration {
+    private static final Logger LOG = LoggerFactory.getLogger(SnapshotExpiration.class);
+    static final String JOURNAL_PREFIX = "expiring-";
+    private static final int JOURNAL_VERSION = 1;
+
+    private final TableContext table;
+    private final SnapshotManager snapshots;
+    private final FileIO io;
+
+    public SnapshotExpiration(TableContext table) {
+        this.table = table;
+        this.snapshots = table.snapshotManager();
+        this.io = table.fileIO();
+    }
+
+    /** What {@link #expire()} would do now; deletes nothing. */
+    public ExpirePlan plan() {
+        Retention r = Retention.of(table.name(), table.schema().tableOptions());
+        OptionalLong latest = snapshots.latestId();
+        OptionalLong earliest = snapshots.earliestId();
+        if (latest.isEmpty() || earliest.isEmpty()) {
+            return new ExpirePlan(0, 0, 0, ExpirePlan.HeldBack.NO_SNAPSHOTS, List.of());
+        }
+        long from = earliest.getAsLong();
+        long last = latest.getAsLong();
+        // ids below keepFrom may go; ids below mustGo go whatever their age
+        long keepFrom = last - r.retainMin + 1;
+        long mustGo = r.retainMax == null ? Long.MIN_VALUE : last - r.retainMax + 1;
+        long limitEnd = from + r.limit;
+        long cutoff = table.clock().millis() - r.timeRetained.toMillis();
+        long to = from;
+        ExpirePlan.HeldBack held;
+        while (true) {
+            if (to >= keepFrom) {
+                held = ExpirePlan.HeldBack.MIN_RETAINED;
+                break;
+            }
+            if (to >= limitEnd) {
+                held = ExpirePlan.HeldBack.LIMIT;
+                break;
+            }
+            if (to >= mustGo && snapshots.snapshot(to).timeMillis() >= cutoff) {
+                held = ExpirePlan.HeldBack.TIME_RETAINED;
+                break;
+            }
+            to++;
+        }
+        if (to == from) {
+            return new ExpirePlan(from, to, last, held, List.of());
+        }
+        return new ExpirePlan(from, to, last, held, filesOnlyReferencedBy(from, to));
+    }
+
+    /** Finishes interrupted earlier runs, then expires what {@link #plan()} says. */
+    public ExpireResult expire() {
+        List<TableFile> deleted = new ArrayList<>();
+        int resumed = 0;
+        for (Path journal : journals()) {
+            Journal j = readJournal(journal);
+            LOG.info(
+                    "table {}: finishing an interrupted expiration of snapshots {}..{}",
+                    table.name(),
+                    j.from,
+                    j.to - 1);
+            execute(journal, j.from, j.to, j.files, deleted);
+            resumed++;
+        }
+        ExpirePlan plan = plan();
+        if (!plan.isEmpty()) {
+            Path journal = writeJournal(plan);
+            execute(journal, plan.fromId(), plan.toId(), plan.files(), deleted);
+            LOG.info(
+                    "table {}: expired snapshots {}..{} ({} kept: {}), deleted {} files",
+                    table.name(),
+                    plan.fromId(),
+                    plan.toId() - 1,
+                    plan.latestId() - plan.toId() + 1,
+                    plan.heldBackBy(),
+                    deleted.size());
+        }
+        return new ExpireResult(plan, deleted, resumed, false);
+    }
+
+    /** {@link #plan()} as a result that deleted nothing. */
+    public ExpireResult dryRun() {
+        return new ExpireResult(plan(), List.of(), 0, true);
+    }
+
+    private void execute(Path journal, long from, long to, List<TableFile> files, List<TableFile> deleted) {
+        try {
+            for (long id = from; id < to; id++) {
+                Path p = snapshots.snapshotPath(id);
+                if (io.delete(p)) {
+                    deleted.add(new TableFile(TableFile.Kind.SNAPSHOT, p.toString(), -1));
+                }
+            }
+            io.overwriteHint(table.paths().earliestHint(), Long.toString(to));
+            Set<String> live = liveInLatest(files);
+            for (TableFile f : files) {
+                boolean dataOrChangelog = f.kind() == TableFile.Kind.DATA || f.kind() == TableFile.Kind.CHANGELOG;
+                String name = new Path(f.path()).getName();
+                if (dataOrChangelog && live.contains(name)) {
+                    LOG.error(
+                            "table {}: expiration planned to delete {}, but it is live in the latest snapshot; kept",
+                            table.name(),
+                            f.path());
+                    continue;
+                }
+                if (io.delete(new Path(f.path()))) {
+                    deleted.add(f);
+                }
+            }
+            io.delete(journal);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "table " + table.name() + ": expiration of snapshots " + from + ".." + (to - 1)
+                            + " stopped (the next run finishes it, " + journal + "): " + e.getMessage(),
+                    e);
+        }
+    }
+
+    /**
+     * The data and changelog file names among {@code files} that are live in the latest snapshot.
+     * Empty when the table has no snapshot left to read (which cannot be: the latest is retained).
+     */
+    private Set<String> liveInLatest(List<TableFile> files) {
+        Set<String> candidates = new HashSet<>();
+        for (TableFile f : files) {
+            if (f.kind() == TableFile.Kind.DATA || f.kind() == TableFile.Kind.CHANGELOG) {
+                candidates.add(new Path(f.path()).getName());
+            }
+        }
+        Set<String> live = new HashSet<>();
+        if (candidates.isEmpty()) {
+            return live;
+        }
+        Snapshot latest = snapshots
+                .latest()
+                .orElseThrow(() -> new IllegalStateException(
+                        "table " + table.name() + " has no snapshot left: expiration never removes the latest"));
+        for (ManifestEntry e : table.manifests().scanner().scan(latest.baseManifestList(), EntryFilter.ALL)) {
+            if (candidates.contains(e.file().fileName())) {
+                live.add(e.file().fileName());
+            }
+        }
+        return live;
+    }
+
+    /** The files that snapshots {@code [from, to)} reference and no snapshot from {@code to} on does. */
+    private List<TableFile> filesOnlyReferencedBy(long from, long to) {
+        ManifestList lists = table.manifests().manifestList();
+        Snapshot kept = snapshots.snapshot(to);
+        // data files: deleted by one of the snapshots from+1 .. to, and not live again in `to`
+        Map<String, TableFile> data = new LinkedHashMap<>();
+        for (long id = from + 1; id <= to; id++) {
+            Snapshot s = id == to ? kept : snapshots.snapshot(id);
+            for (ManifestEntry e : table.manifests().scanner().entries(s.deltaManifestList())) {
+                if (e.kind() == FileKind.DELETE) {
+                    data.put(
+                            e.file().fileName(),
+                            new TableFile(
+                                    TableFile.Kind.DATA, dataPath(e), e.file().fileSize()));
+                }
+            }
+        }
+        for (ManifestEntry e : table.manifests().scanner().scan(kept.baseManifestList(), EntryFilter.ALL)) {
+            data.remove(e.file().fileName());
+        }
+        List<TableFile> files = new ArrayList<>(data.values());
+        // changelog files belong to their snapshot
+        for (long id = from; id < to; id++) {
+            Snapshot s = snapshots.snapshot(id);
+            if (s.changelogManifestList() != null) {
+                for (ManifestEntry e : table.manifests().scanner().entries(s.changelogManifestList())) {
+                    files.add(new TableFile(
+                            TableFile.Kind.CHANGELOG, dataPath(e), e.file().fileSize()));
+                }
+            }
+        }
+        // manifests: those of the expired snapshots' lists that the kept snapshot's lists do not
+        // name (a manifest in a later snapshot's base and older than `to` is in `to`'s base too:
+        // manifest merging removes manifests from the base, never adds old ones back)
+        Set<String> keptManifests = new HashSet<>();
+        for (String list : listsOf(kept)) {
+            lists.read(list).forEach(m -> keptManifests.add(m.fileName()));
+        }
+        Map<String, TableFile> manifests = new LinkedHashMap<>();
+        List<TableFile> manifestLists = new ArrayList<>();
+        for (long id = from; id < to; id++) {
+            for (String list : listsOf(snapshots.snapshot(id))) {
+                for (ManifestFileMeta m : lists.read(list)) {
+                    if (!keptManifests.contains(m.fileName())) {
+                        manifests.putIfAbsent(
+                                m.fileName(),
+                                new TableFile(
+                                        TableFile.Kind.MANIFEST,
+                                        table.paths().manifestFile(m.fileName()).toString(),
+                                        m.fileSize()));
+                    }
+                }
+                manifestLists.add(new TableFile(
+                        TableFile.Kind.MANIFEST_LIST, lists.path(list).toString(), -1));
+            }
+        }
+        files.addAll(manifests.values());
+        files.addAll(manifestLists);
+        return files;
+    }
+
+    private static List<String> listsOf(Snapshot s) {
+        List<String> l = new ArrayList<>(3);
+        l.add(s.baseManifestList());
+        l.add(s.deltaManifestList());
+        if (s.changelogManifestList() != null) {
+            l.add(s.changelogManifestList());
+        }
+        return l;
+    }
+
+    private String dataPath(ManifestEntry e) {
+        String partition = PartitionPath.of(table.schema().partitionKeys(), e.partition());
+        return table.paths()
+                .dataFile(partition, e.bucket(), e.file().fileName())
+                .toString();
+    }
+
+    // ---- journal -------------------------------------------------------------------------
+
+    private record Journal(long from, long to, List<TableFile> files) {}
+
+    private List<Path> journals() {
+        List<Path> out = new ArrayList<>();
+        try {
+            for (FileIO.FileEntry e : io.list(table.paths().snapshotDir())) {
+                String n = e.path().getName();
+                if (!e.isDirectory() && n.startsWith(JOURNAL_PREFIX) && n.endsWith(".json")) {
+                    out.add(e.path());
+                }
+            }
+        } catch (FileNotFoundException noSnapshotsYet) {
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "table " + table.name() + ": cannot list " + table.paths().snapshotDir() + ": " + e.getMessage(),
+                    e);
+        }
+        out.sort(null);
+        return out;
+    }
+
+    private Path writeJournal(ExpirePlan plan) {
+        Path path = new Path(table.paths().snapshotDir(), JOURNAL_PREFIX + plan.fromId() + "-" + plan.toId() + ".json");
+        ObjectNode root = Json.MAPPER.createObjectNode();
+        root.put("version", JOURNAL_VERSION);
+        root.put("fromId", plan.fromId());
+        root.put("toId", plan.toId());
+        ArrayNode files = root.putArray("files");
+        for (TableFile f : plan.files()) {
+            files.addObject().put("kind", f.kind().name()).put("path", f.path()).put("size", f.size());
+        }
+        try {
+            io.writeNewWhole(path, Json.MAPPER.writeValueAsBytes(root));
+        } catch (FileAlreadyExistsException another) {
+            // another expiration planned the same range at the same time: both delete the same files
+            LOG.info("table {}: {} exists already (a concurrent expiration); going on", table.name(), path);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "table " + table.name() + ": cannot write the expiration journal " + path + "; nothing was "
+                            + "deleted: " + e.getMessage(),
+                    e);
+        }
+        return path;
+    }
+
+    private Journal readJournal(Path path) {
+        try {
+            JsonNode root = Json.MAPPER.readTree(io.readFully(path));
+            int version = root.path("version").asInt(-1);
+            if (version != JOURNAL_VERSION) {
+                throw new CorruptFileException(
+                        path,
+                        "unsupported expiration journal version " + version + " (this build reads version "
+                                + JOURNAL_VERSION + ")");
+            }
+            List<TableFile> files = new ArrayList<>();
+            for (JsonNode f : root.path("files")) {
+                files.add(new TableFile(
+                        TableFile.Kind.valueOf(f.path("kind").asText()),
+                        f.path("path").asText(),
+                        f.path("size").asLong(-1)));
+            }
+            return new Journal(root.path("fromId").asLong(), root.path("toId").asLong(), files);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new CorruptFileException(path, "cannot read the expiration journal: " + e.getMessage(), e);
+        }
+    }
+
+    /** The retention options of one run, checked. */
+    private record Retention(int retainMin, Integer retainMax, Duration timeRetained, int limit) {
+        static Retention of(String table, TableOptions o) {
+            int min = o.get(ExpireOptions.NUM_RETAINED_MIN);
+            Integer max = o.get(ExpireOptions.NUM_RETAINED_MAX);
+            int limit = o.get(ExpireOptions.EXPIRE_LIMIT);
+            if (min < 1) {
+                throw new IllegalArgumentException("table " + table + ": " + ExpireOptions.NUM_RETAINED_MIN.key()
+                        + " must be at least 1 (the latest snapshot is always kept), got " + min);
+            }
+            if (max != null && max < min) {
+                throw new IllegalArgumentException("table " + table + ": " + ExpireOptions.NUM_RETAINED_MAX.key()
+                        + " (" + max + ") must be at least " + ExpireOptions.NUM_RETAINED_MIN.key() + " (" + min
+                        + ")");
+            }
+            if (limit < 1) {
+                throw new IllegalArgumentException("table " + table + ": " + ExpireOptions.EXPIRE_LIMIT.key()
+                        + " must be at least 1, got " + limit);
+            }
+            return new Retention(min, max, o.get(ExpireOptions.TIME_RETAINED), limit);
+        }
+    }
+}

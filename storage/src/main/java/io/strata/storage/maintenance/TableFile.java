@@ -1,0 +1,17 @@
+package io.strata.storage.maintenance;
+
+/**
+ * One file of a table that maintenance deletes or would delete: its kind, its path and its size
+ * in bytes (-1 when not known without a request).
+ */
+public record TableFile(Kind kind, String path, long size) {
+
+    /** What a file is to the table. */
+    public enum Kind {
+        SNAPSHOT,
+        DATA,
+        CHANGELOG,
+        MANIFEST,
+        MANIFEST_LIST
+    }
+}

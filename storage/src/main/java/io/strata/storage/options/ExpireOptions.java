@@ -1,0 +1,40 @@
+package io.strata.storage.options;
+
+import java.time.Duration;
+
+/**
+ * Snapshot retention: which snapshots expiration keeps. Names and defaults follow Paimon's. A
+ * snapshot is expired when more than {@code snapshot.num-retained.max} newer ones exist, or when
+ * it is older than {@code snapshot.time-retained} and at least {@code snapshot.num-retained.min}
+ * newer ones (itself included) remain; at most {@code snapshot.expire.limit} go in one run.
+ */
+public final class ExpireOptions {
+    private ExpireOptions() {}
+
+    public static final ConfigOption<Integer> NUM_RETAINED_MIN = ConfigOption.key("snapshot.num-retained.min")
+            .intType()
+            .defaultValue(10)
+            .perRun()
+            .withDescription("Snapshots always kept, the latest included, however old (at least 1).");
+
+    public static final ConfigOption<Integer> NUM_RETAINED_MAX = ConfigOption.key("snapshot.num-retained.max")
+            .intType()
+            .noDefault()
+            .perRun()
+            .withDescription("Snapshots kept at most, however young; unset: no upper bound. At least "
+                    + "snapshot.num-retained.min.");
+
+    public static final ConfigOption<Duration> TIME_RETAINED = ConfigOption.key("snapshot.time-retained")
+            .durationType()
+            .defaultValue(Duration.ofHours(1))
+            .perRun()
+            .withDescription(
+                    "Snapshots younger than this are kept (beyond snapshot.num-retained.max they go " + "anyway).");
+
+    public static final ConfigOption<Integer> EXPIRE_LIMIT = ConfigOption.key("snapshot.expire.limit")
+            .intType()
+            .defaultValue(50)
+            .perRun()
+            .withDescription("Snapshots one expiration run removes at most, so that a table that was not "
+                    + "expired for long catches up over several runs instead of one long one (at least 1).");
+}
