@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
             FilesCommand.class,
             BucketsCommand.class,
             CompactCommand.class,
+            ExpireCommand.class,
             DemoCommand.class,
             CommandLine.HelpCommand.class
         })

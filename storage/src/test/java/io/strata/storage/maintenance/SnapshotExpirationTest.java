@@ -66,7 +66,10 @@ class SnapshotExpirationTest {
                                         // every single-run file moves up without a rewrite: the same
                                         // file is then deleted at one level and added at another
                                         "compaction.small-file-ratio",
-                                        "0")));
+                                        "0",
+                                        // manifests merge often, so expired snapshots free manifests too
+                                        "manifest.merge-min-count",
+                                        "3")));
     }
 
     /** The test's history: what each snapshot read when it was committed. */
@@ -187,6 +190,7 @@ class SnapshotExpirationTest {
     void modelBasedExpirationKeepsExactlyWhatTheRetentionRulesSay() throws Exception {
         int dataFilesExpired = 0;
         int changelogFilesExpired = 0;
+        int manifestsExpired = 0;
         for (long seed = 1; seed <= 3L * TestTables.iterations(); seed++) {
             Path wh = dir.resolve("seed-" + seed);
             FileStoreTable t = create(wh.toString());
@@ -238,6 +242,7 @@ class SnapshotExpirationTest {
                     }
                     dataFilesExpired += r.deletedCounts().get(TableFile.Kind.DATA);
                     changelogFilesExpired += r.deletedCounts().get(TableFile.Kind.CHANGELOG);
+                    manifestsExpired += r.deletedCounts().get(TableFile.Kind.MANIFEST);
                 }
             }
             assertThat(TableModel.toContents(TestTables.scan(t))).isEqualTo(h.model.contents());

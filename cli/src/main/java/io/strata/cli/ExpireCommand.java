@@ -1,0 +1,144 @@
+package io.strata.cli;
+
+import io.strata.storage.maintenance.ExpirePlan;
+import io.strata.storage.maintenance.ExpireResult;
+import io.strata.storage.maintenance.TableFile;
+import io.strata.storage.options.ExpireOptions;
+import io.strata.storage.table.FileStoreTable;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code strata expire}: expires the table's oldest snapshots by its retention options, which the
+ * flags override for this run, and deletes the files only they referenced.
+ */
+@Command(
+        name = "expire",
+        mixinStandardHelpOptions = true,
+        description = "Expire old snapshots (metadata first) and delete the files only they referenced. "
+                + "Defaults are the table's snapshot.* options.")
+final class ExpireCommand implements Callable<Integer> {
+    @Mixin
+    WarehouseOptions target;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(
+            names = "--retain-min",
+            paramLabel = "N",
+            description = "Snapshots always kept (snapshot.num-retained.min).")
+    Integer retainMin;
+
+    @Option(
+            names = "--retain-max",
+            paramLabel = "N",
+            description = "Snapshots kept at most (snapshot.num-retained.max).")
+    Integer retainMax;
+
+    @Option(
+            names = "--older-than",
+            paramLabel = "DURATION",
+            description = "Expire snapshots older than this, e.g. 2h or 7d (snapshot.time-retained).")
+    String olderThan;
+
+    @Option(
+            names = "--max-deletes",
+            paramLabel = "N",
+            description = "Snapshots this run expires at most (snapshot.expire.limit).")
+    Integer maxDeletes;
+
+    @Option(names = "--dry-run", description = "Print what would be expired and deleted; change nothing.")
+    boolean dryRun;
+
+    @Option(names = "--json", description = "Print JSON, with every file.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        Map<String, String> run = new LinkedHashMap<>();
+        if (retainMin != null) {
+            run.put(ExpireOptions.NUM_RETAINED_MIN.key(), String.valueOf(retainMin));
+        }
+        if (retainMax != null) {
+            run.put(ExpireOptions.NUM_RETAINED_MAX.key(), String.valueOf(retainMax));
+        }
+        if (olderThan != null) {
+            run.put(ExpireOptions.TIME_RETAINED.key(), olderThan);
+        }
+        if (maxDeletes != null) {
+            run.put(ExpireOptions.EXPIRE_LIMIT.key(), String.valueOf(maxDeletes));
+        }
+        FileStoreTable table = target.openTable().copyWithOptions(run);
+        ExpireResult r = dryRun
+                ? table.newSnapshotExpiration().dryRun()
+                : table.newSnapshotExpiration().expire();
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            printJson(out, r);
+        } else {
+            printTable(out, r);
+        }
+        return 0;
+    }
+
+    /** The files a dry run would delete, or those a run deleted. */
+    private static List<TableFile> files(ExpireResult r) {
+        return r.dryRun() ? r.plan().files() : r.deleted();
+    }
+
+    static void printJson(PrintWriter out, ExpireResult r) {
+        ExpirePlan p = r.plan();
+        List<Map<String, Object>> files = new ArrayList<>();
+        for (TableFile f : files(r)) {
+            files.add(Json.object("kind", f.kind().name().toLowerCase(), "path", f.path(), "bytes", f.size()));
+        }
+        Json.print(
+                out,
+                Json.object(
+                        "dryRun", r.dryRun(),
+                        "snapshotsExpired", p.snapshotsExpired(),
+                        "fromSnapshot", p.fromId(),
+                        "earliestRetained", p.toId(),
+                        "latest", p.latestId(),
+                        "heldBackBy", p.heldBackBy().name().toLowerCase(),
+                        "resumedRuns", r.resumed(),
+                        "files", files));
+    }
+
+    static void printTable(PrintWriter out, ExpireResult r) {
+        ExpirePlan p = r.plan();
+        String verb = r.dryRun() ? "would expire" : "expired";
+        if (p.isEmpty()) {
+            out.println("nothing to expire (" + p.heldBackBy().name().toLowerCase() + ")");
+        } else {
+            out.println(verb + " snapshots " + p.fromId() + ".." + (p.toId() - 1) + "; earliest retained " + p.toId()
+                    + " of " + p.latestId() + " (stopped by "
+                    + p.heldBackBy().name().toLowerCase() + ")");
+        }
+        if (r.resumed() > 0) {
+            out.println("finished " + r.resumed() + " interrupted earlier run(s)");
+        }
+        Map<TableFile.Kind, long[]> byKind = new LinkedHashMap<>();
+        for (TableFile.Kind k : TableFile.Kind.values()) {
+            byKind.put(k, new long[2]);
+        }
+        for (TableFile f : files(r)) {
+            long[] c = byKind.get(f.kind());
+            c[0]++;
+            c[1] += Math.max(0, f.size());
+        }
+        TextTable t = new TextTable("kind", r.dryRun() ? "files_to_delete" : "files_deleted", "bytes");
+        byKind.forEach((k, c) -> t.add(k.name().toLowerCase(), c[0], c[1]));
+        t.print(out);
+    }
+}

@@ -1,0 +1,151 @@
+package io.strata.cli;
+
+import static io.strata.cli.CliRunner.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.strata.cli.CliRunner.Result;
+import io.strata.storage.commit.TableCommit;
+import io.strata.storage.compact.CompactStrategy;
+import io.strata.storage.data.GenericRow;
+import io.strata.storage.schema.Schema;
+import io.strata.storage.table.Catalog;
+import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.table.TableWrite;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code strata expire}: flags override the table's retention for one run; a dry run changes nothing. */
+class ExpireCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private String wh() {
+        return dir.resolve("wh").toString();
+    }
+
+    /** db.t with 8 snapshots: 6 appends and 2 full compactions. */
+    @BeforeEach
+    void history() {
+        FileStoreTable t = Catalog.open(wh())
+                .createTable(
+                        "db",
+                        "t",
+                        Schema.newBuilder()
+                                .column("id", "BIGINT NOT NULL")
+                                .column("v", "STRING")
+                                .primaryKey("id")
+                                .option("bucket", "1")
+                                .option("write-only", "true")
+                                .build());
+        long identifier = 0;
+        for (int c = 0; c < 6; c++) {
+            try (TableWrite w = t.newWrite("w");
+                    TableCommit commit = t.newCommit("w")) {
+                for (long id = 0; id < 20; id++) {
+                    w.write(GenericRow.insert(id, "v" + c));
+                }
+                commit.commit(++identifier, w.prepareCommit());
+            }
+            if (c % 3 == 2) {
+                t.copyWithOptions(Map.of("write-only", "false"))
+                        .newCompactor()
+                        .compact(CompactStrategy.FULL, "compactor", c);
+            }
+        }
+    }
+
+    @Test
+    void aDryRunListsWhatWouldGoAndDeletesNothing() throws Exception {
+        Result r = run(
+                "expire",
+                "--warehouse",
+                wh(),
+                "--table",
+                "db.t",
+                "--retain-min",
+                "2",
+                "--older-than",
+                "0 s",
+                "--dry-run",
+                "--json");
+        assertThat(r.exit()).as(r.err()).isZero();
+        JsonNode j = JSON.readTree(r.out());
+        assertThat(j.get("dryRun").asBoolean()).isTrue();
+        assertThat(j.get("snapshotsExpired").asLong()).isEqualTo(6);
+        assertThat(j.get("earliestRetained").asLong()).isEqualTo(7);
+        assertThat(j.get("heldBackBy").asText()).isEqualTo("min_retained");
+        assertThat(j.get("files")).isNotEmpty();
+        for (JsonNode f : j.get("files")) {
+            assertThat(Files.exists(
+                            Path.of(new org.apache.hadoop.fs.Path(f.get("path").asText()).toUri())))
+                    .as("a dry run deletes nothing: %s", f)
+                    .isTrue();
+        }
+        assertThat(Catalog.open(wh())
+                        .getTable("db.t")
+                        .snapshotManager()
+                        .earliestId()
+                        .getAsLong())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void expiresByTheFlagsAndReportsPerKind() throws Exception {
+        Result r = run(
+                "expire",
+                "--warehouse",
+                wh(),
+                "--table",
+                "db.t",
+                "--retain-min",
+                "2",
+                "--older-than",
+                "0 s",
+                "--max-deletes",
+                "4");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("expired snapshots 1..4; earliest retained 5 of 8 (stopped by limit)");
+        assertThat(r.out()).contains("snapshot").contains("data").contains("manifest_list");
+        FileStoreTable t = Catalog.open(wh()).getTable("db.t");
+        assertThat(t.snapshotManager().earliestId().getAsLong()).isEqualTo(5);
+        assertThat(t.newReadBuilder().withSnapshot(5)).isNotNull();
+
+        Result json = run(
+                "expire", "--warehouse", wh(), "--table", "db.t", "--retain-min", "1", "--older-than", "0 s", "--json");
+        JsonNode j = JSON.readTree(json.out());
+        assertThat(j.get("snapshotsExpired").asLong()).isEqualTo(3);
+        assertThat(j.get("earliestRetained").asLong()).isEqualTo(8);
+        // snapshot 8, the second full compaction, replaced what 5..7 appended; their manifests stay in 8's base
+        assertThat(j.get("files").findValuesAsText("kind")).contains("snapshot", "data", "manifest_list");
+
+        Result again =
+                run("expire", "--warehouse", wh(), "--table", "db.t", "--retain-min", "1", "--older-than", "0 s");
+        assertThat(again.out()).contains("nothing to expire (min_retained)");
+        Result scan = run("scan", "--warehouse", wh(), "--table", "db.t", "--json");
+        assertThat(scan.exit()).as(scan.err()).isZero();
+        assertThat(scan.lines()).as("JSON lines, a row each").hasSize(20);
+    }
+
+    @Test
+    void theTablesRetentionKeepsYoungSnapshotsAndBadFlagsNameTheOption() {
+        Result r = run("expire", "--warehouse", wh(), "--table", "db.t");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("nothing to expire (min_retained)"); // 8 snapshots, 10 kept by default
+        Result young = run("expire", "--warehouse", wh(), "--table", "db.t", "--retain-min", "1");
+        assertThat(young.out()).contains("nothing to expire (time_retained)"); // younger than 1 h
+        Result bad = run("expire", "--warehouse", wh(), "--table", "db.t", "--older-than", "-5m");
+        assertThat(bad.exit()).isNotZero();
+        assertThat(bad.err()).contains("snapshot.time-retained");
+        Result bad2 = run("expire", "--warehouse", wh(), "--table", "db.t", "--retain-min", "0");
+        assertThat(bad2.exit()).isNotZero();
+        assertThat(bad2.err()).contains("snapshot.num-retained.min");
+    }
+}
