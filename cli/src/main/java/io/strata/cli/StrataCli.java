@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
             BucketsCommand.class,
             CompactCommand.class,
             ExpireCommand.class,
+            OrphanCleanCommand.class,
             DemoCommand.class,
             CommandLine.HelpCommand.class
         })

@@ -36,18 +36,36 @@ public abstract class FileIO {
         this.conf = conf;
     }
 
-    /** One entry of a directory listing. */
+    /**
+     * One entry of a directory listing: a file, a directory, or a symbolic link, which listings
+     * report as such and never follow (maintenance must not walk or delete through one).
+     */
     public static final class FileEntry {
         private final Path path;
         private final long length;
         private final boolean directory;
+        private final boolean symbolicLink;
         private final long modificationTime;
 
         public FileEntry(Path path, long length, boolean directory, long modificationTime) {
+            this(path, length, directory, false, modificationTime);
+        }
+
+        private FileEntry(Path path, long length, boolean directory, boolean symbolicLink, long modificationTime) {
             this.path = path;
             this.length = length;
             this.directory = directory;
+            this.symbolicLink = symbolicLink;
             this.modificationTime = modificationTime;
+        }
+
+        /** A symbolic link at {@code path} (neither a file nor a directory to the caller). */
+        public static FileEntry symbolicLink(Path path, long modificationTime) {
+            return new FileEntry(path, 0, false, true, modificationTime);
+        }
+
+        public boolean isSymbolicLink() {
+            return symbolicLink;
         }
 
         public Path path() {
@@ -122,6 +140,20 @@ public abstract class FileIO {
 
     /** The entries of a directory, or none if it does not exist. */
     public abstract List<FileEntry> list(Path dir) throws IOException;
+
+    /** Whether {@code path} is a symbolic link (found by listing its parent; false when absent). */
+    public boolean isSymbolicLink(Path path) throws IOException {
+        Path parent = path.getParent();
+        if (parent == null) {
+            return false;
+        }
+        for (FileEntry e : list(parent)) {
+            if (e.path().getName().equals(path.getName())) {
+                return e.isSymbolicLink();
+            }
+        }
+        return false;
+    }
 
     /** Moves {@code src} over {@code dst}, replacing it (hints only). */
     protected abstract void replace(Path src, Path dst) throws IOException;

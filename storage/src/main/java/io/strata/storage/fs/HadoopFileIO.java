@@ -109,7 +109,10 @@ final class HadoopFileIO extends FileIO {
         List<FileEntry> out = new ArrayList<>();
         try {
             for (FileStatus st : fs.listStatus(dir)) {
-                out.add(new FileEntry(st.getPath(), st.getLen(), st.isDirectory(), st.getModificationTime()));
+                out.add(
+                        st.isSymlink()
+                                ? FileEntry.symbolicLink(st.getPath(), st.getModificationTime())
+                                : new FileEntry(st.getPath(), st.getLen(), st.isDirectory(), st.getModificationTime()));
             }
         } catch (FileNotFoundException e) {
             return out;

@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -105,9 +106,15 @@ final class LocalFileIO extends FileIO {
             for (java.nio.file.Path p : ds) {
                 BasicFileAttributes a;
                 try {
-                    a = Files.readAttributes(p, BasicFileAttributes.class);
+                    a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
                 } catch (NoSuchFileException gone) {
                     continue; // deleted since the listing (a committer's temporary file): not an entry any more
+                }
+                if (a.isSymbolicLink()) {
+                    out.add(FileEntry.symbolicLink(
+                            new Path(dir, p.getFileName().toString()),
+                            a.lastModifiedTime().toMillis()));
+                    continue;
                 }
                 out.add(new FileEntry(
                         new Path(dir, p.getFileName().toString()),

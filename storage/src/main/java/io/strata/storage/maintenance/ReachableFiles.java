@@ -76,6 +76,34 @@ public final class ReachableFiles {
     }
 
     /**
+     * The names of the data and changelog files that snapshots from {@code fromId} to the latest
+     * added: what became reachable since a reader of the referenced set read up to
+     * {@code fromId - 1}.
+     */
+    public Set<String> referencedFrom(long fromId) {
+        Set<String> names = new HashSet<>();
+        SnapshotManager snapshots = table.snapshotManager();
+        OptionalLong latest = snapshots.latestId();
+        if (latest.isEmpty()) {
+            return names;
+        }
+        for (long id = fromId; id <= latest.getAsLong(); id++) {
+            Snapshot s = snapshots.snapshot(id);
+            for (ManifestEntry e : table.manifests().scanner().entries(s.deltaManifestList())) {
+                if (e.kind() == FileKind.ADD) {
+                    names.add(e.file().fileName());
+                }
+            }
+            if (s.changelogManifestList() != null) {
+                for (ManifestEntry e : table.manifests().scanner().entries(s.changelogManifestList())) {
+                    names.add(e.file().fileName());
+                }
+            }
+        }
+        return names;
+    }
+
+    /**
      * The files under the table's partition and bucket directories (data and changelog files, and
      * anything else left there) whose name {@code nameFilter} accepts. Metadata directories are not
      * walked.

@@ -12,6 +12,8 @@ public record TableFile(Kind kind, String path, long size) {
         DATA,
         CHANGELOG,
         MANIFEST,
-        MANIFEST_LIST
+        MANIFEST_LIST,
+        /** A hidden temporary ({@code .<name>.tmp}) of a write that did not finish. */
+        TEMPORARY
     }
 }

@@ -8,6 +8,7 @@ import io.strata.storage.format.FileFormatConfig;
 import io.strata.storage.fs.AtomicPublisher;
 import io.strata.storage.fs.FileIO;
 import io.strata.storage.fs.TablePaths;
+import io.strata.storage.maintenance.OrphanFilesClean;
 import io.strata.storage.maintenance.ReachableFiles;
 import io.strata.storage.maintenance.SnapshotExpiration;
 import io.strata.storage.maintenance.UncommittedFiles;
@@ -24,6 +25,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.function.Predicate;
 
@@ -121,6 +123,13 @@ public final class FileStoreTable {
      */
     public CompactionCommitter newCompactionCommitter(String commitUser, CompactStrategy strategy) {
         return new CompactionCommitter(context, commitUser, strategy);
+    }
+
+    /**
+     * Orphan cleanup of files older than {@code olderThan} (at least {@link OrphanFilesClean#MIN_SAFE_AGE}).
+     */
+    public OrphanFilesClean newOrphanFilesClean(Duration olderThan) {
+        return OrphanFilesClean.olderThan(context, olderThan);
     }
 
     /** Expiration of this table's oldest snapshots by its retention options. */

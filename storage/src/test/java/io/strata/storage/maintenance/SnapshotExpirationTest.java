@@ -9,6 +9,7 @@ import io.strata.storage.data.GenericRow;
 import io.strata.storage.data.RowKind;
 import io.strata.storage.fs.ScheduledFailureFileIO;
 import io.strata.storage.fs.ScheduledFailureFileIO.Op;
+import io.strata.storage.manifest.FileKind;
 import io.strata.storage.manifest.ManifestFileMeta;
 import io.strata.storage.manifest.ManifestList;
 import io.strata.storage.snapshot.Snapshot;
@@ -323,7 +324,7 @@ class SnapshotExpirationTest {
         Snapshot moved = t.snapshotManager().latest().orElseThrow();
         assertThat(t.manifests().scanner().entries(moved.deltaManifestList()))
                 .as("the full compaction only moved files")
-                .allMatch(e -> e.file().level() == 0 || e.kind() == io.strata.storage.manifest.FileKind.ADD)
+                .allMatch(e -> e.file().level() == 0 || e.kind() == FileKind.ADD)
                 .hasSize(8); // 2 buckets x 2 files, each deleted at level 0 and added at the top
         h.appendKeys(t, 5, 25); // 4
         h.compact(t, CompactStrategy.FULL); // 5: rewrites the moved files

@@ -15,13 +15,15 @@ import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code strata expire}: flags override the table's retention for one run; a dry run changes nothing. */
-class ExpireCommandTest {
+/** {@code strata expire} and {@code strata orphan-clean}: flags override the table's options for one run; dry runs change nothing. */
+class MaintenanceCommandsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
@@ -147,5 +149,40 @@ class ExpireCommandTest {
         Result bad2 = run("expire", "--warehouse", wh(), "--table", "db.t", "--retain-min", "0");
         assertThat(bad2.exit()).isNotZero();
         assertThat(bad2.err()).contains("snapshot.num-retained.min");
+    }
+
+    @Test
+    void orphanCleanRefusesRecentThresholdsAndFindsNothingInAHealthyTable() throws Exception {
+        Result recent = run("orphan-clean", "--warehouse", wh(), "--table", "db.t", "--older-than", "10m");
+        assertThat(recent.exit()).isNotZero();
+        assertThat(recent.err()).contains("1 hour").contains("db.t");
+
+        Result dry = run(
+                "orphan-clean",
+                "--warehouse",
+                wh(),
+                "--table",
+                "db.t",
+                "--older-than",
+                "0s",
+                "--allow-recent",
+                "--dry-run",
+                "--json");
+        assertThat(dry.exit()).as(dry.err()).isZero();
+        JsonNode j = JSON.readTree(dry.out());
+        assertThat(j.get("files")).as("every file is referenced").isEmpty();
+        assertThat(j.get("scanned").asInt()).isGreaterThan(10);
+
+        // a file nothing references, in a bucket directory
+        Path bucket = dir.resolve("wh").resolve("db.db").resolve("t").resolve("bucket-0");
+        Path orphan = Files.writeString(bucket.resolve("data-orphan.parquet"), "x");
+        Files.setLastModifiedTime(orphan, FileTime.from(Instant.now().minusSeconds(60)));
+        Result clean =
+                run("orphan-clean", "--warehouse", wh(), "--table", "db.t", "--older-than", "0s", "--allow-recent");
+        assertThat(clean.exit()).as(clean.err()).isZero();
+        assertThat(clean.out()).contains("deleted 1 files");
+        assertThat(orphan).doesNotExist();
+        Result scan = run("scan", "--warehouse", wh(), "--table", "db.t", "--json");
+        assertThat(scan.lines()).hasSize(20);
     }
 }

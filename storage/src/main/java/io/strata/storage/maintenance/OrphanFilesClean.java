@@ -1,0 +1,280 @@
+package io.strata.storage.maintenance;
+
+import io.strata.storage.fs.FileIO;
+import io.strata.storage.manifest.ManifestFileMeta;
+import io.strata.storage.manifest.ManifestList;
+import io.strata.storage.options.FileOptions;
+import io.strata.storage.snapshot.Snapshot;
+import io.strata.storage.snapshot.SnapshotManager;
+import io.strata.storage.snapshot.SnapshotNotFoundException;
+import io.strata.storage.store.TableContext;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Deletes the files under a table's directory that nothing references and that are older than a
+ * threshold: data and changelog files no retained snapshot names, manifests and manifest lists no
+ * retained snapshot names, and hidden temporaries ({@code .<name>.tmp}) that a crashed writer or
+ * committer left. Schema files, snapshot files, hints and expiration journals are never
+ * candidates.
+ *
+ * <p>Safety, each a rule and a test:
+ *
+ * <ul>
+ *   <li>the candidates are listed <em>before</em> the referenced set is read, and the snapshots
+ *       committed while it was read are added to it just before deleting: a file a commit names
+ *       between the two passes is kept;
+ *   <li>only files older than the threshold go (default 1 day; under 1 hour only when the caller
+ *       says so): a writer's or a committer's files in flight are younger;
+ *   <li>a file is deleted by itself, never a directory, and never through or at a symbolic link;
+ *       a table directory that is a symbolic link is refused, and any listed path outside the
+ *       table directory (another scheme, authority or root) is refused and reported;
+ *   <li>a directory that lists empty is nothing to delete, not a reason to delete it.
+ * </ul>
+ */
+public final class OrphanFilesClean {
+    private static final Logger LOG = LoggerFactory.getLogger(OrphanFilesClean.class);
+    /** The smallest threshold accepted without {@link #olderThanAllowingRecent}. */
+    public static final Duration MIN_SAFE_AGE = Duration.ofHours(1);
+
+    private static final Set<String> METADATA_DIRS = Set.of("schema", "snapshot");
+
+    private final TableContext table;
+    private final FileIO io;
+    private final Duration olderThan;
+
+    private OrphanFilesClean(TableContext table, Duration olderThan) {
+        this.table = table;
+        this.io = table.fileIO();
+        this.olderThan = olderThan;
+    }
+
+    /**
+     * Orphan cleanup of files older than {@code olderThan}.
+     *
+     * @throws IllegalArgumentException naming the table when {@code olderThan} is under
+     *     {@link #MIN_SAFE_AGE} (files of commits in flight could go) or negative
+     */
+    public static OrphanFilesClean olderThan(TableContext table, Duration olderThan) {
+        if (olderThan.compareTo(MIN_SAFE_AGE) < 0) {
+            throw new IllegalArgumentException("table " + table.name() + ": orphan cleanup of files younger than "
+                    + "1 hour (asked: older than " + olderThan + ") could delete the files of a commit in "
+                    + "flight; ask for at least 1 hour, or confirm that no writer or compaction runs");
+        }
+        return new OrphanFilesClean(table, olderThan);
+    }
+
+    /**
+     * As {@link #olderThan}, accepting thresholds under an hour (not negative ones): for a caller
+     * that knows no writer, committer or compaction is running on the table.
+     */
+    public static OrphanFilesClean olderThanAllowingRecent(TableContext table, Duration olderThan) {
+        if (olderThan.isNegative()) {
+            throw new IllegalArgumentException(
+                    "table " + table.name() + ": orphan cleanup threshold " + olderThan + " is in the future");
+        }
+        return new OrphanFilesClean(table, olderThan);
+    }
+
+    /** What {@link #clean()} would delete now; deletes nothing. */
+    public OrphanCleanResult dryRun() {
+        Scan scan = scan();
+        return new OrphanCleanResult(scan.orphans, List.of(), scan.youngSkipped, scan.refused, scan.scanned, true);
+    }
+
+    /** Deletes the orphans. */
+    public OrphanCleanResult clean() {
+        Scan scan = scan();
+        List<TableFile> deleted = new ArrayList<>();
+        for (TableFile f : scan.orphans) {
+            try {
+                if (io.delete(new Path(f.path()))) {
+                    deleted.add(f);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(
+                        "table " + table.name() + ": orphan cleanup stopped at " + f.path() + " after deleting "
+                                + deleted.size() + " files (a rerun goes on): " + e.getMessage(),
+                        e);
+            }
+        }
+        if (!deleted.isEmpty() || !scan.refused.isEmpty()) {
+            LOG.info(
+                    "table {}: orphan cleanup deleted {} files older than {}; refused {}",
+                    table.name(),
+                    deleted.size(),
+                    olderThan,
+                    scan.refused);
+        }
+        return new OrphanCleanResult(scan.orphans, deleted, scan.youngSkipped, scan.refused, scan.scanned, false);
+    }
+
+    private static final class Scan {
+        final List<TableFile> orphans = new ArrayList<>();
+        final List<String> refused = new ArrayList<>();
+        int youngSkipped;
+        int scanned;
+    }
+
+    private Scan scan() {
+        Path root = table.paths().root();
+        Scan scan = new Scan();
+        List<FileIO.FileEntry> candidates = new ArrayList<>();
+        try {
+            if (io.isSymbolicLink(root)) {
+                throw new IllegalStateException("table " + table.name() + ": the table directory " + root
+                        + " is a symbolic link; orphan cleanup does not walk it");
+            }
+            walk(root, root, candidates, scan, 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "table " + table.name() + ": cannot list " + root + "; nothing deleted: " + e.getMessage(), e);
+        }
+        long cutoff = table.clock().millis() - olderThan.toMillis();
+        // read after listing: a file committed after it was listed is referenced by then
+        Referenced referenced = referenced();
+        List<FileIO.FileEntry> old = new ArrayList<>();
+        for (FileIO.FileEntry e : candidates) {
+            scan.scanned++;
+            if (e.modificationTime() >= cutoff) {
+                scan.youngSkipped++;
+            } else if (!referenced.names.contains(e.path().getName())) {
+                old.add(e);
+            }
+        }
+        // snapshots committed while the referenced set was read
+        referenced.addSnapshotsAfter();
+        String changelogPrefix = table.schema().tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX);
+        for (FileIO.FileEntry e : old) {
+            String name = e.path().getName();
+            if (!referenced.names.contains(name)) {
+                scan.orphans.add(new TableFile(
+                        kindOf(e.path(), root, name, changelogPrefix), e.path().toString(), e.length()));
+            }
+        }
+        return scan;
+    }
+
+    private static TableFile.Kind kindOf(Path path, Path root, String name, String changelogPrefix) {
+        if (name.startsWith(".")) {
+            return TableFile.Kind.TEMPORARY;
+        }
+        if (path.getParent().getName().equals("manifest")
+                && samePath(path.getParent().getParent(), root)) {
+            return name.startsWith("manifest-list-") ? TableFile.Kind.MANIFEST_LIST : TableFile.Kind.MANIFEST;
+        }
+        return name.startsWith(changelogPrefix) ? TableFile.Kind.CHANGELOG : TableFile.Kind.DATA;
+    }
+
+    /**
+     * Collects the candidate files under {@code dir}: everything in the data and manifest
+     * directories, and only hidden temporaries in {@code schema/} and {@code snapshot/}.
+     */
+    private void walk(Path root, Path dir, List<FileIO.FileEntry> out, Scan scan, int depth) throws IOException {
+        boolean metadataDir = depth == 1 && METADATA_DIRS.contains(dir.getName());
+        for (FileIO.FileEntry e : io.list(dir)) {
+            Path p = e.path();
+            if (!isInside(p, root)) {
+                scan.refused.add(p + " (outside the table directory " + root + ")");
+                continue;
+            }
+            if (e.isSymbolicLink()) {
+                scan.refused.add(p + " (a symbolic link)");
+                continue;
+            }
+            if (e.isDirectory()) {
+                if (!metadataDir) {
+                    walk(root, p, out, scan, depth + 1);
+                }
+            } else if (depth > 0 || p.getName().startsWith(".")) {
+                // files directly in the table directory are not the table's, except temporaries
+                if (!metadataDir || p.getName().startsWith(".")) {
+                    out.add(e);
+                }
+            }
+        }
+    }
+
+    /** Whether {@code p}, normalised, is strictly under {@code root} on the same file system. */
+    static boolean isInside(Path p, Path root) {
+        URI u = p.toUri().normalize();
+        URI r = root.toUri().normalize();
+        if (u.getScheme() != null && r.getScheme() != null && !u.getScheme().equalsIgnoreCase(r.getScheme())) {
+            return false;
+        }
+        if (u.getAuthority() != null
+                && r.getAuthority() != null
+                && !u.getAuthority().equals(r.getAuthority())) {
+            return false;
+        }
+        String rp = r.getPath().endsWith("/") ? r.getPath() : r.getPath() + "/";
+        return u.getPath().startsWith(rp) && !u.getPath().substring(rp.length()).contains("..");
+    }
+
+    private static boolean samePath(Path a, Path b) {
+        return a != null
+                && a.toUri().normalize().getPath().equals(b.toUri().normalize().getPath());
+    }
+
+    /** The names of every file a retained snapshot references, data to manifest list. */
+    private final class Referenced {
+        final Set<String> names = new HashSet<>();
+        long readUpTo;
+
+        void addSnapshot(Snapshot s) {
+            ManifestList lists = table.manifests().manifestList();
+            for (String list : new String[] {s.baseManifestList(), s.deltaManifestList(), s.changelogManifestList()}) {
+                if (list != null) {
+                    names.add(list);
+                    for (ManifestFileMeta m : lists.read(list)) {
+                        names.add(m.fileName());
+                    }
+                }
+            }
+        }
+
+        void addSnapshotsAfter() {
+            SnapshotManager snapshots = table.snapshotManager();
+            OptionalLong latest = snapshots.latestId();
+            if (latest.isEmpty() || latest.getAsLong() <= readUpTo) {
+                return;
+            }
+            for (long id = readUpTo + 1; id <= latest.getAsLong(); id++) {
+                addSnapshot(snapshots.snapshot(id));
+            }
+            // data and changelog files of the new snapshots
+            names.addAll(new ReachableFiles(table).referencedFrom(readUpTo + 1));
+            readUpTo = latest.getAsLong();
+        }
+    }
+
+    private Referenced referenced() {
+        Referenced r = new Referenced();
+        SnapshotManager snapshots = table.snapshotManager();
+        OptionalLong latest = snapshots.latestId();
+        OptionalLong earliest = snapshots.earliestId();
+        if (latest.isEmpty() || earliest.isEmpty()) {
+            return r;
+        }
+        r.names.addAll(new ReachableFiles(table).referencedByRetainedSnapshots());
+        for (long id = earliest.getAsLong(); id <= latest.getAsLong(); id++) {
+            try {
+                r.addSnapshot(snapshots.snapshot(id));
+            } catch (SnapshotNotFoundException expired) {
+                // expired while this ran: its files are live in a later snapshot or unreferenced
+            }
+        }
+        r.readUpTo = latest.getAsLong();
+        return r;
+    }
+}
