@@ -41,6 +41,9 @@ final class ScanCommand implements Callable<Integer> {
             description = "Time travel: the last snapshot at or before TIME (ISO-8601 instant or epoch milliseconds).")
     String timestamp;
 
+    @Option(names = "--tag", paramLabel = "NAME", description = "Read the snapshot this tag holds.")
+    String tag;
+
     @Option(names = "--count", description = "Print only the number of rows: live_rows=<N>.")
     boolean count;
 
@@ -78,20 +81,23 @@ final class ScanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (snapshot != null && timestamp != null) {
-            throw new IllegalArgumentException("give --snapshot or --timestamp, not both");
+        if ((snapshot != null ? 1 : 0) + (timestamp != null ? 1 : 0) + (tag != null ? 1 : 0) > 1) {
+            throw new IllegalArgumentException("give one of --snapshot, --timestamp and --tag");
         }
         FileStoreTable table = target.openTable();
         ReadBuilder read = table.newReadBuilder();
         if (snapshot != null) {
             read.withSnapshot(snapshot);
+        } else if (tag != null) {
+            read.withTag(tag);
         } else if (timestamp != null) {
             read.withTimestamp(parseTime(timestamp));
         }
         PrintWriter out = spec.commandLine().getOut();
         if (changelog) {
-            if (timestamp != null) {
-                throw new IllegalArgumentException("--changelog takes --from-snapshot and --snapshot, not --timestamp");
+            if (timestamp != null || tag != null) {
+                throw new IllegalArgumentException(
+                        "--changelog takes --from-snapshot and --snapshot, not --timestamp or --tag");
             }
             long to = snapshot != null
                     ? snapshot

@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
             CompactCommand.class,
             ExpireCommand.class,
             OrphanCleanCommand.class,
+            TagCommand.class,
             DemoCommand.class,
             CommandLine.HelpCommand.class
         })

@@ -185,4 +185,38 @@ class MaintenanceCommandsTest {
         Result scan = run("scan", "--warehouse", wh(), "--table", "db.t", "--json");
         assertThat(scan.lines()).hasSize(20);
     }
+
+    @Test
+    void tagsPinASnapshotThatScansAfterItExpired() throws Exception {
+        Result created =
+                run("tag", "create", "--warehouse", wh(), "--table", "db.t", "--name", "v1", "--snapshot", "1");
+        assertThat(created.exit()).as(created.err()).isZero();
+        assertThat(created.out()).contains("tag 'v1' on snapshot 1");
+        assertThat(run("tag", "create", "--warehouse", wh(), "--table", "db.t", "--name", "weekly", "--retain", "7d")
+                        .exit())
+                .isZero();
+        Result dup = run("tag", "create", "--warehouse", wh(), "--table", "db.t", "--name", "v1");
+        assertThat(dup.exit()).isNotZero();
+        assertThat(dup.err()).contains("tag 'v1' exists (on snapshot 1)");
+
+        assertThat(run("expire", "--warehouse", wh(), "--table", "db.t", "--retain-min", "1", "--older-than", "0 s")
+                        .exit())
+                .isZero();
+        Result scan = run("scan", "--warehouse", wh(), "--table", "db.t", "--tag", "v1", "--json");
+        assertThat(scan.exit()).as(scan.err()).isZero();
+        assertThat(scan.lines()).hasSize(20);
+        assertThat(scan.out()).contains("\"v0\"").doesNotContain("\"v5\"");
+
+        JsonNode list = JSON.readTree(run("tag", "list", "--warehouse", wh(), "--table", "db.t", "--json")
+                .out());
+        assertThat(list.findValuesAsText("name")).containsExactly("v1", "weekly");
+        assertThat(list.get(1).get("retain").asText()).isEqualTo("7 d");
+
+        assertThat(run("tag", "delete", "--warehouse", wh(), "--table", "db.t", "--name", "v1")
+                        .exit())
+                .isZero();
+        Result gone = run("scan", "--warehouse", wh(), "--table", "db.t", "--tag", "v1");
+        assertThat(gone.exit()).isNotZero();
+        assertThat(gone.err()).contains("no tag 'v1'").contains("weekly");
+    }
 }

@@ -31,6 +31,15 @@ public final class TablePaths {
         return new Path(root, "snapshot");
     }
 
+    /** Where tags live: {@code tag/tag-<name>}. */
+    public Path tagDir() {
+        return new Path(root, "tag");
+    }
+
+    public Path tagFile(String name) {
+        return new Path(tagDir(), "tag-" + name);
+    }
+
     public Path manifestDir() {
         return new Path(root, "manifest");
     }

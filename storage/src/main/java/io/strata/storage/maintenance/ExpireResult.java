@@ -7,12 +7,14 @@ import java.util.Map;
 /**
  * What an expiration run did: its plan, and every file it deleted (snapshot files first). A dry
  * run has the plan and no deleted file. {@code resumed} counts interrupted earlier runs this one
- * finished first.
+ * finished first; {@code tagsExpired} names the tags whose retention had passed, deleted first.
  */
-public record ExpireResult(ExpirePlan plan, List<TableFile> deleted, int resumed, boolean dryRun) {
+public record ExpireResult(
+        ExpirePlan plan, List<TableFile> deleted, int resumed, List<String> tagsExpired, boolean dryRun) {
 
     public ExpireResult {
         deleted = List.copyOf(deleted);
+        tagsExpired = List.copyOf(tagsExpired);
     }
 
     /** Files deleted per kind. */

@@ -7,6 +7,7 @@ import io.strata.storage.options.FileOptions;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.SnapshotManager;
 import io.strata.storage.snapshot.SnapshotNotFoundException;
+import io.strata.storage.snapshot.Tag;
 import io.strata.storage.store.TableContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,9 +25,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Deletes the files under a table's directory that nothing references and that are older than a
  * threshold: data and changelog files no retained snapshot names, manifests and manifest lists no
- * retained snapshot names, and hidden temporaries ({@code .<name>.tmp}) that a crashed writer or
- * committer left. Schema files, snapshot files, hints and expiration journals are never
- * candidates.
+ * retained snapshot or tag names, and hidden temporaries ({@code .<name>.tmp}) that a crashed
+ * writer or committer left. Schema files, snapshot files, tags, hints and expiration journals are
+ * never candidates.
  *
  * <p>Safety, each a rule and a test:
  *
@@ -47,7 +48,7 @@ public final class OrphanFilesClean {
     /** The smallest threshold accepted without {@link #olderThanAllowingRecent}. */
     public static final Duration MIN_SAFE_AGE = Duration.ofHours(1);
 
-    private static final Set<String> METADATA_DIRS = Set.of("schema", "snapshot");
+    private static final Set<String> METADATA_DIRS = Set.of("schema", "snapshot", "tag");
 
     private final TableContext table;
     private final FileIO io;
@@ -243,6 +244,13 @@ public final class OrphanFilesClean {
             }
         }
 
+        void addBaseList(Snapshot s) {
+            names.add(s.baseManifestList());
+            for (ManifestFileMeta m : table.manifests().manifestList().read(s.baseManifestList())) {
+                names.add(m.fileName());
+            }
+        }
+
         void addSnapshotsAfter() {
             SnapshotManager snapshots = table.snapshotManager();
             OptionalLong latest = snapshots.latestId();
@@ -267,6 +275,9 @@ public final class OrphanFilesClean {
             return r;
         }
         r.names.addAll(new ReachableFiles(table).referencedByRetainedSnapshots());
+        for (Tag t : table.tagManager().list()) {
+            r.addBaseList(t.snapshot()); // a tag reads its base list only; expiration keeps no other list of it
+        }
         for (long id = earliest.getAsLong(); id <= latest.getAsLong(); id++) {
             try {
                 r.addSnapshot(snapshots.snapshot(id));

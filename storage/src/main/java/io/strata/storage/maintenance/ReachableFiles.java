@@ -7,6 +7,7 @@ import io.strata.storage.manifest.ManifestEntry;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.SnapshotManager;
 import io.strata.storage.snapshot.SnapshotNotFoundException;
+import io.strata.storage.snapshot.Tag;
 import io.strata.storage.store.TableContext;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -29,7 +30,7 @@ import org.apache.hadoop.fs.Path;
  */
 public final class ReachableFiles {
     /** The table-level directories that hold metadata, never data or changelog files. */
-    private static final Set<String> METADATA_DIRS = Set.of("schema", "snapshot", "manifest");
+    private static final Set<String> METADATA_DIRS = Set.of("schema", "snapshot", "manifest", "tag");
 
     private final TableContext table;
 
@@ -37,9 +38,18 @@ public final class ReachableFiles {
         this.table = table;
     }
 
-    /** The names of every data and changelog file a retained snapshot references. */
+    /**
+     * The names of every data and changelog file a retained snapshot or a tag references. A tag
+     * that cannot be read fails the call, naming it: a caller that deletes what is not referenced
+     * must not go on without it.
+     */
     public Set<String> referencedByRetainedSnapshots() {
         Set<String> names = new HashSet<>();
+        for (Tag t : table.tagManager().list()) {
+            for (ManifestEntry e : table.manifests().scanner().scan(t.snapshot().baseManifestList(), EntryFilter.ALL)) {
+                names.add(e.file().fileName());
+            }
+        }
         SnapshotManager snapshots = table.snapshotManager();
         OptionalLong latest = snapshots.latestId();
         OptionalLong earliest = snapshots.earliestId();

@@ -14,6 +14,7 @@ import io.strata.storage.options.ExpireOptions;
 import io.strata.storage.options.TableOptions;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.SnapshotManager;
+import io.strata.storage.snapshot.Tag;
 import io.strata.storage.store.TableContext;
 import io.strata.storage.util.CorruptFileException;
 import io.strata.storage.util.Json;
@@ -26,6 +27,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
@@ -107,7 +109,7 @@ public final class SnapshotExpiration {
         if (to == from) {
             return new ExpirePlan(from, to, last, held, List.of());
         }
-        return new ExpirePlan(from, to, last, held, filesOnlyReferencedBy(from, to));
+        return new ExpirePlan(from, to, last, held, filesOnlyReferencedBy(from, to, pinnedBefore(to)));
     }
 
     /** Finishes interrupted earlier runs, then expires what {@link #plan()} says. */
@@ -124,9 +126,22 @@ public final class SnapshotExpiration {
             execute(journal, j.from, j.to, j.files, deleted);
             resumed++;
         }
+        List<String> tagsExpired = expireTags();
+        List<Tag> pinned = table.tagManager().list();
         ExpirePlan plan = plan();
         if (!plan.isEmpty()) {
             Path journal = writeJournal(plan);
+            // a tag created meanwhile on a snapshot of the range would lose files: give up this run
+            Set<String> before = tagKeys(pinned, plan.toId());
+            for (Tag t : table.tagManager().list()) {
+                if (t.snapshot().id() < plan.toId()
+                        && !before.contains(t.name() + "@" + t.snapshot().id())) {
+                    deleteQuietly(journal);
+                    throw new IllegalStateException("table " + table.name() + ": tag '" + t.name() + "' was created on"
+                            + " snapshot " + t.snapshot().id() + " while snapshots " + plan.fromId() + ".."
+                            + (plan.toId() - 1) + " were being expired; nothing was deleted; run again");
+                }
+            }
             execute(journal, plan.fromId(), plan.toId(), plan.files(), deleted);
             LOG.info(
                     "table {}: expired snapshots {}..{} ({} kept: {}), deleted {} files",
@@ -137,12 +152,73 @@ public final class SnapshotExpiration {
                     plan.heldBackBy(),
                     deleted.size());
         }
-        return new ExpireResult(plan, deleted, resumed, false);
+        return new ExpireResult(plan, deleted, resumed, tagsExpired, false);
     }
 
     /** {@link #plan()} as a result that deleted nothing. */
     public ExpireResult dryRun() {
-        return new ExpireResult(plan(), List.of(), 0, true);
+        return new ExpireResult(plan(), List.of(), 0, List.of(), true);
+    }
+
+    /** Deletes the tags whose retention has passed; their files go with the next expiration or orphan cleanup. */
+    private List<String> expireTags() {
+        List<String> names = new ArrayList<>();
+        long now = table.clock().millis();
+        for (Tag t : table.tagManager().list()) {
+            if (t.isExpiredAt(now) && table.tagManager().delete(t.name())) {
+                LOG.info(
+                        "table {}: tag '{}' (snapshot {}) expired",
+                        table.name(),
+                        t.name(),
+                        t.snapshot().id());
+                names.add(t.name());
+            }
+        }
+        return names;
+    }
+
+    /** The snapshots tags hold below {@code to}: their files stay though the snapshots go. */
+    private List<Snapshot> pinnedBefore(long to) {
+        List<Snapshot> out = new ArrayList<>();
+        Set<Long> seen = new HashSet<>();
+        for (Tag t : table.tagManager().list()) {
+            if (t.snapshot().id() < to && seen.add(t.snapshot().id())) {
+                out.add(t.snapshot());
+            }
+        }
+        return out;
+    }
+
+    private static Set<String> tagKeys(List<Tag> tags, long to) {
+        Set<String> keys = new HashSet<>();
+        for (Tag t : tags) {
+            if (t.snapshot().id() < to) {
+                keys.add(t.name() + "@" + t.snapshot().id());
+            }
+        }
+        return keys;
+    }
+
+    private void deleteQuietly(Path p) {
+        try {
+            io.delete(p);
+        } catch (IOException e) {
+            LOG.warn("table {}: cannot delete {}: {}", table.name(), p, e.toString());
+        }
+    }
+
+    /**
+     * The range {@code [from, to)} of an expiration journal that covers snapshot {@code id}, if
+     * one exists: that snapshot is being expired.
+     */
+    Optional<long[]> journalCovering(long id) {
+        for (Path journal : journals()) {
+            Journal j = readJournal(journal);
+            if (id >= j.from && id < j.to) {
+                return Optional.of(new long[] {j.from, j.to});
+            }
+        }
+        return Optional.empty();
     }
 
     private void execute(Path journal, long from, long to, List<TableFile> files, List<TableFile> deleted) {
@@ -206,7 +282,7 @@ public final class SnapshotExpiration {
     }
 
     /** The files that snapshots {@code [from, to)} reference and no snapshot from {@code to} on does. */
-    private List<TableFile> filesOnlyReferencedBy(long from, long to) {
+    private List<TableFile> filesOnlyReferencedBy(long from, long to, List<Snapshot> pinned) {
         ManifestList lists = table.manifests().manifestList();
         Snapshot kept = snapshots.snapshot(to);
         // data files: deleted by one of the snapshots from+1 .. to, and not live again in `to`
@@ -224,6 +300,11 @@ public final class SnapshotExpiration {
         }
         for (ManifestEntry e : table.manifests().scanner().scan(kept.baseManifestList(), EntryFilter.ALL)) {
             data.remove(e.file().fileName());
+        }
+        for (Snapshot t : pinned) {
+            for (ManifestEntry e : table.manifests().scanner().scan(t.baseManifestList(), EntryFilter.ALL)) {
+                data.remove(e.file().fileName());
+            }
         }
         List<TableFile> files = new ArrayList<>(data.values());
         // changelog files belong to their snapshot
@@ -243,6 +324,12 @@ public final class SnapshotExpiration {
         for (String list : listsOf(kept)) {
             lists.read(list).forEach(m -> keptManifests.add(m.fileName()));
         }
+        // a tag reads its snapshot's base list and the manifests it names
+        Set<String> keptLists = new HashSet<>();
+        for (Snapshot t : pinned) {
+            keptLists.add(t.baseManifestList());
+            lists.read(t.baseManifestList()).forEach(m -> keptManifests.add(m.fileName()));
+        }
         Map<String, TableFile> manifests = new LinkedHashMap<>();
         List<TableFile> manifestLists = new ArrayList<>();
         for (long id = from; id < to; id++) {
@@ -257,8 +344,10 @@ public final class SnapshotExpiration {
                                         m.fileSize()));
                     }
                 }
-                manifestLists.add(new TableFile(
-                        TableFile.Kind.MANIFEST_LIST, lists.path(list).toString(), -1));
+                if (!keptLists.contains(list)) {
+                    manifestLists.add(new TableFile(
+                            TableFile.Kind.MANIFEST_LIST, lists.path(list).toString(), -1));
+                }
             }
         }
         files.addAll(manifests.values());

@@ -19,6 +19,7 @@ public final class ReadBuilder {
     private final TableContext table;
     private Long snapshotId;
     private Long timestampMillis;
+    private String tag;
     private Predicate filter;
     private int[] projection;
 
@@ -28,6 +29,12 @@ public final class ReadBuilder {
 
     public ReadBuilder withSnapshot(long id) {
         this.snapshotId = id;
+        return this;
+    }
+
+    /** The snapshot tag {@code name} holds (its snapshot file may have expired). */
+    public ReadBuilder withTag(String name) {
+        this.tag = name;
         return this;
     }
 
@@ -57,6 +64,9 @@ public final class ReadBuilder {
 
     /** The snapshot to read, or empty for a table without snapshots. */
     public Optional<Snapshot> snapshot() {
+        if (tag != null) {
+            return Optional.of(table.tagManager().require(tag).snapshot());
+        }
         if (snapshotId != null) {
             return Optional.of(table.snapshotManager().snapshot(snapshotId));
         }

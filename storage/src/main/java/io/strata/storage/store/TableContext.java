@@ -13,6 +13,7 @@ import io.strata.storage.merge.MergeEngines;
 import io.strata.storage.options.WriteOptions;
 import io.strata.storage.schema.TableSchema;
 import io.strata.storage.snapshot.SnapshotManager;
+import io.strata.storage.snapshot.TagManager;
 import java.io.File;
 import java.time.Clock;
 
@@ -31,6 +32,7 @@ public final class TableContext {
     private final FileFormatConfig format;
     private final ManifestStore manifests;
     private final SnapshotManager snapshots;
+    private final TagManager tags;
     private final MergeEngines mergeEngines;
     private final Clock clock;
 
@@ -41,6 +43,7 @@ public final class TableContext {
         this.schema = schema;
         this.clock = clock;
         this.snapshots = new SnapshotManager(io, paths, name);
+        this.tags = new TagManager(io, paths, name);
         this.format = new FileFormatConfig(io.conf(), schema.tableOptions());
         this.manifests = new ManifestStore(
                 io, paths, format, schema.tableOptions(), schema.typesOf(schema.partitionIndexes()), clock);
@@ -73,6 +76,10 @@ public final class TableContext {
 
     public SnapshotManager snapshotManager() {
         return snapshots;
+    }
+
+    public TagManager tagManager() {
+        return tags;
     }
 
     /** The time source of commits and maintenance: the system clock unless a test injects one. */

@@ -11,6 +11,7 @@ import io.strata.storage.fs.TablePaths;
 import io.strata.storage.maintenance.OrphanFilesClean;
 import io.strata.storage.maintenance.ReachableFiles;
 import io.strata.storage.maintenance.SnapshotExpiration;
+import io.strata.storage.maintenance.Tags;
 import io.strata.storage.maintenance.UncommittedFiles;
 import io.strata.storage.manifest.ManifestStore;
 import io.strata.storage.merge.MergeEngines;
@@ -130,6 +131,11 @@ public final class FileStoreTable {
      */
     public OrphanFilesClean newOrphanFilesClean(Duration olderThan) {
         return OrphanFilesClean.olderThan(context, olderThan);
+    }
+
+    /** Creating, deleting and listing tags. */
+    public Tags tags() {
+        return new Tags(context);
     }
 
     /** Expiration of this table's oldest snapshots by its retention options. */

@@ -1,0 +1,134 @@
+package io.strata.cli;
+
+import io.strata.storage.options.DurationParser;
+import io.strata.storage.snapshot.Tag;
+import io.strata.storage.table.FileStoreTable;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code strata tag create|delete|list}: named snapshots that expiration and orphan cleanup keep. */
+@Command(
+        name = "tag",
+        mixinStandardHelpOptions = true,
+        description = "Create, delete or list tags: named snapshots whose data is kept until the tag goes.",
+        subcommands = {TagCommand.Create.class, TagCommand.Delete.class, TagCommand.ListTags.class})
+final class TagCommand {
+
+    @Command(name = "create", mixinStandardHelpOptions = true, description = "Tag a snapshot (the latest by default).")
+    static final class Create implements Callable<Integer> {
+        @Mixin
+        WarehouseOptions target;
+
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--name", required = true, paramLabel = "NAME", description = "The tag's name.")
+        String name;
+
+        @Option(names = "--snapshot", paramLabel = "ID", description = "The snapshot to tag (default: the latest).")
+        Long snapshot;
+
+        @Option(
+                names = "--retain",
+                paramLabel = "DURATION",
+                description = "Keep the tag this long (e.g. 7d); default: until deleted.")
+        String retain;
+
+        @Override
+        public Integer call() {
+            Optional<Duration> keep = Optional.ofNullable(retain).map(r -> {
+                try {
+                    return DurationParser.parse(r);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--retain: " + e.getMessage(), e);
+                }
+            });
+            Tag t = target.openTable().tags().create(name, Optional.ofNullable(snapshot), keep);
+            spec.commandLine()
+                    .getOut()
+                    .println(
+                            "tag '" + t.name() + "' on snapshot " + t.snapshot().id());
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "delete",
+            mixinStandardHelpOptions = true,
+            description = "Delete a tag (orphan cleanup frees " + "the files nothing else references).")
+    static final class Delete implements Callable<Integer> {
+        @Mixin
+        WarehouseOptions target;
+
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--name", required = true, paramLabel = "NAME", description = "The tag's name.")
+        String name;
+
+        @Override
+        public Integer call() {
+            target.openTable().tags().delete(name);
+            spec.commandLine().getOut().println("tag '" + name + "' deleted");
+            return 0;
+        }
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List the tags, like Paimon's $tags.")
+    static final class ListTags implements Callable<Integer> {
+        @Mixin
+        WarehouseOptions target;
+
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--json", description = "Print JSON.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            FileStoreTable table = target.openTable();
+            List<Tag> tags = table.tags().list();
+            PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                List<Map<String, Object>> rows = new ArrayList<>();
+                for (Tag t : tags) {
+                    rows.add(Json.object(
+                            "name", t.name(),
+                            "snapshot", t.snapshot().id(),
+                            "snapshotTime",
+                                    Instant.ofEpochMilli(t.snapshot().timeMillis())
+                                            .toString(),
+                            "created", Instant.ofEpochMilli(t.createdMillis()).toString(),
+                            "retain", t.retain().map(DurationParser::format).orElse(null),
+                            "records", t.snapshot().totalRecordCount()));
+                }
+                Json.print(out, rows);
+                return 0;
+            }
+            TextTable tt = new TextTable("name", "snapshot", "snapshot_time", "created", "retain", "total_records");
+            for (Tag t : tags) {
+                tt.add(
+                        t.name(),
+                        t.snapshot().id(),
+                        Instant.ofEpochMilli(t.snapshot().timeMillis()),
+                        Instant.ofEpochMilli(t.createdMillis()),
+                        t.retain().map(DurationParser::format).orElse("-"),
+                        t.snapshot().totalRecordCount());
+            }
+            tt.print(out);
+            return 0;
+        }
+    }
+}
