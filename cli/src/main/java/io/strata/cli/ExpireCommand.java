@@ -111,6 +111,7 @@ final class ExpireCommand implements Callable<Integer> {
                         "earliestRetained", p.toId(),
                         "latest", p.latestId(),
                         "heldBackBy", p.heldBackBy().name().toLowerCase(),
+                        "heldBackDetail", p.heldBackDetail(),
                         "resumedRuns", r.resumed(),
                         "files", files));
     }
@@ -119,11 +120,13 @@ final class ExpireCommand implements Callable<Integer> {
         ExpirePlan p = r.plan();
         String verb = r.dryRun() ? "would expire" : "expired";
         if (p.isEmpty()) {
-            out.println("nothing to expire (" + p.heldBackBy().name().toLowerCase() + ")");
+            out.println("nothing to expire (" + p.heldBackBy().name().toLowerCase()
+                    + (p.heldBackDetail().isEmpty() ? "" : ": " + p.heldBackDetail()) + ")");
         } else {
             out.println(verb + " snapshots " + p.fromId() + ".." + (p.toId() - 1) + "; earliest retained " + p.toId()
                     + " of " + p.latestId() + " (stopped by "
-                    + p.heldBackBy().name().toLowerCase() + ")");
+                    + p.heldBackBy().name().toLowerCase()
+                    + (p.heldBackDetail().isEmpty() ? "" : ": " + p.heldBackDetail()) + ")");
         }
         if (r.resumed() > 0) {
             out.println("finished " + r.resumed() + " interrupted earlier run(s)");

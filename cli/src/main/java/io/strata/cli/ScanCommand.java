@@ -79,6 +79,14 @@ final class ScanCommand implements Callable<Integer> {
             description = "With --changelog: changes after snapshot N (default ${DEFAULT-VALUE}: from the start).")
     long fromSnapshot;
 
+    @Option(
+            names = "--consumer",
+            paramLabel = "ID",
+            description = "With --changelog: read as this consumer, from its recorded position (instead of "
+                    + "--from-snapshot), and record the new position at the end; expiration keeps what a consumer "
+                    + "has not read.")
+    String consumer;
+
     @Override
     public Integer call() {
         if ((snapshot != null ? 1 : 0) + (timestamp != null ? 1 : 0) + (tag != null ? 1 : 0) > 1) {
@@ -171,7 +179,18 @@ final class ScanCommand implements Callable<Integer> {
         TextTable text = new TextTable(header);
         long shown = 0;
         long[] counts = new long[4];
-        try (CloseableIterator<GenericRow> it = table.newIncrementalRead().read(fromSnapshot, to)) {
+        long from = consumer == null
+                ? fromSnapshot
+                : table.context()
+                                .consumerManager()
+                                .get(consumer)
+                                .map(c -> c.nextSnapshot())
+                                .orElseGet(() ->
+                                        table.snapshotManager().earliestId().orElse(1))
+                        - 1;
+        try (CloseableIterator<GenericRow> it = consumer == null
+                ? table.newIncrementalRead().read(fromSnapshot, to)
+                : table.newIncrementalRead().readAs(consumer, to)) {
             while (it.hasNext()) {
                 GenericRow r = it.next();
                 counts[r.kind().toByteValue()]++;
@@ -191,7 +210,7 @@ final class ScanCommand implements Callable<Integer> {
         }
         if (json && count) {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("fromSnapshot", fromSnapshot);
+            m.put("fromSnapshot", from);
             m.put("toSnapshot", to);
             String[] kinds = {"+I", "-U", "+U", "-D"};
             for (int k = 0; k < kinds.length; k++) {
@@ -203,7 +222,7 @@ final class ScanCommand implements Callable<Integer> {
         PrintWriter summary = json ? spec.commandLine().getErr() : out;
         summary.printf(
                 "changelog snapshots %d..%d: +I=%d -U=%d +U=%d -D=%d%n",
-                fromSnapshot + 1, to, counts[0], counts[1], counts[2], counts[3]);
+                from + 1, to, counts[0], counts[1], counts[2], counts[3]);
         summary.flush();
     }
 

@@ -27,6 +27,8 @@ import picocli.CommandLine.Command;
             ExpireCommand.class,
             OrphanCleanCommand.class,
             TagCommand.class,
+            RollbackCommand.class,
+            ConsumerCommand.class,
             DemoCommand.class,
             CommandLine.HelpCommand.class
         })

@@ -219,4 +219,82 @@ class MaintenanceCommandsTest {
         assertThat(gone.exit()).isNotZero();
         assertThat(gone.err()).contains("no tag 'v1'").contains("weekly");
     }
+
+    @Test
+    void rollbackMakesASnapshotTheLatestAfterADryRun() throws Exception {
+        Result dry = run("rollback", "--warehouse", wh(), "--table", "db.t", "--to-snapshot", "1", "--dry-run");
+        assertThat(dry.exit()).as(dry.err()).isZero();
+        assertThat(dry.out()).contains("would roll back to snapshot 1; would remove snapshots [8, 7, 6, 5, 4, 3, 2]");
+        assertThat(Catalog.open(wh())
+                        .getTable("db.t")
+                        .snapshotManager()
+                        .latestId()
+                        .getAsLong())
+                .isEqualTo(8);
+
+        JsonNode j =
+                JSON.readTree(run("rollback", "--warehouse", wh(), "--table", "db.t", "--to-snapshot", "1", "--json")
+                        .out());
+        assertThat(j.get("target").asLong()).isEqualTo(1);
+        assertThat(j.get("snapshotsRemoved")).hasSize(7);
+        Result scan = run("scan", "--warehouse", wh(), "--table", "db.t", "--json");
+        assertThat(scan.out()).contains("\"v0\"").doesNotContain("\"v1\"");
+
+        Result both = run("rollback", "--warehouse", wh(), "--table", "db.t", "--to-snapshot", "1", "--to-tag", "x");
+        assertThat(both.exit()).isNotZero();
+        assertThat(both.err()).contains("mutually exclusive");
+    }
+
+    @Test
+    void aConsumerReadsItsChangesOnceAndHoldsExpirationBack() throws Exception {
+        Result first = run(
+                "scan",
+                "--warehouse",
+                wh(),
+                "--table",
+                "db.t",
+                "--changelog",
+                "--consumer",
+                "etl",
+                "--snapshot",
+                "3",
+                "--count",
+                "--json");
+        assertThat(first.exit()).as(first.err()).isZero();
+        assertThat(JSON.readTree(first.out()).get("fromSnapshot").asLong()).isZero();
+        JsonNode list = JSON.readTree(run("consumer", "list", "--warehouse", wh(), "--table", "db.t", "--json")
+                .out());
+        assertThat(list.get(0).get("id").asText()).isEqualTo("etl");
+        assertThat(list.get(0).get("nextSnapshot").asLong()).isEqualTo(4);
+
+        Result expire = run(
+                "expire", "--warehouse", wh(), "--table", "db.t", "--retain-min", "1", "--older-than", "0 s", "--json");
+        JsonNode e = JSON.readTree(expire.out());
+        assertThat(e.get("earliestRetained").asLong()).isEqualTo(4);
+        assertThat(e.get("heldBackBy").asText()).isEqualTo("consumer");
+        assertThat(e.get("heldBackDetail").asText()).contains("etl");
+
+        Result next = run(
+                "scan",
+                "--warehouse",
+                wh(),
+                "--table",
+                "db.t",
+                "--changelog",
+                "--consumer",
+                "etl",
+                "--count",
+                "--json");
+        assertThat(JSON.readTree(next.out()).get("fromSnapshot").asLong()).isEqualTo(3);
+
+        Result reset =
+                run("consumer", "reset", "--warehouse", wh(), "--table", "db.t", "--id", "etl", "--next-snapshot", "2");
+        assertThat(reset.exit()).isNotZero();
+        assertThat(reset.err()).contains("outside the retained snapshots 4..8");
+        assertThat(run("consumer", "delete", "--warehouse", wh(), "--table", "db.t", "--id", "etl")
+                        .exit())
+                .isZero();
+        Result gone = run("consumer", "delete", "--warehouse", wh(), "--table", "db.t", "--id", "etl");
+        assertThat(gone.err()).contains("no consumer 'etl'");
+    }
 }

@@ -10,11 +10,13 @@ import java.util.List;
  * @param fromId the earliest snapshot before the run
  * @param toId the earliest snapshot retained after it
  * @param latestId the latest snapshot when the run planned
- * @param heldBackBy why no older snapshot... why the run stops at {@code toId}
+ * @param heldBackBy why the run stops at {@code toId}
+ * @param heldBackDetail what exactly held it back, for people (the consumer and its position), or empty
  * @param files the files the run deletes after the snapshot files, in deletion order (data and
  *     changelog files, then manifests, then manifest lists)
  */
-public record ExpirePlan(long fromId, long toId, long latestId, HeldBack heldBackBy, List<TableFile> files) {
+public record ExpirePlan(
+        long fromId, long toId, long latestId, HeldBack heldBackBy, String heldBackDetail, List<TableFile> files) {
 
     /** What stops an expiration at the snapshot it stops at. */
     public enum HeldBack {
@@ -25,7 +27,9 @@ public record ExpirePlan(long fromId, long toId, long latestId, HeldBack heldBac
         /** The next snapshot is younger than {@code snapshot.time-retained}. */
         TIME_RETAINED,
         /** The run removed {@code snapshot.expire.limit} snapshots. */
-        LIMIT
+        LIMIT,
+        /** A consumer has not read the next snapshot yet. */
+        CONSUMER
     }
 
     public ExpirePlan {

@@ -48,7 +48,7 @@ public final class OrphanFilesClean {
     /** The smallest threshold accepted without {@link #olderThanAllowingRecent}. */
     public static final Duration MIN_SAFE_AGE = Duration.ofHours(1);
 
-    private static final Set<String> METADATA_DIRS = Set.of("schema", "snapshot", "tag");
+    private static final Set<String> METADATA_DIRS = Set.of("schema", "snapshot", "tag", "consumer");
 
     private final TableContext table;
     private final FileIO io;

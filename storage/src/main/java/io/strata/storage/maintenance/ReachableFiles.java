@@ -30,7 +30,7 @@ import org.apache.hadoop.fs.Path;
  */
 public final class ReachableFiles {
     /** The table-level directories that hold metadata, never data or changelog files. */
-    private static final Set<String> METADATA_DIRS = Set.of("schema", "snapshot", "manifest", "tag");
+    private static final Set<String> METADATA_DIRS = Set.of("schema", "snapshot", "manifest", "tag", "consumer");
 
     private final TableContext table;
 
@@ -46,9 +46,7 @@ public final class ReachableFiles {
     public Set<String> referencedByRetainedSnapshots() {
         Set<String> names = new HashSet<>();
         for (Tag t : table.tagManager().list()) {
-            for (ManifestEntry e : table.manifests().scanner().scan(t.snapshot().baseManifestList(), EntryFilter.ALL)) {
-                names.add(e.file().fileName());
-            }
+            addLive(t.snapshot(), names);
         }
         SnapshotManager snapshots = table.snapshotManager();
         OptionalLong latest = snapshots.latestId();
@@ -65,21 +63,11 @@ public final class ReachableFiles {
                 continue;
             }
             if (first) {
-                for (ManifestEntry e : table.manifests().scanner().scan(s.baseManifestList(), EntryFilter.ALL)) {
-                    names.add(e.file().fileName());
-                }
+                addLive(s, names);
+                addChangelog(s, names);
                 first = false;
             } else {
-                for (ManifestEntry e : table.manifests().scanner().entries(s.deltaManifestList())) {
-                    if (e.kind() == FileKind.ADD) {
-                        names.add(e.file().fileName());
-                    }
-                }
-            }
-            if (s.changelogManifestList() != null) {
-                for (ManifestEntry e : table.manifests().scanner().entries(s.changelogManifestList())) {
-                    names.add(e.file().fileName());
-                }
+                addAdded(s, names);
             }
         }
         return names;
@@ -92,25 +80,36 @@ public final class ReachableFiles {
      */
     public Set<String> referencedFrom(long fromId) {
         Set<String> names = new HashSet<>();
-        SnapshotManager snapshots = table.snapshotManager();
-        OptionalLong latest = snapshots.latestId();
-        if (latest.isEmpty()) {
-            return names;
-        }
-        for (long id = fromId; id <= latest.getAsLong(); id++) {
-            Snapshot s = snapshots.snapshot(id);
-            for (ManifestEntry e : table.manifests().scanner().entries(s.deltaManifestList())) {
-                if (e.kind() == FileKind.ADD) {
-                    names.add(e.file().fileName());
-                }
-            }
-            if (s.changelogManifestList() != null) {
-                for (ManifestEntry e : table.manifests().scanner().entries(s.changelogManifestList())) {
-                    names.add(e.file().fileName());
-                }
-            }
+        OptionalLong latest = table.snapshotManager().latestId();
+        for (long id = fromId; latest.isPresent() && id <= latest.getAsLong(); id++) {
+            addAdded(table.snapshotManager().snapshot(id), names);
         }
         return names;
+    }
+
+    /** The files live in {@code s}. */
+    private void addLive(Snapshot s, Set<String> names) {
+        for (ManifestEntry e : table.manifests().scanner().scan(s.baseManifestList(), EntryFilter.ALL)) {
+            names.add(e.file().fileName());
+        }
+    }
+
+    /** The data files {@code s} added and its changelog files. */
+    private void addAdded(Snapshot s, Set<String> names) {
+        for (ManifestEntry e : table.manifests().scanner().entries(s.deltaManifestList())) {
+            if (e.kind() == FileKind.ADD) {
+                names.add(e.file().fileName());
+            }
+        }
+        addChangelog(s, names);
+    }
+
+    private void addChangelog(Snapshot s, Set<String> names) {
+        if (s.changelogManifestList() != null) {
+            for (ManifestEntry e : table.manifests().scanner().entries(s.changelogManifestList())) {
+                names.add(e.file().fileName());
+            }
+        }
     }
 
     /**

@@ -12,6 +12,7 @@ import io.strata.storage.manifest.ManifestFileMeta;
 import io.strata.storage.manifest.ManifestList;
 import io.strata.storage.options.ExpireOptions;
 import io.strata.storage.options.TableOptions;
+import io.strata.storage.snapshot.ConsumerManager;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.SnapshotManager;
 import io.strata.storage.snapshot.Tag;
@@ -80,7 +81,7 @@ public final class SnapshotExpiration {
         OptionalLong latest = snapshots.latestId();
         OptionalLong earliest = snapshots.earliestId();
         if (latest.isEmpty() || earliest.isEmpty()) {
-            return new ExpirePlan(0, 0, 0, ExpirePlan.HeldBack.NO_SNAPSHOTS, List.of());
+            return new ExpirePlan(0, 0, 0, ExpirePlan.HeldBack.NO_SNAPSHOTS, "", List.of());
         }
         long from = earliest.getAsLong();
         long last = latest.getAsLong();
@@ -89,11 +90,26 @@ public final class SnapshotExpiration {
         long mustGo = r.retainMax == null ? Long.MIN_VALUE : last - r.retainMax + 1;
         long limitEnd = from + r.limit;
         long cutoff = table.clock().millis() - r.timeRetained.toMillis();
+        // a consumer's next snapshot and the later ones stay
+        long consumerFrom = Long.MAX_VALUE;
+        String consumerDetail = "";
+        for (ConsumerManager.Consumer c : liveConsumers(r)) {
+            if (c.nextSnapshot() < consumerFrom) {
+                consumerFrom = c.nextSnapshot();
+                consumerDetail = "consumer '" + c.id() + "' reads snapshot " + c.nextSnapshot() + " next";
+            }
+        }
         long to = from;
         ExpirePlan.HeldBack held;
+        String detail = "";
         while (true) {
             if (to >= keepFrom) {
                 held = ExpirePlan.HeldBack.MIN_RETAINED;
+                break;
+            }
+            if (to >= consumerFrom) {
+                held = ExpirePlan.HeldBack.CONSUMER;
+                detail = consumerDetail;
                 break;
             }
             if (to >= limitEnd) {
@@ -107,9 +123,9 @@ public final class SnapshotExpiration {
             to++;
         }
         if (to == from) {
-            return new ExpirePlan(from, to, last, held, List.of());
+            return new ExpirePlan(from, to, last, held, detail, List.of());
         }
-        return new ExpirePlan(from, to, last, held, filesOnlyReferencedBy(from, to, pinnedBefore(to)));
+        return new ExpirePlan(from, to, last, held, detail, filesOnlyReferencedBy(from, to, pinnedBefore(to)));
     }
 
     /** Finishes interrupted earlier runs, then expires what {@link #plan()} says. */
@@ -127,6 +143,7 @@ public final class SnapshotExpiration {
             resumed++;
         }
         List<String> tagsExpired = expireTags();
+        expireConsumers(Retention.of(table.name(), table.schema().tableOptions()));
         List<Tag> pinned = table.tagManager().list();
         ExpirePlan plan = plan();
         if (!plan.isEmpty()) {
@@ -175,6 +192,37 @@ public final class SnapshotExpiration {
             }
         }
         return names;
+    }
+
+    /** Consumers whose positions are fresh enough to hold snapshots back. */
+    private List<ConsumerManager.Consumer> liveConsumers(Retention r) {
+        List<ConsumerManager.Consumer> live = new ArrayList<>();
+        long now = table.clock().millis();
+        for (ConsumerManager.Consumer c : table.consumerManager().list()) {
+            if (r.consumerExpiration == null || c.updatedMillis() + r.consumerExpiration.toMillis() > now) {
+                live.add(c);
+            }
+        }
+        return live;
+    }
+
+    /** Drops consumers not updated for {@code consumer.expiration-time}. */
+    private void expireConsumers(Retention r) {
+        if (r.consumerExpiration == null) {
+            return;
+        }
+        long now = table.clock().millis();
+        for (ConsumerManager.Consumer c : table.consumerManager().list()) {
+            if (c.updatedMillis() + r.consumerExpiration.toMillis() <= now
+                    && table.consumerManager().delete(c.id())) {
+                LOG.info(
+                        "table {}: consumer '{}' (next snapshot {}) not updated for {}; dropped",
+                        table.name(),
+                        c.id(),
+                        c.nextSnapshot(),
+                        r.consumerExpiration);
+            }
+        }
     }
 
     /** The snapshots tags hold below {@code to}: their files stay though the snapshots go. */
@@ -444,7 +492,8 @@ public final class SnapshotExpiration {
     }
 
     /** The retention options of one run, checked. */
-    private record Retention(int retainMin, Integer retainMax, Duration timeRetained, int limit) {
+    private record Retention(
+            int retainMin, Integer retainMax, Duration timeRetained, int limit, Duration consumerExpiration) {
         static Retention of(String table, TableOptions o) {
             int min = o.get(ExpireOptions.NUM_RETAINED_MIN);
             Integer max = o.get(ExpireOptions.NUM_RETAINED_MAX);
@@ -462,7 +511,8 @@ public final class SnapshotExpiration {
                 throw new IllegalArgumentException("table " + table + ": " + ExpireOptions.EXPIRE_LIMIT.key()
                         + " must be at least 1, got " + limit);
             }
-            return new Retention(min, max, o.get(ExpireOptions.TIME_RETAINED), limit);
+            return new Retention(
+                    min, max, o.get(ExpireOptions.TIME_RETAINED), limit, o.get(ExpireOptions.CONSUMER_EXPIRATION_TIME));
         }
     }
 }

@@ -31,6 +31,13 @@ public final class ExpireOptions {
             .withDescription(
                     "Snapshots younger than this are kept (beyond snapshot.num-retained.max they go " + "anyway).");
 
+    public static final ConfigOption<Duration> CONSUMER_EXPIRATION_TIME = ConfigOption.key("consumer.expiration-time")
+            .durationType()
+            .noDefault()
+            .perRun()
+            .withDescription("A consumer whose position was not updated for this long is dropped by expiration and "
+                    + "no longer holds snapshots back; unset: consumers are kept until deleted.");
+
     public static final ConfigOption<Integer> EXPIRE_LIMIT = ConfigOption.key("snapshot.expire.limit")
             .intType()
             .defaultValue(50)

@@ -10,6 +10,7 @@ import io.strata.storage.mergetree.ConcatIterator;
 import io.strata.storage.options.ChangelogOptions;
 import io.strata.storage.options.ChangelogOptions.Producer;
 import io.strata.storage.snapshot.CommitKind;
+import io.strata.storage.snapshot.ConsumerManager;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.store.TableContext;
 import io.strata.storage.util.CloseableIterator;
@@ -31,6 +32,48 @@ public final class IncrementalRead {
 
     public IncrementalRead(TableContext table) {
         this.table = table;
+    }
+
+    /**
+     * The changes consumer {@code consumerId} has not read, up to snapshot {@code toInclusive}: from
+     * its recorded next snapshot (the earliest retained for a new consumer). Once the returned
+     * iterator has been read to its end, the consumer's next snapshot is recorded as
+     * {@code toInclusive + 1}; a consumer's position keeps expiration from removing what it has
+     * not read.
+     */
+    public CloseableIterator<GenericRow> readAs(String consumerId, long toInclusive) {
+        ConsumerManager consumers = table.consumerManager();
+        long next = consumers
+                .get(consumerId)
+                .map(ConsumerManager.Consumer::nextSnapshot)
+                .orElseGet(() -> table.snapshotManager().earliestId().orElse(1));
+        CloseableIterator<GenericRow> changes = read(next - 1, toInclusive);
+        return new CloseableIterator<>() {
+            private boolean recorded;
+
+            @Override
+            public boolean hasNext() {
+                boolean more = changes.hasNext();
+                if (!more && !recorded) {
+                    recorded = true;
+                    consumers.record(
+                            consumerId,
+                            Math.max(next, toInclusive + 1),
+                            table.clock().millis());
+                }
+                return more;
+            }
+
+            @Override
+            public GenericRow next() {
+                return changes.next();
+            }
+
+            @Override
+            public void close() {
+                changes.close();
+            }
+        };
     }
 
     /** Changes of snapshots {@code fromExclusive + 1 .. toInclusive}. */

@@ -12,6 +12,7 @@ import io.strata.storage.manifest.ManifestStore;
 import io.strata.storage.merge.MergeEngines;
 import io.strata.storage.options.WriteOptions;
 import io.strata.storage.schema.TableSchema;
+import io.strata.storage.snapshot.ConsumerManager;
 import io.strata.storage.snapshot.SnapshotManager;
 import io.strata.storage.snapshot.TagManager;
 import java.io.File;
@@ -33,6 +34,7 @@ public final class TableContext {
     private final ManifestStore manifests;
     private final SnapshotManager snapshots;
     private final TagManager tags;
+    private final ConsumerManager consumers;
     private final MergeEngines mergeEngines;
     private final Clock clock;
 
@@ -44,6 +46,7 @@ public final class TableContext {
         this.clock = clock;
         this.snapshots = new SnapshotManager(io, paths, name);
         this.tags = new TagManager(io, paths, name);
+        this.consumers = new ConsumerManager(io, paths, name);
         this.format = new FileFormatConfig(io.conf(), schema.tableOptions());
         this.manifests = new ManifestStore(
                 io, paths, format, schema.tableOptions(), schema.typesOf(schema.partitionIndexes()), clock);
@@ -80,6 +83,10 @@ public final class TableContext {
 
     public TagManager tagManager() {
         return tags;
+    }
+
+    public ConsumerManager consumerManager() {
+        return consumers;
     }
 
     /** The time source of commits and maintenance: the system clock unless a test injects one. */

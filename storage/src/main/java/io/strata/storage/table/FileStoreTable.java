@@ -10,6 +10,7 @@ import io.strata.storage.fs.FileIO;
 import io.strata.storage.fs.TablePaths;
 import io.strata.storage.maintenance.OrphanFilesClean;
 import io.strata.storage.maintenance.ReachableFiles;
+import io.strata.storage.maintenance.Rollback;
 import io.strata.storage.maintenance.SnapshotExpiration;
 import io.strata.storage.maintenance.Tags;
 import io.strata.storage.maintenance.UncommittedFiles;
@@ -131,6 +132,11 @@ public final class FileStoreTable {
      */
     public OrphanFilesClean newOrphanFilesClean(Duration olderThan) {
         return OrphanFilesClean.olderThan(context, olderThan);
+    }
+
+    /** Rollback to a snapshot or a tag (writers and compaction jobs stopped first). */
+    public Rollback newRollback() {
+        return new Rollback(context);
     }
 
     /** Creating, deleting and listing tags. */
