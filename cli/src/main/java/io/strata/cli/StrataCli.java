@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
             BucketsCommand.class,
             CompactCommand.class,
             ExpireCommand.class,
+            ExpirePartitionsCommand.class,
             OrphanCleanCommand.class,
             TagCommand.class,
             RollbackCommand.class,

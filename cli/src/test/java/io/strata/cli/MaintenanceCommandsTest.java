@@ -297,4 +297,40 @@ class MaintenanceCommandsTest {
         Result gone = run("consumer", "delete", "--warehouse", wh(), "--table", "db.t", "--id", "etl");
         assertThat(gone.err()).contains("no consumer 'etl'");
     }
+
+    @Test
+    void expirePartitionsDropsOldDaysAfterADryRun() throws Exception {
+        FileStoreTable t = Catalog.open(wh())
+                .createTable(
+                        "db",
+                        "days",
+                        Schema.newBuilder()
+                                .column("day", "STRING NOT NULL")
+                                .column("id", "BIGINT NOT NULL")
+                                .primaryKey("day", "id")
+                                .partitionKeys("day")
+                                .option("bucket", "1")
+                                .build());
+        try (TableWrite w = t.newWrite("w");
+                TableCommit c = t.newCommit("w")) {
+            w.write(GenericRow.insert("2020-01-01", 1L));
+            w.write(GenericRow.insert("2999-01-01", 1L));
+            c.commit(1, w.prepareCommit());
+        }
+        Result dry =
+                run("expire-partitions", "--warehouse", wh(), "--table", "db.days", "--older-than", "30d", "--dry-run");
+        assertThat(dry.exit()).as(dry.err()).isZero();
+        assertThat(dry.out()).contains("would drop 1 partitions: day=2020-01-01");
+        JsonNode j = JSON.readTree(
+                run("expire-partitions", "--warehouse", wh(), "--table", "db.days", "--older-than", "30d", "--json")
+                        .out());
+        assertThat(j.get("partitions").get(0).asText()).isEqualTo("day=2020-01-01");
+        assertThat(j.get("snapshot").asLong()).isEqualTo(2);
+        Result scan = run("scan", "--warehouse", wh(), "--table", "db.days", "--json");
+        assertThat(scan.lines()).hasSize(1);
+        assertThat(scan.out()).contains("2999-01-01");
+        Result missing = run("expire-partitions", "--warehouse", wh(), "--table", "db.days");
+        assertThat(missing.exit()).isNotZero();
+        assertThat(missing.err()).contains("partition.expiration-time");
+    }
 }

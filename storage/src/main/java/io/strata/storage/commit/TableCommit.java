@@ -5,6 +5,7 @@ import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.fs.AtomicPublisher;
 import io.strata.storage.fs.FileIO;
 import io.strata.storage.fs.TablePaths;
+import io.strata.storage.manifest.EntryFilter;
 import io.strata.storage.manifest.FileKind;
 import io.strata.storage.manifest.ManifestEntry;
 import io.strata.storage.manifest.ManifestFileMeta;
@@ -20,6 +21,7 @@ import io.strata.storage.store.TableContext;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -143,6 +145,46 @@ public final class TableCommit implements AutoCloseable {
         }
         lastCommittedIdentifier = identifier;
         return published;
+    }
+
+    /**
+     * Drops every file of {@code partitions} that the latest snapshot holds, as one OVERWRITE
+     * snapshot under {@code identifier}. A compaction of those files that commits later conflicts
+     * (its inputs are no longer live) and fails cleanly; it never brings the partition back. Files
+     * appended to a partition after the latest snapshot was read stay.
+     *
+     * @return the snapshot published; empty when the partitions hold no file or the identifier was
+     *     committed already
+     */
+    public Optional<Long> dropPartitions(long identifier, List<Object[]> partitions) {
+        if (isCommitted(identifier)) {
+            return Optional.empty();
+        }
+        Optional<Snapshot> latest = snapshots.latest();
+        if (latest.isEmpty() || partitions.isEmpty()) {
+            return Optional.empty();
+        }
+        EntryFilter inPartitions = new EntryFilter() {
+            @Override
+            public boolean accept(Object[] partition, int bucket) {
+                for (Object[] p : partitions) {
+                    if (Arrays.deepEquals(p, partition)) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+        };
+        List<ManifestEntry> deletes = new ArrayList<>();
+        for (ManifestEntry e : manifests.scanner().scan(latest.get().baseManifestList(), inPartitions)) {
+            deletes.add(new ManifestEntry(FileKind.DELETE, e.partition(), e.bucket(), e.totalBuckets(), e.file()));
+        }
+        if (deletes.isEmpty()) {
+            return Optional.empty();
+        }
+        long id = commitEntries(CommitKind.OVERWRITE, identifier, deletes, List.of(), null);
+        lastCommittedIdentifier = identifier;
+        return Optional.of(id);
     }
 
     /**

@@ -3,7 +3,7 @@ package io.strata.storage.options;
 import java.time.Duration;
 
 /**
- * Snapshot retention: which snapshots expiration keeps. Names and defaults follow Paimon's. A
+ * Retention: which snapshots expiration keeps, when consumers and partitions expire. Names and defaults follow Paimon's. A
  * snapshot is expired when more than {@code snapshot.num-retained.max} newer ones exist, or when
  * it is older than {@code snapshot.time-retained} and at least {@code snapshot.num-retained.min}
  * newer ones (itself included) remain; at most {@code snapshot.expire.limit} go in one run.
@@ -37,6 +37,31 @@ public final class ExpireOptions {
             .perRun()
             .withDescription("A consumer whose position was not updated for this long is dropped by expiration and "
                     + "no longer holds snapshots back; unset: consumers are kept until deleted.");
+
+    public static final ConfigOption<Duration> PARTITION_EXPIRATION_TIME = ConfigOption.key("partition.expiration-time")
+            .durationType()
+            .noDefault()
+            .perRun()
+            .withDescription("Partitions whose time (from partition.timestamp-pattern and "
+                    + "partition.timestamp-formatter) is older than this are dropped by partition expiration; "
+                    + "unset: partitions never expire.");
+
+    public static final ConfigOption<String> PARTITION_TIMESTAMP_PATTERN = ConfigOption.key(
+                    "partition.timestamp-pattern")
+            .stringType()
+            .noDefault()
+            .perRun()
+            .withDescription("How a partition's time is written from its values: $<key> stands for a partition "
+                    + "key's value, e.g. '$dt' or '$dt $hour:00:00'; unset: the first partition key's value.");
+
+    public static final ConfigOption<String> PARTITION_TIMESTAMP_FORMATTER = ConfigOption.key(
+                    "partition.timestamp-formatter")
+            .stringType()
+            .noDefault()
+            .perRun()
+            .withDescription("java.time pattern that parses the text partition.timestamp-pattern makes, e.g. "
+                    + "'yyyyMMdd' or 'yyyy-MM-dd HH:mm:ss' (times in UTC); unset: ISO dates (2026-12-01) and "
+                    + "date-times (2026-12-01T10:00 or 2026-12-01 10:00:00).");
 
     public static final ConfigOption<Integer> EXPIRE_LIMIT = ConfigOption.key("snapshot.expire.limit")
             .intType()

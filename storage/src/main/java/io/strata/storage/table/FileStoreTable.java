@@ -9,6 +9,7 @@ import io.strata.storage.fs.AtomicPublisher;
 import io.strata.storage.fs.FileIO;
 import io.strata.storage.fs.TablePaths;
 import io.strata.storage.maintenance.OrphanFilesClean;
+import io.strata.storage.maintenance.PartitionExpiration;
 import io.strata.storage.maintenance.ReachableFiles;
 import io.strata.storage.maintenance.Rollback;
 import io.strata.storage.maintenance.SnapshotExpiration;
@@ -132,6 +133,11 @@ public final class FileStoreTable {
      */
     public OrphanFilesClean newOrphanFilesClean(Duration olderThan) {
         return OrphanFilesClean.olderThan(context, olderThan);
+    }
+
+    /** Dropping partitions older than {@code partition.expiration-time}. */
+    public PartitionExpiration newPartitionExpiration() {
+        return new PartitionExpiration(context);
     }
 
     /** Rollback to a snapshot or a tag (writers and compaction jobs stopped first). */
