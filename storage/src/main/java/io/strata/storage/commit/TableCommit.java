@@ -13,6 +13,7 @@ import io.strata.storage.manifest.ManifestStore;
 import io.strata.storage.manifest.PartitionBucketFilter;
 import io.strata.storage.options.CommitOptions;
 import io.strata.storage.schema.TableSchema;
+import io.strata.storage.snapshot.AutoTags;
 import io.strata.storage.snapshot.CommitKind;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.SnapshotManager;
@@ -66,6 +67,7 @@ public final class TableCommit implements AutoCloseable {
     private final int maxRetries;
     private final long minWait;
     private final long maxWait;
+    private final AutoTags autoTags;
 
     /** Highest snapshot id already searched for this user's commits (-1: none yet). */
     private long checkedUpTo = -1;
@@ -87,6 +89,7 @@ public final class TableCommit implements AutoCloseable {
         this.maxRetries = schema.tableOptions().get(CommitOptions.MAX_RETRIES);
         this.minWait = schema.tableOptions().get(CommitOptions.MIN_RETRY_WAIT).toMillis();
         this.maxWait = schema.tableOptions().get(CommitOptions.MAX_RETRY_WAIT).toMillis();
+        this.autoTags = new AutoTags(table.tagManager(), snapshots, publisher, schema.tableOptions(), clock);
     }
 
     public String commitUser() {
@@ -144,7 +147,23 @@ public final class TableCommit implements AutoCloseable {
             }
         }
         lastCommittedIdentifier = identifier;
+        if (!published.isEmpty()) {
+            tagAutomatically(published.get(published.size() - 1));
+        }
         return published;
+    }
+
+    /** Automatic tags never fail a commit that is published: a failure is logged, the next commit tries again. */
+    private void tagAutomatically(long snapshotId) {
+        try {
+            autoTags.afterCommit(snapshots.snapshot(snapshotId));
+        } catch (RuntimeException e) {
+            LOG.warn(
+                    "table {}: snapshot {} committed, but its automatic tag was not created: {}",
+                    tableName,
+                    snapshotId,
+                    e.toString());
+        }
     }
 
     /**

@@ -26,7 +26,8 @@ public final class OptionRegistry {
             ChangelogOptions.class,
             CommitOptions.class,
             ManifestOptions.class,
-            ExpireOptions.class);
+            ExpireOptions.class,
+            TagOptions.class);
 
     /** The pattern options, in documentation order. */
     public static final List<PatternOption> PATTERNS =

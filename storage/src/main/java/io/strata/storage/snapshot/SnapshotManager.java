@@ -36,6 +36,14 @@ public final class SnapshotManager {
         this.tableName = tableName;
     }
 
+    public FileIO fileIO() {
+        return io;
+    }
+
+    public Path snapshotDir() {
+        return paths.snapshotDir();
+    }
+
     public Path snapshotPath(long id) {
         return paths.snapshotFile(id);
     }

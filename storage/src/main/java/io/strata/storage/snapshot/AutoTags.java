@@ -1,0 +1,138 @@
+package io.strata.storage.snapshot;
+
+import io.strata.storage.fs.AtomicPublisher;
+import io.strata.storage.fs.FileIO;
+import io.strata.storage.options.TableOptions;
+import io.strata.storage.options.TagOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Automatic tags ({@code tag.automatic-creation=process-time}): after each commit, when the last
+ * complete period (day or hour, UTC, plus {@code tag.creation-delay}) has no tag yet and the table
+ * had a snapshot before its end, the last snapshot committed before its end is tagged with the
+ * period's name. A tag is published at most once, so two processes committing at the same time
+ * create one tag. Beyond {@code tag.num-retained-max}, the oldest automatic tags are deleted.
+ */
+public final class AutoTags {
+    private static final Logger LOG = LoggerFactory.getLogger(AutoTags.class);
+    private static final DateTimeFormatter DAY =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter HOUR =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd-HH").withZone(ZoneOffset.UTC);
+    private static final Pattern JOURNAL = Pattern.compile("expiring-(\\d+)-(\\d+)\\.json");
+    private static final Pattern AUTO_NAME = Pattern.compile("\\d{4}-\\d{2}-\\d{2}(-\\d{2})?");
+    /** Snapshots read back at most to find the last one of a period. */
+    private static final int MAX_SNAPSHOTS_BACK = 100;
+
+    private final TagManager tags;
+    private final SnapshotManager snapshots;
+    private final AtomicPublisher publisher;
+    private final Clock clock;
+    private final TagOptions.AutomaticCreation mode;
+    private final TagOptions.Period period;
+    private final Duration delay;
+    private final Integer retainMax;
+
+    public AutoTags(
+            TagManager tags, SnapshotManager snapshots, AtomicPublisher publisher, TableOptions o, Clock clock) {
+        this.tags = tags;
+        this.snapshots = snapshots;
+        this.publisher = publisher;
+        this.clock = clock;
+        this.mode = o.get(TagOptions.AUTOMATIC_CREATION);
+        this.period = o.get(TagOptions.CREATION_PERIOD);
+        this.delay = o.get(TagOptions.CREATION_DELAY);
+        this.retainMax = o.get(TagOptions.NUM_RETAINED_MAX);
+    }
+
+    /** Called after snapshot {@code latest} was published; creates the due tag, if any. */
+    public Optional<Tag> afterCommit(Snapshot latest) {
+        if (mode == TagOptions.AutomaticCreation.NONE) {
+            return Optional.empty();
+        }
+        Instant now = clock.instant().minus(delay);
+        ChronoUnit unit = period == TagOptions.Period.DAILY ? ChronoUnit.DAYS : ChronoUnit.HOURS;
+        Instant end = now.truncatedTo(unit); // the end of the last complete period
+        Instant start = end.minus(1, unit);
+        String name = (period == TagOptions.Period.DAILY ? DAY : HOUR).format(start);
+        if (tags.get(name).isPresent()) {
+            return Optional.empty();
+        }
+        Optional<Snapshot> last = lastBefore(latest, end.toEpochMilli());
+        if (last.isEmpty()) {
+            return Optional.empty(); // nothing was committed before the period ended
+        }
+        Tag tag;
+        try {
+            tag = tags.create(publisher, name, last.get(), clock.millis(), Optional.empty());
+        } catch (IllegalArgumentException exists) {
+            return Optional.empty(); // another committer created it first
+        }
+        if (beingExpired(last.get().id())) {
+            tags.delete(name); // an expiration is removing that snapshot: the next commit tries again
+            return Optional.empty();
+        }
+        LOG.info("automatic tag '{}' on snapshot {}", name, last.get().id());
+        if (retainMax != null) {
+            List<Tag> auto = new ArrayList<>();
+            for (Tag t : tags.list()) {
+                if (AUTO_NAME.matcher(t.name()).matches()) {
+                    auto.add(t);
+                }
+            }
+            auto.sort((a, b) -> a.name().compareTo(b.name()));
+            for (int i = 0; i < auto.size() - retainMax; i++) {
+                tags.delete(auto.get(i).name());
+                LOG.info(
+                        "automatic tag '{}' deleted (tag.num-retained-max {})",
+                        auto.get(i).name(),
+                        retainMax);
+            }
+        }
+        return Optional.of(tag);
+    }
+
+    /** Whether an expiration journal ({@code snapshot/expiring-<from>-<to>.json}) covers snapshot {@code id}. */
+    private boolean beingExpired(long id) {
+        Matcher m;
+        try {
+            for (FileIO.FileEntry e : snapshots.fileIO().list(snapshots.snapshotDir())) {
+                m = JOURNAL.matcher(e.path().getName());
+                if (m.matches() && Long.parseLong(m.group(1)) <= id && id < Long.parseLong(m.group(2))) {
+                    return true;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return false;
+    }
+
+    private Optional<Snapshot> lastBefore(Snapshot latest, long endMillis) {
+        Snapshot s = latest;
+        for (int i = 0; i < MAX_SNAPSHOTS_BACK; i++) {
+            if (s.timeMillis() < endMillis) {
+                return Optional.of(s);
+            }
+            if (s.id() <= 1 || !snapshots.exists(s.id() - 1)) {
+                return Optional.empty();
+            }
+            s = snapshots.snapshot(s.id() - 1);
+        }
+        return Optional.empty();
+    }
+}
