@@ -6,7 +6,6 @@ import io.strata.storage.manifest.ManifestList;
 import io.strata.storage.options.FileOptions;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.SnapshotManager;
-import io.strata.storage.snapshot.SnapshotNotFoundException;
 import io.strata.storage.snapshot.Tag;
 import io.strata.storage.store.TableContext;
 import java.io.IOException;
@@ -281,8 +280,12 @@ public final class OrphanFilesClean {
         for (long id = earliest.getAsLong(); id <= latest.getAsLong(); id++) {
             try {
                 r.addSnapshot(snapshots.snapshot(id));
-            } catch (SnapshotNotFoundException expired) {
-                // expired while this ran: its files are live in a later snapshot or unreferenced
+            } catch (RuntimeException e) {
+                if (snapshots.exists(id)) {
+                    throw e;
+                }
+                // expired while this ran (before or while its lists were read): its files are live in a
+                // later snapshot or unreferenced
             }
         }
         r.readUpTo = latest.getAsLong();

@@ -62,12 +62,19 @@ public final class ReachableFiles {
             } catch (SnapshotNotFoundException expired) {
                 continue;
             }
-            if (first) {
-                addLive(s, names);
-                addChangelog(s, names);
-                first = false;
-            } else {
-                addAdded(s, names);
+            try {
+                if (first) {
+                    addLive(s, names);
+                    addChangelog(s, names);
+                    first = false;
+                } else {
+                    addAdded(s, names);
+                }
+            } catch (RuntimeException e) {
+                if (snapshots.exists(id)) {
+                    throw e;
+                }
+                // expired while it was read: its files are live in a later snapshot or unreferenced
             }
         }
         return names;

@@ -15,6 +15,7 @@ import io.strata.storage.options.TableOptions;
 import io.strata.storage.snapshot.ConsumerManager;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.SnapshotManager;
+import io.strata.storage.snapshot.SnapshotNotFoundException;
 import io.strata.storage.snapshot.Tag;
 import io.strata.storage.store.TableContext;
 import io.strata.storage.util.CorruptFileException;
@@ -125,7 +126,22 @@ public final class SnapshotExpiration {
         if (to == from) {
             return new ExpirePlan(from, to, last, held, detail, List.of());
         }
-        return new ExpirePlan(from, to, last, held, detail, filesOnlyReferencedBy(from, to, pinnedBefore(to)));
+        List<TableFile> files;
+        try {
+            files = filesOnlyReferencedBy(from, to, pinnedBefore(to));
+        } catch (RuntimeException e) {
+            OptionalLong now = snapshots.earliestId();
+            if (now.isPresent() && now.getAsLong() != from) {
+                // another expiration removed the snapshots this plan was reading: fail closed, clearly
+                SnapshotNotFoundException concurrent = new SnapshotNotFoundException("table " + table.name()
+                        + ": another expiration removed snapshots from " + from + " while this one planned; nothing "
+                        + "was deleted (earliest retained is now " + now.getAsLong() + ")");
+                concurrent.initCause(e);
+                throw concurrent;
+            }
+            throw e;
+        }
+        return new ExpirePlan(from, to, last, held, detail, files);
     }
 
     /** Finishes interrupted earlier runs, then expires what {@link #plan()} says. */
@@ -133,7 +149,11 @@ public final class SnapshotExpiration {
         List<TableFile> deleted = new ArrayList<>();
         int resumed = 0;
         for (Path journal : journals()) {
-            Journal j = readJournal(journal);
+            Optional<Journal> read = readJournal(journal);
+            if (read.isEmpty()) {
+                continue; // finished by a concurrent run since it was listed
+            }
+            Journal j = read.get();
             LOG.info(
                     "table {}: finishing an interrupted expiration of snapshots {}..{}",
                     table.name(),
@@ -261,9 +281,9 @@ public final class SnapshotExpiration {
      */
     Optional<long[]> journalCovering(long id) {
         for (Path journal : journals()) {
-            Journal j = readJournal(journal);
-            if (id >= j.from && id < j.to) {
-                return Optional.of(new long[] {j.from, j.to});
+            Optional<Journal> j = readJournal(journal);
+            if (j.isPresent() && id >= j.get().from && id < j.get().to) {
+                return Optional.of(new long[] {j.get().from, j.get().to});
             }
         }
         return Optional.empty();
@@ -468,9 +488,16 @@ public final class SnapshotExpiration {
         return path;
     }
 
-    private Journal readJournal(Path path) {
+    /** The journal at {@code path}; empty when it is gone (a concurrent run finished it). */
+    private Optional<Journal> readJournal(Path path) {
         try {
-            JsonNode root = Json.MAPPER.readTree(io.readFully(path));
+            byte[] bytes;
+            try {
+                bytes = io.readFully(path);
+            } catch (FileNotFoundException done) {
+                return Optional.empty();
+            }
+            JsonNode root = Json.MAPPER.readTree(bytes);
             int version = root.path("version").asInt(-1);
             if (version != JOURNAL_VERSION) {
                 throw new CorruptFileException(
@@ -485,7 +512,8 @@ public final class SnapshotExpiration {
                         f.path("path").asText(),
                         f.path("size").asLong(-1)));
             }
-            return new Journal(root.path("fromId").asLong(), root.path("toId").asLong(), files);
+            return Optional.of(
+                    new Journal(root.path("fromId").asLong(), root.path("toId").asLong(), files));
         } catch (IOException | IllegalArgumentException e) {
             throw new CorruptFileException(path, "cannot read the expiration journal: " + e.getMessage(), e);
         }

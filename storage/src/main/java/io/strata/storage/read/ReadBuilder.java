@@ -83,16 +83,79 @@ public final class ReadBuilder {
 
     public List<Split> plan() {
         Optional<Snapshot> s = snapshot();
-        return s.isEmpty() ? List.of() : new TableScan(table, filter).plan(s.get());
+        if (s.isEmpty()) {
+            return List.of();
+        }
+        try {
+            return new TableScan(table, filter).plan(s.get());
+        } catch (RuntimeException e) {
+            throw expiredOr(s.get().id(), e);
+        }
     }
 
     public CloseableIterator<GenericRow> read(Split split) {
-        return new TableRead(table, filter, projection).read(split);
+        return translated(split.snapshotId(), new TableRead(table, filter, projection).read(split));
     }
 
     /** Every row of the snapshot, split after split. */
     public CloseableIterator<GenericRow> readAll() {
         TableRead reader = new TableRead(table, filter, projection);
-        return new ConcatIterator<>(plan(), reader::read);
+        List<Split> splits = plan();
+        long snapshotId = splits.isEmpty() ? -1 : splits.get(0).snapshotId();
+        return translated(snapshotId, new ConcatIterator<>(splits, reader::read));
+    }
+
+    /**
+     * A failure to read a file of snapshot {@code snapshotId}, told as what it is when the snapshot
+     * expired while it was being read (an expiration deletes the snapshot file before its data):
+     * "snapshot N has expired", not a missing file. Reads of a tag are left as they are: a tag's
+     * snapshot file may be gone while its files are kept.
+     */
+    private RuntimeException expiredOr(long snapshotId, RuntimeException e) {
+        if (tag != null || snapshotId < 0 || e instanceof SnapshotNotFoundException) {
+            return e;
+        }
+        boolean gone;
+        try {
+            gone = !table.snapshotManager().exists(snapshotId);
+        } catch (RuntimeException unreadable) {
+            e.addSuppressed(unreadable);
+            return e;
+        }
+        if (!gone) {
+            return e;
+        }
+        SnapshotNotFoundException expired = new SnapshotNotFoundException("table " + table.name() + ": snapshot "
+                + snapshotId + " has expired while it was being read; the earliest retained snapshot is "
+                + table.snapshotManager().earliestId().orElse(-1));
+        expired.initCause(e);
+        return expired;
+    }
+
+    private CloseableIterator<GenericRow> translated(long snapshotId, CloseableIterator<GenericRow> rows) {
+        return new CloseableIterator<>() {
+            @Override
+            public boolean hasNext() {
+                try {
+                    return rows.hasNext();
+                } catch (RuntimeException e) {
+                    throw expiredOr(snapshotId, e);
+                }
+            }
+
+            @Override
+            public GenericRow next() {
+                try {
+                    return rows.next();
+                } catch (RuntimeException e) {
+                    throw expiredOr(snapshotId, e);
+                }
+            }
+
+            @Override
+            public void close() {
+                rows.close();
+            }
+        };
     }
 }
