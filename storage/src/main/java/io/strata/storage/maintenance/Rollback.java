@@ -1,6 +1,7 @@
 package io.strata.storage.maintenance;
 
 import io.strata.storage.fs.FileIO;
+import io.strata.storage.snapshot.ConsumerManager;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.SnapshotManager;
 import io.strata.storage.snapshot.Tag;
@@ -23,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * the tag's copy), so that the table never has no snapshot. A crash at any step leaves a table
  * whose latest snapshot reads completely (only snapshot files are deleted); a rerun finishes.
  * Rolling back past a tag is refused: the tag would name a snapshot that no longer exists in the
- * table's history.
+ * table's history. Consumers that had read past the target are set back to the snapshot after it,
+ * which the next commit takes.
  */
 public final class Rollback {
     private static final Logger LOG = LoggerFactory.getLogger(Rollback.class);
@@ -103,6 +105,18 @@ public final class Rollback {
                 io.delete(snapshots.snapshotPath(id));
             }
             io.overwriteHint(table.paths().latestHint(), Long.toString(plan.target()));
+            // consumers that read past the target would skip the commits that reuse those ids
+            for (ConsumerManager.Consumer c : table.consumerManager().list()) {
+                if (c.nextSnapshot() > plan.target() + 1) {
+                    table.consumerManager()
+                            .record(c.id(), plan.target() + 1, table.clock().millis());
+                    LOG.info(
+                            "table {}: consumer '{}' reset to snapshot {} by the rollback",
+                            table.name(),
+                            c.id(),
+                            plan.target() + 1);
+                }
+            }
             if (plan.restored()) {
                 io.overwriteHint(table.paths().earliestHint(), Long.toString(plan.target()));
             }
