@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -140,6 +141,21 @@ public abstract class FileIO {
 
     /** The entries of a directory, or none if it does not exist. */
     public abstract List<FileEntry> list(Path dir) throws IOException;
+
+    /**
+     * Deletes {@code files}, all under {@code base}, never a directory. A file already gone counts
+     * as deleted. Object stores that delete many objects in one request (S3A's bulk delete) do so
+     * here; elsewhere files are deleted one by one.
+     *
+     * @return the files that could not be deleted, with the reason; empty when all went
+     */
+    public List<Map.Entry<Path, String>> deleteFiles(Path base, List<Path> files) throws IOException {
+        List<Map.Entry<Path, String>> failed = new ArrayList<>();
+        for (Path f : files) {
+            delete(f);
+        }
+        return failed;
+    }
 
     /** Whether {@code path} is a symbolic link (found by listing its parent; false when absent). */
     public boolean isSymbolicLink(Path path) throws IOException {

@@ -96,17 +96,13 @@ public final class OrphanFilesClean {
     public OrphanCleanResult clean() {
         Scan scan = scan();
         List<TableFile> deleted = new ArrayList<>();
-        for (TableFile f : scan.orphans) {
-            try {
-                if (io.delete(new Path(f.path()))) {
-                    deleted.add(f);
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(
-                        "table " + table.name() + ": orphan cleanup stopped at " + f.path() + " after deleting "
-                                + deleted.size() + " files (a rerun goes on): " + e.getMessage(),
-                        e);
-            }
+        try {
+            new FileDeleter(table).delete(scan.orphans, deleted);
+        } catch (UncheckedIOException e) {
+            throw new UncheckedIOException(
+                    "table " + table.name() + ": orphan cleanup stopped after deleting " + deleted.size()
+                            + " files (a rerun goes on): " + e.getMessage(),
+                    e.getCause());
         }
         if (!deleted.isEmpty() || !scan.refused.isEmpty()) {
             LOG.info(

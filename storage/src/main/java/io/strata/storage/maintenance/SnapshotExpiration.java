@@ -299,19 +299,22 @@ public final class SnapshotExpiration {
             }
             io.overwriteHint(table.paths().earliestHint(), Long.toString(to));
             Set<String> live = liveInLatest(files);
+            List<TableFile> toDelete = new ArrayList<>(files.size());
             for (TableFile f : files) {
                 boolean dataOrChangelog = f.kind() == TableFile.Kind.DATA || f.kind() == TableFile.Kind.CHANGELOG;
-                String name = new Path(f.path()).getName();
-                if (dataOrChangelog && live.contains(name)) {
+                if (dataOrChangelog && live.contains(new Path(f.path()).getName())) {
                     LOG.error(
                             "table {}: expiration planned to delete {}, but it is live in the latest snapshot; kept",
                             table.name(),
                             f.path());
-                    continue;
+                } else {
+                    toDelete.add(f);
                 }
-                if (io.delete(new Path(f.path()))) {
-                    deleted.add(f);
-                }
+            }
+            try {
+                new FileDeleter(table).delete(toDelete, deleted);
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
             }
             io.delete(journal);
         } catch (IOException e) {

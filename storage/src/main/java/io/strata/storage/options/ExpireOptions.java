@@ -3,7 +3,8 @@ package io.strata.storage.options;
 import java.time.Duration;
 
 /**
- * Retention: which snapshots expiration keeps, when consumers and partitions expire. Names and defaults follow Paimon's. A
+ * Retention (which snapshots expiration keeps, when consumers and partitions expire) and how
+ * maintenance deletes. Names and defaults follow Paimon's. A
  * snapshot is expired when more than {@code snapshot.num-retained.max} newer ones exist, or when
  * it is older than {@code snapshot.time-retained} and at least {@code snapshot.num-retained.min}
  * newer ones (itself included) remain; at most {@code snapshot.expire.limit} go in one run.
@@ -62,6 +63,21 @@ public final class ExpireOptions {
             .withDescription("java.time pattern that parses the text partition.timestamp-pattern makes, e.g. "
                     + "'yyyyMMdd' or 'yyyy-MM-dd HH:mm:ss' (times in UTC); unset: ISO dates (2026-12-01) and "
                     + "date-times (2026-12-01T10:00 or 2026-12-01 10:00:00).");
+
+    public static final ConfigOption<Integer> DELETE_THREADS = ConfigOption.key("maintenance.delete-threads")
+            .intType()
+            .defaultValue(4)
+            .perRun()
+            .withDescription("Threads that delete the files expiration and orphan cleanup remove (at least 1); "
+                    + "each deletes a page of files at a time, in one request where the store has bulk delete "
+                    + "(S3A).");
+
+    public static final ConfigOption<Integer> DELETES_PER_SECOND = ConfigOption.key("maintenance.deletes-per-second")
+            .intType()
+            .noDefault()
+            .perRun()
+            .withDescription("Files expiration and orphan cleanup delete per second at most, over all their "
+                    + "threads, to spare the store's request rate; unset: as fast as it goes.");
 
     public static final ConfigOption<Integer> EXPIRE_LIMIT = ConfigOption.key("snapshot.expire.limit")
             .intType()
