@@ -57,6 +57,12 @@ final class ExpireCommand implements Callable<Integer> {
             description = "Snapshots this run expires at most (snapshot.expire.limit).")
     Integer maxDeletes;
 
+    @Option(
+            names = "--max-deletes-per-second",
+            paramLabel = "N",
+            description = "Delete at most N files a second (maintenance.deletes-per-second).")
+    Integer deletesPerSecond;
+
     @Option(names = "--dry-run", description = "Print what would be expired and deleted; change nothing.")
     boolean dryRun;
 
@@ -77,6 +83,9 @@ final class ExpireCommand implements Callable<Integer> {
         }
         if (maxDeletes != null) {
             run.put(ExpireOptions.EXPIRE_LIMIT.key(), String.valueOf(maxDeletes));
+        }
+        if (deletesPerSecond != null) {
+            run.put(ExpireOptions.DELETES_PER_SECOND.key(), String.valueOf(deletesPerSecond));
         }
         FileStoreTable table = target.openTable().copyWithOptions(run);
         ExpireResult r = dryRun

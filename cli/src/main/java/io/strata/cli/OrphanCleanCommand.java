@@ -4,6 +4,7 @@ import io.strata.storage.maintenance.OrphanCleanResult;
 import io.strata.storage.maintenance.OrphanFilesClean;
 import io.strata.storage.maintenance.TableFile;
 import io.strata.storage.options.DurationParser;
+import io.strata.storage.options.ExpireOptions;
 import io.strata.storage.table.FileStoreTable;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -43,6 +44,12 @@ final class OrphanCleanCommand implements Callable<Integer> {
                     + "table, whose files in flight would otherwise go.")
     boolean allowRecent;
 
+    @Option(
+            names = "--max-deletes-per-second",
+            paramLabel = "N",
+            description = "Delete at most N files a second (maintenance.deletes-per-second).")
+    Integer deletesPerSecond;
+
     @Option(names = "--dry-run", description = "List what would be deleted; delete nothing.")
     boolean dryRun;
 
@@ -58,6 +65,10 @@ final class OrphanCleanCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--older-than: " + e.getMessage(), e);
         }
         FileStoreTable table = target.openTable();
+        if (deletesPerSecond != null) {
+            table = table.copyWithOptions(
+                    Map.of(ExpireOptions.DELETES_PER_SECOND.key(), String.valueOf(deletesPerSecond)));
+        }
         OrphanFilesClean clean = allowRecent
                 ? OrphanFilesClean.olderThanAllowingRecent(table.context(), age)
                 : table.newOrphanFilesClean(age);

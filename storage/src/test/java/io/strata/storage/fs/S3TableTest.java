@@ -12,6 +12,7 @@ import io.strata.storage.table.TableWrite;
 import io.strata.storage.testutil.CommitterProcess;
 import io.strata.storage.testutil.ConditionalPutProxy;
 import io.strata.storage.testutil.S3ProxyServer;
+import io.strata.storage.testutil.TestTables;
 import io.strata.storage.util.CloseableIterator;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.File;
@@ -210,6 +211,54 @@ class S3TableTest {
             }
         }
         assertThat(second).isEqualTo(FiveCommits.ROWS_PER_COMMIT);
+    }
+
+    /** Expiration on s3a deletes through S3A's bulk delete (a page of objects per request) and loses nothing. */
+    @Test
+    void expirationOnS3aDeletesInBulkAndKeepsWhatIsRetained() throws Exception {
+        String warehouse = s3.uri("expire");
+        Configuration conf = conf(h2());
+        FileStoreTable table = Catalog.open(warehouse, conf)
+                .createTable(
+                        "db",
+                        "t",
+                        Schema.newBuilder()
+                                .column("id", "BIGINT")
+                                .column("v", "STRING")
+                                .primaryKey("id")
+                                .option("bucket", "2")
+                                .option("write-only", "true")
+                                .build());
+        Map<Long, Map<Long, List<Object>>> expectedAt = FiveCommits.write(table, commit -> {});
+        table.copyWithOptions(Map.of("write-only", "false"))
+                .newCompactor()
+                .compact(io.strata.storage.compact.CompactStrategy.FULL, "compactor", 1);
+        org.apache.hadoop.fs.FileSystem fs = table.paths().root().getFileSystem(conf);
+        try (org.apache.hadoop.fs.BulkDelete bulk =
+                fs.createBulkDelete(table.paths().root())) {
+            assertThat(bulk.pageSize()).as("S3A deletes pages of objects").isGreaterThan(1);
+        }
+
+        io.strata.storage.maintenance.ExpireResult r = table.copyWithOptions(
+                        Map.of("snapshot.num-retained.min", "1", "snapshot.time-retained", "0 s"))
+                .newSnapshotExpiration()
+                .expire();
+
+        assertThat(r.plan().snapshotsExpired()).isEqualTo(5);
+        assertThat(r.deletedCounts().get(io.strata.storage.maintenance.TableFile.Kind.DATA))
+                .as("the appended files the compaction replaced")
+                .isPositive();
+        for (io.strata.storage.maintenance.TableFile f : r.deleted()) {
+            assertThat(table.fileIO().exists(new org.apache.hadoop.fs.Path(f.path())))
+                    .as(f.path())
+                    .isFalse();
+        }
+        FileStoreTable reader = Catalog.open(warehouse, conf).getTable("db", "t");
+        assertThat(TestTables.scan(reader)).hasSize(expectedAt.get(5L).size());
+        assertThat(reader.newOrphanFilesClean(java.time.Duration.ofDays(1))
+                        .dryRun()
+                        .orphans())
+                .isEmpty();
     }
 
     private static String readHint(FileStoreTable table) {
