@@ -5,29 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.data.GenericRow;
-import io.strata.storage.manifest.ManifestFileMeta;
-import io.strata.storage.manifest.ManifestList;
-import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.SnapshotNotFoundException;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
 import io.strata.storage.testutil.TableModel;
 import io.strata.storage.testutil.TestTables;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -173,31 +165,9 @@ class MaintenanceConcurrencyTest {
         assertFilesOnDiskAreReferenced(t);
     }
 
-    private static void assertFilesOnDiskAreReferenced(FileStoreTable t) throws Exception {
-        Set<String> referenced = new HashSet<>(t.reachableFiles().referencedByRetainedSnapshots());
-        ManifestList lists = t.manifests().manifestList();
-        for (long id = t.snapshotManager().earliestId().getAsLong();
-                id <= t.snapshotManager().latestId().getAsLong();
-                id++) {
-            Snapshot s = t.snapshotManager().snapshot(id);
-            for (String list : new String[] {s.baseManifestList(), s.deltaManifestList(), s.changelogManifestList()}) {
-                if (list != null) {
-                    referenced.add(list);
-                    lists.read(list).stream().map(ManifestFileMeta::fileName).forEach(referenced::add);
-                }
-            }
-        }
-        Path root = Path.of(t.paths().root().toUri());
-        Set<String> onDisk;
-        try (Stream<Path> files = Files.walk(root)) {
-            onDisk = files.filter(Files::isRegularFile)
-                    .filter(p -> !p.startsWith(root.resolve("schema")) && !p.startsWith(root.resolve("snapshot")))
-                    .map(p -> p.getFileName().toString())
-                    .filter(n -> !n.startsWith("."))
-                    .collect(Collectors.toSet());
-        }
+    private static void assertFilesOnDiskAreReferenced(FileStoreTable t) {
         // a compaction that conflicted or an expiration that failed closed may leave unreferenced files
         // for orphan cleanup; nothing referenced may be missing
-        assertThat(onDisk).as("every referenced file is on disk").containsAll(referenced);
+        assertThat(TableFiles.onDisk(t)).as("every referenced file is on disk").containsAll(TableFiles.referenced(t));
     }
 }

@@ -6,11 +6,8 @@ import io.strata.storage.commit.TableCommit;
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.data.RowKind;
-import io.strata.storage.manifest.ManifestFileMeta;
-import io.strata.storage.manifest.ManifestList;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.snapshot.ConsumerManager;
-import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.Tag;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
@@ -19,7 +16,6 @@ import io.strata.storage.testutil.ManualClock;
 import io.strata.storage.testutil.TableModel;
 import io.strata.storage.testutil.TestTables;
 import io.strata.storage.util.CloseableIterator;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,15 +24,11 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -288,37 +280,10 @@ class MaintenanceModelTest {
         return rows.stream().map(GenericRow::toString).sorted().toList();
     }
 
-    private static void assertFilesOnDiskAreReferenced(Run run) throws Exception {
-        FileStoreTable t = run.t;
-        Set<String> referenced = new HashSet<>(t.reachableFiles().referencedByRetainedSnapshots());
-        ManifestList lists = t.manifests().manifestList();
-        for (long id = t.snapshotManager().earliestId().getAsLong(); id <= run.latest(); id++) {
-            Snapshot s = t.snapshotManager().snapshot(id);
-            for (String list : new String[] {s.baseManifestList(), s.deltaManifestList(), s.changelogManifestList()}) {
-                if (list != null) {
-                    referenced.add(list);
-                    lists.read(list).stream().map(ManifestFileMeta::fileName).forEach(referenced::add);
-                }
-            }
-        }
-        for (Tag tag : t.tags().list()) {
-            referenced.add(tag.snapshot().baseManifestList());
-            lists.read(tag.snapshot().baseManifestList()).stream()
-                    .map(ManifestFileMeta::fileName)
-                    .forEach(referenced::add);
-        }
-        Path root = Path.of(t.paths().root().toUri());
-        Set<String> onDisk;
-        try (Stream<Path> files = Files.walk(root)) {
-            onDisk = files.filter(Files::isRegularFile)
-                    .filter(p -> Stream.of("schema", "snapshot", "tag", "consumer")
-                            .noneMatch(d -> p.startsWith(root.resolve(d))))
-                    .map(p -> p.getFileName().toString())
-                    .collect(Collectors.toSet());
-        }
-        assertThat(onDisk)
+    private static void assertFilesOnDiskAreReferenced(Run run) {
+        assertThat(TableFiles.onDisk(run.t))
                 .as("seed %d: files on disk after orphan cleanup = files referenced", run.seed)
-                .isEqualTo(referenced);
+                .isEqualTo(TableFiles.referenced(run.t));
     }
 
     @Test

@@ -10,8 +10,6 @@ import io.strata.storage.data.RowKind;
 import io.strata.storage.fs.ScheduledFailureFileIO;
 import io.strata.storage.fs.ScheduledFailureFileIO.Op;
 import io.strata.storage.manifest.FileKind;
-import io.strata.storage.manifest.ManifestFileMeta;
-import io.strata.storage.manifest.ManifestList;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.SnapshotNotFoundException;
 import io.strata.storage.table.Catalog;
@@ -25,12 +23,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -143,32 +139,10 @@ class SnapshotExpirationTest {
     }
 
     /** Files on disk are exactly those the retained snapshots reference: data, changelog, manifests, lists. */
-    private static void assertNoFileLeftOrMissing(FileStoreTable t, String what) throws Exception {
-        Set<String> referenced = new HashSet<>(t.reachableFiles().referencedByRetainedSnapshots());
-        ManifestList lists = t.manifests().manifestList();
-        long earliest = t.snapshotManager().earliestId().getAsLong();
-        long latest = t.snapshotManager().latestId().getAsLong();
-        for (long id = earliest; id <= latest; id++) {
-            Snapshot s = t.snapshotManager().snapshot(id);
-            for (String list : new String[] {s.baseManifestList(), s.deltaManifestList(), s.changelogManifestList()}) {
-                if (list != null) {
-                    referenced.add(list);
-                    lists.read(list).stream().map(ManifestFileMeta::fileName).forEach(referenced::add);
-                }
-            }
-        }
-        Path root = Path.of(t.paths().root().toUri());
-        Set<String> onDisk;
-        try (Stream<Path> files = Files.walk(root)) {
-            onDisk = files.filter(Files::isRegularFile)
-                    .filter(p -> !p.startsWith(root.resolve("schema")) && !p.startsWith(root.resolve("snapshot")))
-                    .map(p -> p.getFileName().toString())
-                    .filter(n -> !n.startsWith("."))
-                    .collect(Collectors.toSet());
-        }
-        assertThat(onDisk)
+    private static void assertNoFileLeftOrMissing(FileStoreTable t, String what) {
+        assertThat(TableFiles.visibleOnDisk(t))
                 .as("%s: files on disk = files retained snapshots reference", what)
-                .isEqualTo(referenced);
+                .isEqualTo(TableFiles.referenced(t));
     }
 
     /** The earliest snapshot the retention rules keep, computed from the snapshots' times alone. */

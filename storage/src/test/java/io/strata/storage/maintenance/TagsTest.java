@@ -8,9 +8,6 @@ import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.fs.ScheduledFailureFileIO;
 import io.strata.storage.fs.ScheduledFailureFileIO.Op;
-import io.strata.storage.manifest.ManifestFileMeta;
-import io.strata.storage.manifest.ManifestList;
-import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.Tag;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
@@ -18,19 +15,14 @@ import io.strata.storage.table.TableWrite;
 import io.strata.storage.testutil.ManualClock;
 import io.strata.storage.testutil.TableModel;
 import io.strata.storage.testutil.TestTables;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-import java.util.Set;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -95,39 +87,11 @@ class TagsTest {
         return TableModel.toContents(TestTables.scan(t.newReadBuilder().withTag(tag)));
     }
 
-    /** Files on disk outside schema/, snapshot/ and tag/ are exactly what retained snapshots and tags reference. */
-    private static void assertNoFileLeftOrMissing(FileStoreTable t, String what) throws Exception {
-        Set<String> referenced = new HashSet<>(t.reachableFiles().referencedByRetainedSnapshots());
-        ManifestList lists = t.manifests().manifestList();
-        long earliest = t.snapshotManager().earliestId().getAsLong();
-        for (long id = earliest; id <= t.snapshotManager().latestId().getAsLong(); id++) {
-            Snapshot s = t.snapshotManager().snapshot(id);
-            for (String list : new String[] {s.baseManifestList(), s.deltaManifestList(), s.changelogManifestList()}) {
-                if (list != null) {
-                    referenced.add(list);
-                    lists.read(list).stream().map(ManifestFileMeta::fileName).forEach(referenced::add);
-                }
-            }
-        }
-        for (Tag tag : t.tags().list()) {
-            referenced.add(tag.snapshot().baseManifestList());
-            lists.read(tag.snapshot().baseManifestList()).stream()
-                    .map(ManifestFileMeta::fileName)
-                    .forEach(referenced::add);
-        }
-        Path root = Path.of(t.paths().root().toUri());
-        Set<String> onDisk;
-        try (Stream<Path> files = Files.walk(root)) {
-            onDisk = files.filter(Files::isRegularFile)
-                    .filter(p -> !p.startsWith(root.resolve("schema"))
-                            && !p.startsWith(root.resolve("snapshot"))
-                            && !p.startsWith(root.resolve("tag")))
-                    .map(p -> p.getFileName().toString())
-                    .collect(Collectors.toSet());
-        }
-        assertThat(onDisk)
+    /** Files on disk outside the metadata directories are exactly what retained snapshots and tags reference. */
+    private static void assertNoFileLeftOrMissing(FileStoreTable t, String what) {
+        assertThat(TableFiles.onDisk(t))
                 .as("%s: files on disk = files retained snapshots and tags reference", what)
-                .isEqualTo(referenced);
+                .isEqualTo(TableFiles.referenced(t));
     }
 
     @Test
