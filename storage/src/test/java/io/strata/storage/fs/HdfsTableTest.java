@@ -2,16 +2,22 @@ package io.strata.storage.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.strata.storage.compact.CompactStrategy;
+import io.strata.storage.maintenance.ExpireResult;
+import io.strata.storage.maintenance.OrphanCleanResult;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.testutil.TestTables;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -95,6 +101,56 @@ class HdfsTableTest {
         Map<Long, Map<Long, List<Object>>> expectedAt = FiveCommits.write(table, commit -> {});
         // a fresh catalog (another client) sees the same table
         FiveCommits.assertTimeTravel(catalog().getTable("db", "orders"), expectedAt);
+    }
+
+    /** Tags, expiration, orphan cleanup and rollback on HDFS, whose listings return qualified paths. */
+    @Test
+    void maintenanceOnHdfs() throws Exception {
+        FileStoreTable table = catalog()
+                .createTable(
+                        "db",
+                        "kept",
+                        Schema.newBuilder()
+                                .column("id", "BIGINT")
+                                .column("v", "STRING")
+                                .primaryKey("id")
+                                .option("bucket", "2")
+                                .option("write-only", "true")
+                                .build());
+        Map<Long, Map<Long, List<Object>>> expectedAt = FiveCommits.write(table, commit -> {});
+        table.tags().create("two", Optional.of(2L), Optional.empty());
+        table.copyWithOptions(Map.of("write-only", "false"))
+                .newCompactor()
+                .compact(CompactStrategy.FULL, "compactor", 1);
+        ExpireResult expired = table.copyWithOptions(
+                        Map.of("snapshot.num-retained.min", "1", "snapshot.time-retained", "0 s"))
+                .newSnapshotExpiration()
+                .expire();
+        assertThat(expired.plan().snapshotsExpired()).isEqualTo(5);
+        FileStoreTable reader = catalog().getTable("db", "kept");
+        assertThat(TestTables.scan(reader.newReadBuilder().withTag("two")))
+                .hasSize(expectedAt.get(2L).size());
+        assertThat(TestTables.scan(reader)).hasSize(expectedAt.get(5L).size());
+
+        FileSystem fs = table.paths().root().getFileSystem(conf);
+        Path orphan = new Path(new Path(table.paths().root(), "bucket-0"), "data-orphan.parquet");
+        try (var out = fs.create(orphan)) {
+            out.write(1);
+        }
+        long twoDaysAgo = System.currentTimeMillis() - Duration.ofDays(2).toMillis();
+        fs.setTimes(orphan, twoDaysAgo, -1);
+        OrphanCleanResult clean = reader.newOrphanFilesClean(Duration.ofDays(1)).clean();
+        assertThat(clean.refused())
+                .as("HDFS's qualified paths are inside the table")
+                .isEmpty();
+        assertThat(clean.deleted())
+                .extracting(f -> new Path(f.path()).getName())
+                .containsExactly(orphan.getName());
+        assertThat(fs.exists(orphan)).isFalse();
+
+        reader.newRollback().toTag("two");
+        assertThat(TestTables.scan(catalog().getTable("db", "kept")))
+                .hasSize(expectedAt.get(2L).size());
     }
 
     @Test

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.strata.storage.commit.TableCommit;
+import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.data.GenericRow;
+import io.strata.storage.maintenance.ExpireResult;
+import io.strata.storage.maintenance.TableFile;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
@@ -19,12 +22,14 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BulkDelete;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -232,32 +237,27 @@ class S3TableTest {
         Map<Long, Map<Long, List<Object>>> expectedAt = FiveCommits.write(table, commit -> {});
         table.copyWithOptions(Map.of("write-only", "false"))
                 .newCompactor()
-                .compact(io.strata.storage.compact.CompactStrategy.FULL, "compactor", 1);
-        org.apache.hadoop.fs.FileSystem fs = table.paths().root().getFileSystem(conf);
-        try (org.apache.hadoop.fs.BulkDelete bulk =
-                fs.createBulkDelete(table.paths().root())) {
+                .compact(CompactStrategy.FULL, "compactor", 1);
+        FileSystem fs = table.paths().root().getFileSystem(conf);
+        try (BulkDelete bulk = fs.createBulkDelete(table.paths().root())) {
             assertThat(bulk.pageSize()).as("S3A deletes pages of objects").isGreaterThan(1);
         }
 
-        io.strata.storage.maintenance.ExpireResult r = table.copyWithOptions(
+        ExpireResult r = table.copyWithOptions(
                         Map.of("snapshot.num-retained.min", "1", "snapshot.time-retained", "0 s"))
                 .newSnapshotExpiration()
                 .expire();
 
         assertThat(r.plan().snapshotsExpired()).isEqualTo(5);
-        assertThat(r.deletedCounts().get(io.strata.storage.maintenance.TableFile.Kind.DATA))
+        assertThat(r.deletedCounts().get(TableFile.Kind.DATA))
                 .as("the appended files the compaction replaced")
                 .isPositive();
-        for (io.strata.storage.maintenance.TableFile f : r.deleted()) {
-            assertThat(table.fileIO().exists(new org.apache.hadoop.fs.Path(f.path())))
-                    .as(f.path())
-                    .isFalse();
+        for (TableFile f : r.deleted()) {
+            assertThat(table.fileIO().exists(new Path(f.path()))).as(f.path()).isFalse();
         }
         FileStoreTable reader = Catalog.open(warehouse, conf).getTable("db", "t");
         assertThat(TestTables.scan(reader)).hasSize(expectedAt.get(5L).size());
-        assertThat(reader.newOrphanFilesClean(java.time.Duration.ofDays(1))
-                        .dryRun()
-                        .orphans())
+        assertThat(reader.newOrphanFilesClean(Duration.ofDays(1)).dryRun().orphans())
                 .isEmpty();
     }
 

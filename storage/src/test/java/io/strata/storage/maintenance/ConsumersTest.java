@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -64,7 +65,7 @@ class ConsumersTest {
     }
 
     private static ExpireResult expireAll(FileStoreTable t, Map<String, String> more) {
-        Map<String, String> o = new java.util.HashMap<>(Map.of(
+        Map<String, String> o = new HashMap<>(Map.of(
                 "snapshot.num-retained.min", "1", "snapshot.time-retained", "0 s", "snapshot.expire.limit", "100"));
         o.putAll(more);
         return t.copyWithOptions(o).newSnapshotExpiration().expire();

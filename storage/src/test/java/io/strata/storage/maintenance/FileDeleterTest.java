@@ -9,6 +9,7 @@ import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.testutil.TestTables;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -85,7 +86,7 @@ class FileDeleterTest {
         assertThat(lastData).isLessThan(firstManifest);
         assertThat(lastManifest).isLessThan(firstList);
         for (TableFile f : all) {
-            assertThat(Path.of(java.net.URI.create(f.path()))).doesNotExist();
+            assertThat(Path.of(URI.create(f.path()))).doesNotExist();
         }
     }
 

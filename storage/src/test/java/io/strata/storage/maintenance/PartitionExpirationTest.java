@@ -11,6 +11,7 @@ import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.compact.TableCompactor;
 import io.strata.storage.data.BucketId;
 import io.strata.storage.data.GenericRow;
+import io.strata.storage.manifest.EntryFilter;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.snapshot.CommitKind;
 import io.strata.storage.table.Catalog;
@@ -105,10 +106,7 @@ class PartitionExpirationTest {
         TableCompactor compactor =
                 t.copyWithOptions(Map.of("write-only", "false")).newCompactor();
         BucketPlan plan = compactor
-                .plan(
-                        t.snapshotManager().latest().orElseThrow(),
-                        io.strata.storage.manifest.EntryFilter.ALL,
-                        CompactStrategy.FULL)
+                .plan(t.snapshotManager().latest().orElseThrow(), EntryFilter.ALL, CompactStrategy.FULL)
                 .plans()
                 .stream()
                 .filter(p -> ((Integer) p.bucket().partition()[0]) == day("2026-11-01"))
