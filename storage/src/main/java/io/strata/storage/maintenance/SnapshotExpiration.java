@@ -63,7 +63,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class SnapshotExpiration {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotExpiration.class);
-    static final String JOURNAL_PREFIX = "expiring-";
     private static final int JOURNAL_VERSION = 1;
 
     private final TableContext table;
@@ -78,6 +77,11 @@ public final class SnapshotExpiration {
 
     /** What {@link #expire()} would do now; deletes nothing. */
     public ExpirePlan plan() {
+        return plan(table.tagManager().list());
+    }
+
+    /** The plan, keeping what {@code tags} read. */
+    private ExpirePlan plan(List<Tag> tags) {
         Retention r = Retention.of(table.name(), table.schema().tableOptions());
         OptionalLong latest = snapshots.latestId();
         OptionalLong earliest = snapshots.earliestId();
@@ -128,7 +132,7 @@ public final class SnapshotExpiration {
         }
         List<TableFile> files;
         try {
-            files = filesOnlyReferencedBy(from, to, pinnedBefore(to));
+            files = filesOnlyReferencedBy(from, to, pinnedBefore(tags, to));
         } catch (RuntimeException e) {
             OptionalLong now = snapshots.earliestId();
             if (now.isPresent() && now.getAsLong() != from) {
@@ -165,7 +169,7 @@ public final class SnapshotExpiration {
         List<String> tagsExpired = expireTags();
         expireConsumers(Retention.of(table.name(), table.schema().tableOptions()));
         List<Tag> pinned = table.tagManager().list();
-        ExpirePlan plan = plan();
+        ExpirePlan plan = plan(pinned);
         if (!plan.isEmpty()) {
             Path journal = writeJournal(plan);
             // a tag created meanwhile on a snapshot of the range would lose files: give up this run
@@ -246,10 +250,10 @@ public final class SnapshotExpiration {
     }
 
     /** The snapshots tags hold below {@code to}: their files stay though the snapshots go. */
-    private List<Snapshot> pinnedBefore(long to) {
+    private static List<Snapshot> pinnedBefore(List<Tag> tags, long to) {
         List<Snapshot> out = new ArrayList<>();
         Set<Long> seen = new HashSet<>();
-        for (Tag t : table.tagManager().list()) {
+        for (Tag t : tags) {
             if (t.snapshot().id() < to && seen.add(t.snapshot().id())) {
                 out.add(t.snapshot());
             }
@@ -273,20 +277,6 @@ public final class SnapshotExpiration {
         } catch (IOException e) {
             LOG.warn("table {}: cannot delete {}: {}", table.name(), p, e.toString());
         }
-    }
-
-    /**
-     * The range {@code [from, to)} of an expiration journal that covers snapshot {@code id}, if
-     * one exists: that snapshot is being expired.
-     */
-    Optional<long[]> journalCovering(long id) {
-        for (Path journal : journals()) {
-            Optional<Journal> j = readJournal(journal);
-            if (j.isPresent() && id >= j.get().from && id < j.get().to) {
-                return Optional.of(new long[] {j.get().from, j.get().to});
-            }
-        }
-        return Optional.empty();
     }
 
     private void execute(Path journal, long from, long to, List<TableFile> files, List<TableFile> deleted) {
@@ -448,27 +438,19 @@ public final class SnapshotExpiration {
     private record Journal(long from, long to, List<TableFile> files) {}
 
     private List<Path> journals() {
-        List<Path> out = new ArrayList<>();
         try {
-            for (FileIO.FileEntry e : io.list(table.paths().snapshotDir())) {
-                String n = e.path().getName();
-                if (!e.isDirectory() && n.startsWith(JOURNAL_PREFIX) && n.endsWith(".json")) {
-                    out.add(e.path());
-                }
-            }
+            return snapshots.expirationJournals();
         } catch (FileNotFoundException noSnapshotsYet) {
-            return out;
+            return List.of();
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "table " + table.name() + ": cannot list " + table.paths().snapshotDir() + ": " + e.getMessage(),
                     e);
         }
-        out.sort(null);
-        return out;
     }
 
     private Path writeJournal(ExpirePlan plan) {
-        Path path = new Path(table.paths().snapshotDir(), JOURNAL_PREFIX + plan.fromId() + "-" + plan.toId() + ".json");
+        Path path = snapshots.expirationJournal(plan.fromId(), plan.toId());
         ObjectNode root = Json.MAPPER.createObjectNode();
         root.put("version", JOURNAL_VERSION);
         root.put("fromId", plan.fromId());

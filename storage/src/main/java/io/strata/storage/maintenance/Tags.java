@@ -51,7 +51,7 @@ public final class Tags {
                         .orElseThrow(() ->
                                 new IllegalArgumentException("table " + table.name() + " has no snapshot to tag"));
         Tag tag = tags.create(table.publisher(), name, snapshot, table.clock().millis(), retain);
-        Optional<long[]> expiring = new SnapshotExpiration(table).journalCovering(snapshot.id());
+        Optional<long[]> expiring = table.snapshotManager().expiringRangeCovering(snapshot.id());
         if (expiring.isPresent()) {
             tags.delete(name);
             throw new IllegalArgumentException("table " + table.name() + ": snapshot " + snapshot.id() + " is being "

@@ -1,11 +1,8 @@
 package io.strata.storage.snapshot;
 
 import io.strata.storage.fs.AtomicPublisher;
-import io.strata.storage.fs.FileIO;
 import io.strata.storage.options.TableOptions;
 import io.strata.storage.options.TagOptions;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,7 +12,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +29,6 @@ public final class AutoTags {
             DateTimeFormatter.ofPattern("uuuu-MM-dd").withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter HOUR =
             DateTimeFormatter.ofPattern("uuuu-MM-dd-HH").withZone(ZoneOffset.UTC);
-    private static final Pattern JOURNAL = Pattern.compile("expiring-(\\d+)-(\\d+)\\.json");
     private static final Pattern AUTO_NAME = Pattern.compile("\\d{4}-\\d{2}-\\d{2}(-\\d{2})?");
     /** Snapshots read back at most to find the last one of a period. */
     private static final int MAX_SNAPSHOTS_BACK = 100;
@@ -82,7 +77,7 @@ public final class AutoTags {
         } catch (IllegalArgumentException exists) {
             return Optional.empty(); // another committer created it first
         }
-        if (beingExpired(last.get().id())) {
+        if (snapshots.expiringRangeCovering(last.get().id()).isPresent()) {
             tags.delete(name); // an expiration is removing that snapshot: the next commit tries again
             return Optional.empty();
         }
@@ -104,22 +99,6 @@ public final class AutoTags {
             }
         }
         return Optional.of(tag);
-    }
-
-    /** Whether an expiration journal ({@code snapshot/expiring-<from>-<to>.json}) covers snapshot {@code id}. */
-    private boolean beingExpired(long id) {
-        Matcher m;
-        try {
-            for (FileIO.FileEntry e : snapshots.fileIO().list(snapshots.snapshotDir())) {
-                m = JOURNAL.matcher(e.path().getName());
-                if (m.matches() && Long.parseLong(m.group(1)) <= id && id < Long.parseLong(m.group(2))) {
-                    return true;
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return false;
     }
 
     private Optional<Snapshot> lastBefore(Snapshot latest, long endMillis) {

@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,6 +26,7 @@ import org.slf4j.LoggerFactory;
  * is missing or unreadable. Correctness never depends on a hint being current.
  */
 public final class SnapshotManager {
+    private static final Pattern EXPIRATION_JOURNAL = Pattern.compile("expiring-(\\d+)-(\\d+)\\.json");
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotManager.class);
 
     private final FileIO io;
@@ -34,6 +37,47 @@ public final class SnapshotManager {
         this.io = io;
         this.paths = paths;
         this.tableName = tableName;
+    }
+
+    /**
+     * Where an expiration of snapshots {@code [from, to)} journals its plan (docs/FORMAT.md): the
+     * range is in the name, so that a reader can tell which snapshots are being expired without
+     * reading the journal.
+     */
+    public Path expirationJournal(long from, long to) {
+        return new Path(paths.snapshotDir(), "expiring-" + from + "-" + to + ".json");
+    }
+
+    /** The expiration journals present, by name. */
+    public List<Path> expirationJournals() throws IOException {
+        List<Path> out = new ArrayList<>();
+        for (FileIO.FileEntry e : io.list(paths.snapshotDir())) {
+            if (!e.isDirectory()
+                    && EXPIRATION_JOURNAL.matcher(e.path().getName()).matches()) {
+                out.add(e.path());
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
+    /**
+     * The range {@code [from, to)} of an expiration journal that covers snapshot {@code id}, when
+     * one exists: that snapshot is being expired and must not be tagged.
+     */
+    public Optional<long[]> expiringRangeCovering(long id) {
+        try {
+            for (Path journal : expirationJournals()) {
+                Matcher m = EXPIRATION_JOURNAL.matcher(journal.getName());
+                if (m.matches() && Long.parseLong(m.group(1)) <= id && id < Long.parseLong(m.group(2))) {
+                    return Optional.of(new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))});
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "table " + tableName + ": cannot list " + paths.snapshotDir() + ": " + e.getMessage(), e);
+        }
+        return Optional.empty();
     }
 
     public FileIO fileIO() {
