@@ -102,7 +102,12 @@ final class ExpireCommand implements Callable<Integer> {
 
     /** The files a dry run would delete, or those a run deleted. */
     private static List<TableFile> files(ExpireResult r) {
-        return r.dryRun() ? r.plan().files() : r.deleted();
+        if (!r.dryRun()) {
+            return r.deleted();
+        }
+        List<TableFile> planned = new ArrayList<>(r.plan().files());
+        planned.addAll(r.changelogFiles());
+        return planned;
     }
 
     static void printJson(PrintWriter out, ExpireResult r) {
@@ -121,6 +126,9 @@ final class ExpireCommand implements Callable<Integer> {
                         "latest", p.latestId(),
                         "heldBackBy", p.heldBackBy().name().toLowerCase(),
                         "heldBackDetail", p.heldBackDetail(),
+                        "changelogKeptFrom", p.changelogKeptFrom(),
+                        "changelogsKept", p.changelogsKept(),
+                        "changelogsExpired", r.changelogsExpired(),
                         "resumedRuns", r.resumed(),
                         "files", files));
     }
@@ -136,6 +144,14 @@ final class ExpireCommand implements Callable<Integer> {
                     + " of " + p.latestId() + " (stopped by "
                     + p.heldBackBy().name().toLowerCase()
                     + (p.heldBackDetail().isEmpty() ? "" : ": " + p.heldBackDetail()) + ")");
+        }
+        if (p.changelogsKept() > 0) {
+            out.println((r.dryRun() ? "would keep" : "kept") + " the changelog of snapshots " + p.changelogKeptFrom()
+                    + ".." + (p.toId() - 1) + " (changelog retention)");
+        }
+        if (r.changelogsExpired() > 0) {
+            out.println(
+                    verb + " the kept changelog of snapshots " + r.changelogFromId() + ".." + (r.changelogToId() - 1));
         }
         if (r.resumed() > 0) {
             out.println("finished " + r.resumed() + " interrupted earlier run(s)");

@@ -64,12 +64,14 @@ final class RollbackCommand implements Callable<Integer> {
                             "target", r.target(),
                             "latestBefore", r.latestBefore(),
                             "snapshotsRemoved", r.snapshotsRemoved(),
+                            "changelogsRemoved", r.changelogsRemoved(),
                             "restoredFromTag", r.restored()));
             return 0;
         }
         out.println((dryRun ? "would roll back" : "rolled back") + " to snapshot " + r.target()
                 + (r.restored() ? " (restored from its tag)" : "") + "; "
-                + (dryRun ? "would remove" : "removed") + " snapshots " + r.snapshotsRemoved());
+                + (dryRun ? "would remove" : "removed") + " snapshots " + r.snapshotsRemoved()
+                + (r.changelogsRemoved().isEmpty() ? "" : " and the kept changelog of " + r.changelogsRemoved()));
         return 0;
     }
 }

@@ -40,6 +40,18 @@ public final class TablePaths {
         return new Path(tagDir(), "tag-" + name);
     }
 
+    /**
+     * Where the changelog of expired snapshots lives while changelog retention keeps it:
+     * {@code changelog/changelog-<id>}.
+     */
+    public Path changelogDir() {
+        return new Path(root, "changelog");
+    }
+
+    public Path changelogFile(long id) {
+        return new Path(changelogDir(), "changelog-" + id);
+    }
+
     public Path manifestDir() {
         return new Path(root, "manifest");
     }

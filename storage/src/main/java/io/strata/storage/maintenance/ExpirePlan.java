@@ -14,9 +14,18 @@ import java.util.List;
  * @param heldBackDetail what exactly held it back, for people (the consumer and its position), or empty
  * @param files the files the run deletes after the snapshot files, in deletion order (data and
  *     changelog files, then manifests, then manifest lists)
+ * @param changelogKeptFrom the first snapshot of the range whose changes changelog retention (or a
+ *     consumer) keeps as {@code changelog/changelog-<id>}: those of {@code [changelogKeptFrom,
+ *     toId)}; {@code toId} when none is kept
  */
 public record ExpirePlan(
-        long fromId, long toId, long latestId, HeldBack heldBackBy, String heldBackDetail, List<TableFile> files) {
+        long fromId,
+        long toId,
+        long latestId,
+        HeldBack heldBackBy,
+        String heldBackDetail,
+        List<TableFile> files,
+        long changelogKeptFrom) {
 
     /** What stops an expiration at the snapshot it stops at. */
     public enum HeldBack {
@@ -34,6 +43,11 @@ public record ExpirePlan(
 
     public ExpirePlan {
         files = List.copyOf(files);
+    }
+
+    /** Snapshots of the range whose changelog is kept. */
+    public long changelogsKept() {
+        return toId - changelogKeptFrom;
     }
 
     public long snapshotsExpired() {

@@ -3,7 +3,10 @@ package io.strata.storage.maintenance;
 import io.strata.storage.fs.FileIO;
 import io.strata.storage.manifest.ManifestFileMeta;
 import io.strata.storage.manifest.ManifestList;
+import io.strata.storage.options.ChangelogOptions;
+import io.strata.storage.options.ChangelogOptions.Producer;
 import io.strata.storage.options.FileOptions;
+import io.strata.storage.snapshot.ChangelogManager;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.SnapshotManager;
 import io.strata.storage.snapshot.Tag;
@@ -15,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.apache.hadoop.fs.Path;
@@ -47,7 +51,7 @@ public final class OrphanFilesClean {
     /** The smallest threshold accepted without {@link #olderThanAllowingRecent}. */
     public static final Duration MIN_SAFE_AGE = Duration.ofHours(1);
 
-    private static final Set<String> METADATA_DIRS = Set.of("schema", "snapshot", "tag", "consumer");
+    private static final Set<String> METADATA_DIRS = Set.of("schema", "snapshot", "tag", "consumer", "changelog");
 
     private final TableContext table;
     private final FileIO io;
@@ -239,6 +243,13 @@ public final class OrphanFilesClean {
             }
         }
 
+        void addLists(List<String> changeLists) {
+            for (String list : changeLists) {
+                names.add(list);
+                table.manifests().manifestList().read(list).forEach(m -> names.add(m.fileName()));
+            }
+        }
+
         void addBaseList(Snapshot s) {
             names.add(s.baseManifestList());
             for (ManifestFileMeta m : table.manifests().manifestList().read(s.baseManifestList())) {
@@ -282,6 +293,18 @@ public final class OrphanFilesClean {
                 }
                 // expired while this ran (before or while its lists were read): its files are live in a
                 // later snapshot or unreferenced
+            }
+        }
+        // after the snapshots: a snapshot that expired before it was read has its changelog by then
+        Producer producer = table.schema().tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER);
+        for (long id : table.changelogManager().ids()) {
+            Optional<Snapshot> kept = table.changelogManager().get(id);
+            try {
+                kept.ifPresent(c -> r.addLists(ChangelogManager.changeLists(c, producer)));
+            } catch (RuntimeException e) {
+                if (table.changelogManager().exists(id)) {
+                    throw e;
+                }
             }
         }
         r.readUpTo = latest.getAsLong();

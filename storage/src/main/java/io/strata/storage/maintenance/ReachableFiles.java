@@ -4,6 +4,9 @@ import io.strata.storage.fs.FileIO;
 import io.strata.storage.manifest.EntryFilter;
 import io.strata.storage.manifest.FileKind;
 import io.strata.storage.manifest.ManifestEntry;
+import io.strata.storage.options.ChangelogOptions;
+import io.strata.storage.options.ChangelogOptions.Producer;
+import io.strata.storage.snapshot.ChangelogManager;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.SnapshotManager;
 import io.strata.storage.snapshot.SnapshotNotFoundException;
@@ -13,6 +16,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -25,12 +29,14 @@ import org.apache.hadoop.fs.Path;
  *
  * <p>A file is reachable when a retained snapshot references it as data or as changelog: the live
  * files of the earliest retained snapshot, and every file added (as data or changelog) by the
- * snapshots after it. A snapshot that expires while this runs is skipped; its files are either
- * live in a later snapshot or unreachable.
+ * snapshots after it, and the files the kept changelogs of expired snapshots hold. A snapshot that
+ * expires while this runs is skipped; its files are live in a later snapshot, held by its kept
+ * changelog (written before the snapshot goes, and read after the snapshots) or unreachable.
  */
 public final class ReachableFiles {
     /** The table-level directories that hold metadata, never data or changelog files. */
-    private static final Set<String> METADATA_DIRS = Set.of("schema", "snapshot", "manifest", "tag", "consumer");
+    private static final Set<String> METADATA_DIRS =
+            Set.of("schema", "snapshot", "manifest", "tag", "consumer", "changelog");
 
     private final TableContext table;
 
@@ -74,10 +80,36 @@ public final class ReachableFiles {
                 if (snapshots.exists(id)) {
                     throw e;
                 }
-                // expired while it was read: its files are live in a later snapshot or unreferenced
+                // expired while it was read: its files are live in a later snapshot, held by its
+                // changelog or unreferenced
             }
         }
+        addKeptChangelogs(names);
         return names;
+    }
+
+    /** The files the kept changelogs hold; one expired while this reads holds nothing. */
+    private void addKeptChangelogs(Set<String> names) {
+        Producer producer = table.schema().tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER);
+        for (long id : table.changelogManager().ids()) {
+            Optional<Snapshot> kept = table.changelogManager().get(id);
+            if (kept.isEmpty()) {
+                continue;
+            }
+            try {
+                for (String list : ChangelogManager.changeLists(kept.get(), producer)) {
+                    for (ManifestEntry e : table.manifests().scanner().entries(list)) {
+                        if (e.kind() == FileKind.ADD) {
+                            names.add(e.file().fileName());
+                        }
+                    }
+                }
+            } catch (RuntimeException e) {
+                if (table.changelogManager().exists(id)) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /**

@@ -30,11 +30,20 @@ import org.slf4j.LoggerFactory;
 public final class Rollback {
     private static final Logger LOG = LoggerFactory.getLogger(Rollback.class);
 
-    /** What a rollback removes (or removed): the snapshots {@code (target, latest]}. */
+    /**
+     * What a rollback removes (or removed): the snapshots {@code (target, latest]}, and the kept
+     * changelogs of expired snapshots after the target (a rollback to a tag whose snapshot expired).
+     */
     public record Result(
-            long target, long latestBefore, List<Long> snapshotsRemoved, boolean restored, boolean dryRun) {
+            long target,
+            long latestBefore,
+            List<Long> snapshotsRemoved,
+            List<Long> changelogsRemoved,
+            boolean restored,
+            boolean dryRun) {
         public Result {
             snapshotsRemoved = List.copyOf(snapshotsRemoved);
+            changelogsRemoved = List.copyOf(changelogsRemoved);
         }
     }
 
@@ -88,7 +97,13 @@ public final class Rollback {
         for (long id = last; id > target.id() && id >= earliest; id--) {
             removed.add(id);
         }
-        return new Result(target.id(), last, removed, restore, true);
+        List<Long> changelogs = new ArrayList<>();
+        for (long id : table.changelogManager().ids()) {
+            if (id > target.id()) {
+                changelogs.add(0, id);
+            }
+        }
+        return new Result(target.id(), last, removed, changelogs, restore, true);
     }
 
     private Result execute(Result plan, Snapshot restoreFrom) {
@@ -103,6 +118,11 @@ public final class Rollback {
             }
             for (long id : plan.snapshotsRemoved()) {
                 io.delete(snapshots.snapshotPath(id));
+            }
+            // the history after the target leaves entirely: a kept changelog of it would be read as
+            // the changes of the new snapshots that reuse its ids
+            for (long id : plan.changelogsRemoved()) {
+                table.changelogManager().delete(id);
             }
             io.overwriteHint(table.paths().latestHint(), Long.toString(plan.target()));
             // consumers that read past the target would skip the commits that reuse those ids
@@ -138,7 +158,13 @@ public final class Rollback {
                 table.name(),
                 plan.target(),
                 plan.snapshotsRemoved());
-        return new Result(plan.target(), plan.latestBefore(), plan.snapshotsRemoved(), plan.restored(), false);
+        return new Result(
+                plan.target(),
+                plan.latestBefore(),
+                plan.snapshotsRemoved(),
+                plan.changelogsRemoved(),
+                plan.restored(),
+                false);
     }
 
     /**

@@ -1,8 +1,5 @@
 package io.strata.storage.maintenance;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.storage.data.PartitionPath;
 import io.strata.storage.fs.FileIO;
 import io.strata.storage.manifest.EntryFilter;
@@ -10,16 +7,17 @@ import io.strata.storage.manifest.FileKind;
 import io.strata.storage.manifest.ManifestEntry;
 import io.strata.storage.manifest.ManifestFileMeta;
 import io.strata.storage.manifest.ManifestList;
+import io.strata.storage.options.ChangelogOptions;
+import io.strata.storage.options.ChangelogOptions.Producer;
 import io.strata.storage.options.ExpireOptions;
 import io.strata.storage.options.TableOptions;
+import io.strata.storage.snapshot.ChangelogManager;
 import io.strata.storage.snapshot.ConsumerManager;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.SnapshotManager;
 import io.strata.storage.snapshot.SnapshotNotFoundException;
 import io.strata.storage.snapshot.Tag;
 import io.strata.storage.store.TableContext;
-import io.strata.storage.util.CorruptFileException;
-import io.strata.storage.util.Json;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,7 +30,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,7 +60,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class SnapshotExpiration {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotExpiration.class);
-    private static final int JOURNAL_VERSION = 1;
 
     private final TableContext table;
     private final SnapshotManager snapshots;
@@ -75,18 +71,27 @@ public final class SnapshotExpiration {
         this.io = table.fileIO();
     }
 
-    /** What {@link #expire()} would do now; deletes nothing. */
+    /** What {@link #expire()} would do now to the snapshots; deletes nothing. */
     public ExpirePlan plan() {
-        return plan(table.tagManager().list());
+        List<Tag> tags = table.tagManager().list();
+        return plan(tags, changelogPlan(tags));
     }
 
-    /** The plan, keeping what {@code tags} read. */
-    private ExpirePlan plan(List<Tag> tags) {
+    private ChangelogExpiration.Plan changelogPlan(List<Tag> tags) {
+        Retention r = Retention.of(table.name(), table.schema().tableOptions());
+        return new ChangelogExpiration(table).plan(r.changelog, r.limit, consumerFrom(r), tags);
+    }
+
+    /**
+     * The plan, keeping what {@code tags} read and what the kept changelogs that {@code changelog}
+     * does not expire hold.
+     */
+    private ExpirePlan plan(List<Tag> tags, ChangelogExpiration.Plan changelog) {
         Retention r = Retention.of(table.name(), table.schema().tableOptions());
         OptionalLong latest = snapshots.latestId();
         OptionalLong earliest = snapshots.earliestId();
         if (latest.isEmpty() || earliest.isEmpty()) {
-            return new ExpirePlan(0, 0, 0, ExpirePlan.HeldBack.NO_SNAPSHOTS, "", List.of());
+            return new ExpirePlan(0, 0, 0, ExpirePlan.HeldBack.NO_SNAPSHOTS, "", List.of(), 0);
         }
         long from = earliest.getAsLong();
         long last = latest.getAsLong();
@@ -104,6 +109,8 @@ public final class SnapshotExpiration {
                 consumerDetail = "consumer '" + c.id() + "' reads snapshot " + c.nextSnapshot() + " next";
             }
         }
+        // with consumer.changelog-only a consumer holds back the changelog, not the snapshots
+        long snapshotConsumerFrom = r.consumerChangelogOnly ? Long.MAX_VALUE : consumerFrom;
         long to = from;
         ExpirePlan.HeldBack held;
         String detail = "";
@@ -112,7 +119,7 @@ public final class SnapshotExpiration {
                 held = ExpirePlan.HeldBack.MIN_RETAINED;
                 break;
             }
-            if (to >= consumerFrom) {
+            if (to >= snapshotConsumerFrom) {
                 held = ExpirePlan.HeldBack.CONSUMER;
                 detail = consumerDetail;
                 break;
@@ -128,11 +135,20 @@ public final class SnapshotExpiration {
             to++;
         }
         if (to == from) {
-            return new ExpirePlan(from, to, last, held, detail, List.of());
+            return new ExpirePlan(from, to, last, held, detail, List.of(), to);
         }
+        List<Long> stillKept = new ArrayList<>();
+        for (long id : table.changelogManager().ids()) {
+            if (id < changelog.fromId() || id >= changelog.toId()) {
+                stillKept.add(id);
+            }
+        }
+        // the kept changes stay contiguous: after a kept changelog that stays, every one is kept
+        long changelogKeptFrom =
+                stillKept.isEmpty() ? changelogKeptFrom(from, to, last, consumerFrom, r.changelog) : from;
         List<TableFile> files;
         try {
-            files = filesOnlyReferencedBy(from, to, pinnedBefore(tags, to));
+            files = filesOnlyReferencedBy(from, to, changelogKeptFrom, stillKept, pinnedBefore(tags, to));
         } catch (RuntimeException e) {
             OptionalLong now = snapshots.earliestId();
             if (now.isPresent() && now.getAsLong() != from) {
@@ -145,7 +161,23 @@ public final class SnapshotExpiration {
             }
             throw e;
         }
-        return new ExpirePlan(from, to, last, held, detail, files);
+        return new ExpirePlan(from, to, last, held, detail, files, changelogKeptFrom);
+    }
+
+    /**
+     * The first id of {@code [from, to)} whose changes changelog retention keeps, or a consumer has
+     * not read; {@code to} when it keeps none. From there on every id is kept: retention stops at
+     * the first id it keeps.
+     */
+    private long changelogKeptFrom(long from, long to, long latest, long consumerFrom, ChangelogRetention c) {
+        long now = table.clock().millis();
+        long id = from;
+        while (id < to
+                && id < consumerFrom
+                && c.mayGo(id, latest, snapshots.snapshot(id).timeMillis(), now)) {
+            id++;
+        }
+        return id;
     }
 
     /** Finishes interrupted earlier runs, then expires what {@link #plan()} says. */
@@ -153,25 +185,36 @@ public final class SnapshotExpiration {
         List<TableFile> deleted = new ArrayList<>();
         int resumed = 0;
         for (Path journal : journals()) {
-            Optional<Journal> read = readJournal(journal);
+            Optional<ExpirationJournal> read = ExpirationJournal.read(io, journal);
             if (read.isEmpty()) {
                 continue; // finished by a concurrent run since it was listed
             }
-            Journal j = read.get();
+            ExpirationJournal j = read.get();
             LOG.info(
                     "table {}: finishing an interrupted expiration of snapshots {}..{}",
                     table.name(),
-                    j.from,
-                    j.to - 1);
-            execute(journal, j.from, j.to, j.files, deleted);
+                    j.from(),
+                    j.to() - 1);
+            execute(journal, j.from(), j.to(), j.changelogKeptFrom(), j.files(), deleted);
             resumed++;
         }
         List<String> tagsExpired = expireTags();
-        expireConsumers(Retention.of(table.name(), table.schema().tableOptions()));
+        Retention r = Retention.of(table.name(), table.schema().tableOptions());
+        expireConsumers(r);
+        // the kept changelogs first: what stays of them decides what this run keeps of its range
+        ChangelogExpiration.Plan changelog = new ChangelogExpiration(table)
+                .expire(
+                        r.changelog,
+                        r.limit,
+                        consumerFrom(r),
+                        table.tagManager().list(),
+                        deleted);
         List<Tag> pinned = table.tagManager().list();
-        ExpirePlan plan = plan(pinned);
+        ExpirePlan plan = plan(pinned, changelog);
         if (!plan.isEmpty()) {
-            Path journal = writeJournal(plan);
+            Path journal = snapshots.expirationJournal(plan.fromId(), plan.toId());
+            new ExpirationJournal(plan.fromId(), plan.toId(), plan.changelogKeptFrom(), plan.files())
+                    .write(io, journal, table.name());
             // a tag created meanwhile on a snapshot of the range would lose files: give up this run
             Set<String> before = tagKeys(pinned, plan.toId());
             for (Tag t : table.tagManager().list()) {
@@ -183,7 +226,7 @@ public final class SnapshotExpiration {
                             + (plan.toId() - 1) + " were being expired; nothing was deleted; run again");
                 }
             }
-            execute(journal, plan.fromId(), plan.toId(), plan.files(), deleted);
+            execute(journal, plan.fromId(), plan.toId(), plan.changelogKeptFrom(), plan.files(), deleted);
             LOG.info(
                     "table {}: expired snapshots {}..{} ({} kept: {}), deleted {} files",
                     table.name(),
@@ -193,12 +236,23 @@ public final class SnapshotExpiration {
                     plan.heldBackBy(),
                     deleted.size());
         }
-        return new ExpireResult(plan, deleted, resumed, tagsExpired, false);
+        return new ExpireResult(
+                plan, deleted, resumed, tagsExpired, false, changelog.fromId(), changelog.toId(), changelog.files());
     }
 
     /** {@link #plan()} as a result that deleted nothing. */
     public ExpireResult dryRun() {
-        return new ExpireResult(plan(), List.of(), 0, List.of(), true);
+        List<Tag> tags = table.tagManager().list();
+        ChangelogExpiration.Plan changelog = changelogPlan(tags);
+        return new ExpireResult(
+                plan(tags, changelog),
+                List.of(),
+                0,
+                List.of(),
+                true,
+                changelog.fromId(),
+                changelog.toId(),
+                changelog.files());
     }
 
     /** Deletes the tags whose retention has passed; their files go with the next expiration or orphan cleanup. */
@@ -216,6 +270,15 @@ public final class SnapshotExpiration {
             }
         }
         return names;
+    }
+
+    /** The lowest next snapshot of a live consumer; {@code Long.MAX_VALUE} when there is none. */
+    private long consumerFrom(Retention r) {
+        long from = Long.MAX_VALUE;
+        for (ConsumerManager.Consumer c : liveConsumers(r)) {
+            from = Math.min(from, c.nextSnapshot());
+        }
+        return from;
     }
 
     /** Consumers whose positions are fresh enough to hold snapshots back. */
@@ -279,8 +342,23 @@ public final class SnapshotExpiration {
         }
     }
 
-    private void execute(Path journal, long from, long to, List<TableFile> files, List<TableFile> deleted) {
+    private void execute(
+            Path journal, long from, long to, long changelogKeptFrom, List<TableFile> files, List<TableFile> deleted) {
         try {
+            // every changelog kept is written before the first snapshot file goes: a rerun after a
+            // crash finds each snapshot of the range, or its changelog written already
+            for (long id = changelogKeptFrom; id < to; id++) {
+                if (!table.changelogManager().exists(id)) {
+                    try {
+                        table.changelogManager().keep(snapshots.snapshot(id));
+                    } catch (SnapshotNotFoundException gone) {
+                        // deleted by a concurrent run of the same journal, after it wrote the changelog
+                        if (!table.changelogManager().exists(id)) {
+                            throw gone;
+                        }
+                    }
+                }
+            }
             for (long id = from; id < to; id++) {
                 Path p = snapshots.snapshotPath(id);
                 if (io.delete(p)) {
@@ -288,19 +366,7 @@ public final class SnapshotExpiration {
                 }
             }
             io.overwriteHint(table.paths().earliestHint(), Long.toString(to));
-            Set<String> live = liveInLatest(files);
-            List<TableFile> toDelete = new ArrayList<>(files.size());
-            for (TableFile f : files) {
-                boolean dataOrChangelog = f.kind() == TableFile.Kind.DATA || f.kind() == TableFile.Kind.CHANGELOG;
-                if (dataOrChangelog && live.contains(new Path(f.path()).getName())) {
-                    LOG.error(
-                            "table {}: expiration planned to delete {}, but it is live in the latest snapshot; kept",
-                            table.name(),
-                            f.path());
-                } else {
-                    toDelete.add(f);
-                }
-            }
+            List<TableFile> toDelete = LiveInLatest.without(table, files, "expiration");
             try {
                 new FileDeleter(table).delete(toDelete, deleted);
             } catch (UncheckedIOException e) {
@@ -316,36 +382,15 @@ public final class SnapshotExpiration {
     }
 
     /**
-     * The data and changelog file names among {@code files} that are live in the latest snapshot.
-     * Empty when the table has no snapshot left to read (which cannot be: the latest is retained).
+     * The files that snapshots {@code [from, to)} reference and nothing retained does: no snapshot
+     * from {@code to} on, no tag in {@code pinned}, no changelog kept (those of {@code [keptFrom,
+     * to)} and those kept before).
      */
-    private Set<String> liveInLatest(List<TableFile> files) {
-        Set<String> candidates = new HashSet<>();
-        for (TableFile f : files) {
-            if (f.kind() == TableFile.Kind.DATA || f.kind() == TableFile.Kind.CHANGELOG) {
-                candidates.add(new Path(f.path()).getName());
-            }
-        }
-        Set<String> live = new HashSet<>();
-        if (candidates.isEmpty()) {
-            return live;
-        }
-        Snapshot latest = snapshots
-                .latest()
-                .orElseThrow(() -> new IllegalStateException(
-                        "table " + table.name() + " has no snapshot left: expiration never removes the latest"));
-        for (ManifestEntry e : table.manifests().scanner().scan(latest.baseManifestList(), EntryFilter.ALL)) {
-            if (candidates.contains(e.file().fileName())) {
-                live.add(e.file().fileName());
-            }
-        }
-        return live;
-    }
-
-    /** The files that snapshots {@code [from, to)} reference and no snapshot from {@code to} on does. */
-    private List<TableFile> filesOnlyReferencedBy(long from, long to, List<Snapshot> pinned) {
+    private List<TableFile> filesOnlyReferencedBy(
+            long from, long to, long keptFrom, List<Long> stillKept, List<Snapshot> pinned) {
         ManifestList lists = table.manifests().manifestList();
         Snapshot kept = snapshots.snapshot(to);
+        KeptChanges changes = keptChanges(keptFrom, to, stillKept);
         // data files: deleted by one of the snapshots from+1 .. to, and not live again in `to`
         Map<String, TableFile> data = new LinkedHashMap<>();
         for (long id = from + 1; id <= to; id++) {
@@ -367,9 +412,10 @@ public final class SnapshotExpiration {
                 data.remove(e.file().fileName());
             }
         }
+        data.keySet().removeAll(changes.files);
         List<TableFile> files = new ArrayList<>(data.values());
-        // changelog files belong to their snapshot
-        for (long id = from; id < to; id++) {
+        // changelog files belong to their snapshot, and stay with its kept changelog
+        for (long id = from; id < keptFrom; id++) {
             Snapshot s = snapshots.snapshot(id);
             if (s.changelogManifestList() != null) {
                 for (ManifestEntry e : table.manifests().scanner().entries(s.changelogManifestList())) {
@@ -386,7 +432,8 @@ public final class SnapshotExpiration {
             lists.read(list).forEach(m -> keptManifests.add(m.fileName()));
         }
         // a tag reads its snapshot's base list and the manifests it names
-        Set<String> keptLists = new HashSet<>();
+        Set<String> keptLists = new HashSet<>(changes.lists);
+        keptManifests.addAll(changes.manifests);
         for (Snapshot t : pinned) {
             keptLists.add(t.baseManifestList());
             lists.read(t.baseManifestList()).forEach(m -> keptManifests.add(m.fileName()));
@@ -416,6 +463,45 @@ public final class SnapshotExpiration {
         return files;
     }
 
+    /** The lists, manifests and files that kept changelogs hold. */
+    private record KeptChanges(Set<String> lists, Set<String> manifests, Set<String> files) {}
+
+    /**
+     * What the changelogs kept after this run hold: those of {@code [keptFrom, to)}, and, with
+     * {@code changelog-producer=none} (whose changes are the data files APPEND snapshots added, so
+     * a snapshot of the range may delete or merge away what an older kept changelog holds), those
+     * kept before. A changelog list and its manifests and files belong to their snapshot alone, so
+     * with a producer the changelogs kept before hold nothing of this range.
+     */
+    private KeptChanges keptChanges(long keptFrom, long to, List<Long> stillKept) {
+        Producer producer = table.schema().tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER);
+        KeptChanges out = new KeptChanges(new HashSet<>(), new HashSet<>(), new HashSet<>());
+        List<Snapshot> holders = new ArrayList<>();
+        if (producer == Producer.NONE) {
+            for (long id : stillKept) {
+                if (id < keptFrom) {
+                    table.changelogManager().get(id).ifPresent(holders::add);
+                }
+            }
+        }
+        for (long id = keptFrom; id < to; id++) {
+            holders.add(snapshots.snapshot(id));
+        }
+        ManifestList lists = table.manifests().manifestList();
+        for (Snapshot s : holders) {
+            for (String list : ChangelogManager.changeLists(s, producer)) {
+                out.lists.add(list);
+                lists.read(list).forEach(m -> out.manifests.add(m.fileName()));
+                for (ManifestEntry e : table.manifests().scanner().entries(list)) {
+                    if (e.kind() == FileKind.ADD) {
+                        out.files.add(e.file().fileName());
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     private static List<String> listsOf(Snapshot s) {
         List<String> l = new ArrayList<>(3);
         l.add(s.baseManifestList());
@@ -435,8 +521,6 @@ public final class SnapshotExpiration {
 
     // ---- journal -------------------------------------------------------------------------
 
-    private record Journal(long from, long to, List<TableFile> files) {}
-
     private List<Path> journals() {
         try {
             return snapshots.expirationJournals();
@@ -449,64 +533,15 @@ public final class SnapshotExpiration {
         }
     }
 
-    private Path writeJournal(ExpirePlan plan) {
-        Path path = snapshots.expirationJournal(plan.fromId(), plan.toId());
-        ObjectNode root = Json.MAPPER.createObjectNode();
-        root.put("version", JOURNAL_VERSION);
-        root.put("fromId", plan.fromId());
-        root.put("toId", plan.toId());
-        ArrayNode files = root.putArray("files");
-        for (TableFile f : plan.files()) {
-            files.addObject().put("kind", f.kind().name()).put("path", f.path()).put("size", f.size());
-        }
-        try {
-            io.writeNewWhole(path, Json.MAPPER.writeValueAsBytes(root));
-        } catch (FileAlreadyExistsException another) {
-            // another expiration planned the same range at the same time: both delete the same files
-            LOG.info("table {}: {} exists already (a concurrent expiration); going on", table.name(), path);
-        } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "table " + table.name() + ": cannot write the expiration journal " + path + "; nothing was "
-                            + "deleted: " + e.getMessage(),
-                    e);
-        }
-        return path;
-    }
-
-    /** The journal at {@code path}; empty when it is gone (a concurrent run finished it). */
-    private Optional<Journal> readJournal(Path path) {
-        try {
-            byte[] bytes;
-            try {
-                bytes = io.readFully(path);
-            } catch (FileNotFoundException done) {
-                return Optional.empty();
-            }
-            JsonNode root = Json.MAPPER.readTree(bytes);
-            int version = root.path("version").asInt(-1);
-            if (version != JOURNAL_VERSION) {
-                throw new CorruptFileException(
-                        path,
-                        "unsupported expiration journal version " + version + " (this build reads version "
-                                + JOURNAL_VERSION + ")");
-            }
-            List<TableFile> files = new ArrayList<>();
-            for (JsonNode f : root.path("files")) {
-                files.add(new TableFile(
-                        TableFile.Kind.valueOf(f.path("kind").asText()),
-                        f.path("path").asText(),
-                        f.path("size").asLong(-1)));
-            }
-            return Optional.of(
-                    new Journal(root.path("fromId").asLong(), root.path("toId").asLong(), files));
-        } catch (IOException | IllegalArgumentException e) {
-            throw new CorruptFileException(path, "cannot read the expiration journal: " + e.getMessage(), e);
-        }
-    }
-
     /** The retention options of one run, checked. */
     private record Retention(
-            int retainMin, Integer retainMax, Duration timeRetained, int limit, Duration consumerExpiration) {
+            int retainMin,
+            Integer retainMax,
+            Duration timeRetained,
+            int limit,
+            Duration consumerExpiration,
+            boolean consumerChangelogOnly,
+            ChangelogRetention changelog) {
         static Retention of(String table, TableOptions o) {
             int min = o.get(ExpireOptions.NUM_RETAINED_MIN);
             Integer max = o.get(ExpireOptions.NUM_RETAINED_MAX);
@@ -525,7 +560,13 @@ public final class SnapshotExpiration {
                         + " must be at least 1, got " + limit);
             }
             return new Retention(
-                    min, max, o.get(ExpireOptions.TIME_RETAINED), limit, o.get(ExpireOptions.CONSUMER_EXPIRATION_TIME));
+                    min,
+                    max,
+                    o.get(ExpireOptions.TIME_RETAINED),
+                    limit,
+                    o.get(ExpireOptions.CONSUMER_EXPIRATION_TIME),
+                    o.get(ExpireOptions.CONSUMER_CHANGELOG_ONLY),
+                    ChangelogRetention.of(table, o));
         }
     }
 }

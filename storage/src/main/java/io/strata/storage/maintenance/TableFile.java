@@ -9,6 +9,8 @@ public record TableFile(Kind kind, String path, long size) {
     /** What a file is to the table. */
     public enum Kind {
         SNAPSHOT,
+        /** The changelog kept of an expired snapshot, {@code changelog/changelog-<id>}. */
+        CHANGELOG_METADATA,
         DATA,
         CHANGELOG,
         MANIFEST,

@@ -85,4 +85,36 @@ public final class ExpireOptions {
             .perRun()
             .withDescription("Snapshots one expiration run removes at most, so that a table that was not "
                     + "expired for long catches up over several runs instead of one long one (at least 1).");
+
+    public static final ConfigOption<Integer> CHANGELOG_NUM_RETAINED_MIN = ConfigOption.key(
+                    "changelog.num-retained.min")
+            .intType()
+            .noDefault()
+            .perRun()
+            .withDescription("Changes of this many latest snapshots are always kept, however old; unset: "
+                    + "snapshot.num-retained.min. Changelog retention longer than snapshot retention keeps the "
+                    + "changes of expired snapshots (changelog/changelog-<id>) for readers that are behind.");
+
+    public static final ConfigOption<Integer> CHANGELOG_NUM_RETAINED_MAX = ConfigOption.key(
+                    "changelog.num-retained.max")
+            .intType()
+            .noDefault()
+            .perRun()
+            .withDescription("Changes of at most this many latest snapshots are kept, however young; unset: "
+                    + "snapshot.num-retained.max. At least changelog.num-retained.min.");
+
+    public static final ConfigOption<Duration> CHANGELOG_TIME_RETAINED = ConfigOption.key("changelog.time-retained")
+            .durationType()
+            .noDefault()
+            .perRun()
+            .withDescription("Changes younger than this are kept (beyond changelog.num-retained.max they go "
+                    + "anyway); unset: snapshot.time-retained.");
+
+    public static final ConfigOption<Boolean> CONSUMER_CHANGELOG_ONLY = ConfigOption.key("consumer.changelog-only")
+            .booleanType()
+            .defaultValue(false)
+            .perRun()
+            .withDescription("Consumers hold back only the expiration of the changes they have not read, not "
+                    + "of the snapshots: with changelog retention, the snapshots expire and the consumer reads "
+                    + "the kept changelog.");
 }

@@ -9,13 +9,19 @@ import io.strata.storage.manifest.ManifestEntry;
 import io.strata.storage.mergetree.ConcatIterator;
 import io.strata.storage.options.ChangelogOptions;
 import io.strata.storage.options.ChangelogOptions.Producer;
-import io.strata.storage.snapshot.CommitKind;
+import io.strata.storage.snapshot.ChangelogManager;
 import io.strata.storage.snapshot.ConsumerManager;
 import io.strata.storage.snapshot.Snapshot;
+import io.strata.storage.snapshot.SnapshotManager;
+import io.strata.storage.snapshot.SnapshotNotFoundException;
 import io.strata.storage.store.TableContext;
 import io.strata.storage.util.CloseableIterator;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * The changes between two snapshots, in commit order, as rows with their row kind:
@@ -46,7 +52,7 @@ public final class IncrementalRead {
         long next = consumers
                 .get(consumerId)
                 .map(ConsumerManager.Consumer::nextSnapshot)
-                .orElseGet(() -> table.snapshotManager().earliestId().orElse(1));
+                .orElseGet(() -> historyStart().orElse(1));
         CloseableIterator<GenericRow> changes = read(next - 1, toInclusive);
         return new CloseableIterator<>() {
             private boolean recorded;
@@ -76,25 +82,75 @@ public final class IncrementalRead {
         };
     }
 
-    /** Changes of snapshots {@code fromExclusive + 1 .. toInclusive}. */
+    /**
+     * The first snapshot whose changes are retained: the earliest kept changelog of an expired
+     * snapshot or the earliest snapshot, whichever is first (an expiration writes the changelog of
+     * a snapshot before it deletes it); empty for a table without snapshots.
+     */
+    public OptionalLong historyStart() {
+        OptionalLong changelog = table.changelogManager().earliestId();
+        OptionalLong snapshot = table.snapshotManager().earliestId();
+        if (changelog.isEmpty() || snapshot.isEmpty()) {
+            return snapshot;
+        }
+        return OptionalLong.of(Math.min(changelog.getAsLong(), snapshot.getAsLong()));
+    }
+
+    /**
+     * Changes of snapshots {@code fromExclusive + 1 .. toInclusive}, read from each snapshot, or
+     * from its kept changelog once it expired.
+     *
+     * @throws SnapshotNotFoundException naming where history starts when the changes of a snapshot
+     *     of the range are no longer retained
+     */
     public CloseableIterator<GenericRow> read(long fromExclusive, long toInclusive) {
         Producer producer = table.schema().tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER);
         List<ManifestEntry> files = new ArrayList<>();
+        Set<Long> kept = new HashSet<>(table.changelogManager().ids());
         for (long id = fromExclusive + 1; id <= toInclusive; id++) {
-            Snapshot s = table.snapshotManager().snapshot(id);
-            String list = producer == Producer.NONE
-                    ? (s.commitKind() == CommitKind.APPEND ? s.deltaManifestList() : null)
-                    : s.changelogManifestList();
-            if (list == null) {
-                continue;
-            }
-            for (ManifestEntry e : table.manifests().scanner().entries(list)) {
-                if (e.kind() == FileKind.ADD) {
-                    files.add(e);
+            for (String list : ChangelogManager.changeLists(changesOf(id, kept), producer)) {
+                for (ManifestEntry e : table.manifests().scanner().entries(list)) {
+                    if (e.kind() == FileKind.ADD) {
+                        files.add(e);
+                    }
                 }
             }
         }
         return new ConcatIterator<>(files, this::open);
+    }
+
+    /**
+     * The kept changelog of snapshot {@code id} when {@code kept} lists one, else the snapshot. A
+     * kept changelog is the original record of a snapshot's changes, written before the snapshot
+     * goes: where both exist (an expiration in flight, or a snapshot a rollback restored from a
+     * tag without its changes), the changelog is read.
+     */
+    private Snapshot changesOf(long id, Set<Long> kept) {
+        if (kept.contains(id)) {
+            Optional<Snapshot> c = table.changelogManager().get(id);
+            if (c.isPresent()) {
+                return c.get();
+            }
+        }
+        SnapshotManager snapshots = table.snapshotManager();
+        OptionalLong earliest = snapshots.earliestId();
+        if (earliest.isPresent() && id >= earliest.getAsLong()) {
+            try {
+                return snapshots.snapshot(id);
+            } catch (SnapshotNotFoundException expiredMeanwhile) {
+                // its changelog was written before it went, after `kept` was listed
+            }
+        }
+        Optional<Snapshot> c = table.changelogManager().get(id);
+        if (c.isPresent()) {
+            return c.get();
+        }
+        OptionalLong start = historyStart();
+        throw new SnapshotNotFoundException("table " + table.name() + ": the changes of snapshot " + id
+                + (start.isPresent() && id < start.getAsLong()
+                        ? " are no longer retained; history starts at snapshot " + start.getAsLong()
+                                + " (raise changelog.num-retained.* or changelog.time-retained to keep more)"
+                        : " do not exist: the table has no snapshot " + id));
     }
 
     private CloseableIterator<GenericRow> open(ManifestEntry e) {

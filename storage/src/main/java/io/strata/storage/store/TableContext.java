@@ -12,6 +12,7 @@ import io.strata.storage.manifest.ManifestStore;
 import io.strata.storage.merge.MergeEngines;
 import io.strata.storage.options.WriteOptions;
 import io.strata.storage.schema.TableSchema;
+import io.strata.storage.snapshot.ChangelogManager;
 import io.strata.storage.snapshot.ConsumerManager;
 import io.strata.storage.snapshot.SnapshotManager;
 import io.strata.storage.snapshot.TagManager;
@@ -35,6 +36,7 @@ public final class TableContext {
     private final SnapshotManager snapshots;
     private final TagManager tags;
     private final ConsumerManager consumers;
+    private final ChangelogManager changelogs;
     private final MergeEngines mergeEngines;
     private final Clock clock;
 
@@ -47,6 +49,7 @@ public final class TableContext {
         this.snapshots = new SnapshotManager(io, paths, name);
         this.tags = new TagManager(io, paths, name);
         this.consumers = new ConsumerManager(io, paths, name);
+        this.changelogs = new ChangelogManager(io, paths, name);
         this.format = new FileFormatConfig(io.conf(), schema.tableOptions());
         this.manifests = new ManifestStore(
                 io, paths, format, schema.tableOptions(), schema.typesOf(schema.partitionIndexes()), clock);
@@ -87,6 +90,11 @@ public final class TableContext {
 
     public ConsumerManager consumerManager() {
         return consumers;
+    }
+
+    /** The changelog kept of expired snapshots (changelog retention). */
+    public ChangelogManager changelogManager() {
+        return changelogs;
     }
 
     /** The time source of commits and maintenance: the system clock unless a test injects one. */

@@ -124,7 +124,7 @@ class ConsumersTest {
         expireAll(t, Map.of());
         t.context().consumerManager().record("late", 2, clock.millis());
         assertThatThrownBy(() -> drain(t.newIncrementalRead().readAs("late", 5)))
-                .hasMessageContaining("snapshot 2 has expired; the earliest retained snapshot is 5");
+                .hasMessageContaining("the changes of snapshot 2 are no longer retained; history starts at snapshot 5");
         assertThatThrownBy(() -> t.context().consumerManager().record("a/b", 1, 0))
                 .hasMessageContaining("not a consumer id");
         assertThat(drain(t.newIncrementalRead().readAs("new-one", 5)))

@@ -2,6 +2,8 @@ package io.strata.storage.maintenance;
 
 import io.strata.storage.manifest.ManifestFileMeta;
 import io.strata.storage.manifest.ManifestList;
+import io.strata.storage.options.ChangelogOptions;
+import io.strata.storage.snapshot.ChangelogManager;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.Tag;
 import io.strata.storage.table.FileStoreTable;
@@ -20,7 +22,8 @@ final class TableFiles {
 
     /**
      * The names of every data, changelog, manifest and manifest-list file that a retained snapshot
-     * or a tag references (a tag reads its base list only).
+     * or a tag references (a tag reads its base list only), or a kept changelog of an expired
+     * snapshot holds.
      */
     static Set<String> referenced(FileStoreTable t) {
         Set<String> referenced = new HashSet<>(t.reachableFiles().referencedByRetainedSnapshots());
@@ -35,6 +38,14 @@ final class TableFiles {
                 }
             }
         }
+        ChangelogOptions.Producer producer = t.schema().tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER);
+        for (long id : t.context().changelogManager().ids()) {
+            Snapshot kept = t.context().changelogManager().get(id).orElseThrow();
+            for (String list : ChangelogManager.changeLists(kept, producer)) {
+                referenced.add(list);
+                lists.read(list).stream().map(ManifestFileMeta::fileName).forEach(referenced::add);
+            }
+        }
         for (Tag tag : t.tags().list()) {
             referenced.add(tag.snapshot().baseManifestList());
             lists.read(tag.snapshot().baseManifestList()).stream()
@@ -44,12 +55,15 @@ final class TableFiles {
         return referenced;
     }
 
-    /** The names of the files under the table directory outside schema/, snapshot/, tag/ and consumer/. */
+    /**
+     * The names of the files under the table directory outside schema/, snapshot/, tag/, consumer/
+     * and changelog/.
+     */
     static Set<String> onDisk(FileStoreTable t) {
         Path root = Path.of(t.paths().root().toUri());
         try (Stream<Path> files = Files.walk(root)) {
             return files.filter(Files::isRegularFile)
-                    .filter(p -> Stream.of("schema", "snapshot", "tag", "consumer")
+                    .filter(p -> Stream.of("schema", "snapshot", "tag", "consumer", "changelog")
                             .noneMatch(d -> p.startsWith(root.resolve(d))))
                     .map(p -> p.getFileName().toString())
                     .collect(Collectors.toSet());
