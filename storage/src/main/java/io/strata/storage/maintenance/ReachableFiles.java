@@ -26,7 +26,8 @@ import org.apache.hadoop.fs.Path;
  * <p>A file is reachable when a retained snapshot references it as data or as changelog: the live
  * files of the earliest retained snapshot, and every file added (as data or changelog) by the
  * snapshots after it. A snapshot that expires while this runs is skipped; its files are either
- * live in a later snapshot or unreachable.
+ * live in a later snapshot or unreachable. A retained snapshot that is missing (not expired) or
+ * cannot be read fails the call, naming it.
  */
 public final class ReachableFiles {
     /** The table-level directories that hold metadata, never data or changelog files. */
@@ -59,8 +60,11 @@ public final class ReachableFiles {
             Snapshot s;
             try {
                 s = snapshots.snapshot(id);
-            } catch (SnapshotNotFoundException expired) {
-                continue;
+            } catch (SnapshotNotFoundException missing) {
+                if (hasExpired(snapshots, id)) {
+                    continue;
+                }
+                throw missing;
             }
             try {
                 if (first) {
@@ -71,13 +75,24 @@ public final class ReachableFiles {
                     addAdded(s, names);
                 }
             } catch (RuntimeException e) {
-                if (snapshots.exists(id)) {
+                if (snapshots.exists(id) || !hasExpired(snapshots, id)) {
                     throw e;
                 }
                 // expired while it was read: its files are live in a later snapshot or unreferenced
             }
         }
         return names;
+    }
+
+    /**
+     * Whether snapshot {@code id}, found missing, has expired: it is below the earliest snapshot now
+     * (expiration deletes oldest first). A missing snapshot at or above the earliest is a hole, not
+     * an expiration; skipping it would lose the files it added that later snapshots still read, so
+     * callers fail instead (paimon #5229).
+     */
+    static boolean hasExpired(SnapshotManager snapshots, long id) {
+        OptionalLong earliest = snapshots.earliestId();
+        return earliest.isPresent() && id < earliest.getAsLong();
     }
 
     /**
