@@ -40,7 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The peers' maintenance bugs of issue 15, one test each, named by issue number. The orphan
  * cleanup ones that need a racing FileIO are in {@link OrphanFilesCleanTest} (paimon #3074, #7920,
- * #4779); the compaction job's (paimon #9533) in compaction-job's {@code MaintenanceWithJobTest}.
+ * #4779); the compaction job's streaming run (paimon #9533) in compaction-job's {@code
+ * MaintenanceWithStreamingJobTest}.
  */
 class PeerRegressionTest {
     @TempDir
