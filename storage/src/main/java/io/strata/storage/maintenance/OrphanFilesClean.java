@@ -212,9 +212,8 @@ public final class OrphanFilesClean {
         if (u.getScheme() != null && r.getScheme() != null && !u.getScheme().equalsIgnoreCase(r.getScheme())) {
             return false;
         }
-        if (u.getAuthority() != null
-                && r.getAuthority() != null
-                && !u.getAuthority().equals(r.getAuthority())) {
+        // a path that names an authority must name the table's: file://otherhost/... is not under file:/...
+        if (u.getAuthority() != null && !u.getAuthority().equals(r.getAuthority())) {
             return false;
         }
         String rp = r.getPath().endsWith("/") ? r.getPath() : r.getPath() + "/";
@@ -288,7 +287,7 @@ public final class OrphanFilesClean {
             try {
                 r.addSnapshot(snapshots.snapshot(id));
             } catch (RuntimeException e) {
-                if (snapshots.exists(id)) {
+                if (snapshots.exists(id) || !ReachableFiles.hasExpired(snapshots, id)) {
                     throw e;
                 }
                 // expired while this ran (before or while its lists were read): its files are live in a

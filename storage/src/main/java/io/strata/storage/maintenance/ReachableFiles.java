@@ -31,7 +31,8 @@ import org.apache.hadoop.fs.Path;
  * files of the earliest retained snapshot, and every file added (as data or changelog) by the
  * snapshots after it, and the files the kept changelogs of expired snapshots hold. A snapshot that
  * expires while this runs is skipped; its files are live in a later snapshot, held by its kept
- * changelog (written before the snapshot goes, and read after the snapshots) or unreachable.
+ * changelog (written before the snapshot goes, and read after the snapshots) or unreachable. A
+ * retained snapshot that is missing (not expired) or cannot be read fails the call, naming it.
  */
 public final class ReachableFiles {
     /** The table-level directories that hold metadata, never data or changelog files. */
@@ -65,8 +66,11 @@ public final class ReachableFiles {
             Snapshot s;
             try {
                 s = snapshots.snapshot(id);
-            } catch (SnapshotNotFoundException expired) {
-                continue;
+            } catch (SnapshotNotFoundException missing) {
+                if (hasExpired(snapshots, id)) {
+                    continue;
+                }
+                throw missing;
             }
             try {
                 if (first) {
@@ -77,7 +81,7 @@ public final class ReachableFiles {
                     addAdded(s, names);
                 }
             } catch (RuntimeException e) {
-                if (snapshots.exists(id)) {
+                if (snapshots.exists(id) || !hasExpired(snapshots, id)) {
                     throw e;
                 }
                 // expired while it was read: its files are live in a later snapshot, held by its
@@ -110,6 +114,17 @@ public final class ReachableFiles {
                 }
             }
         }
+    }
+
+    /**
+     * Whether snapshot {@code id}, found missing, has expired: it is below the earliest snapshot now
+     * (expiration deletes oldest first). A missing snapshot at or above the earliest is a hole, not
+     * an expiration; skipping it would lose the files it added that later snapshots still read, so
+     * callers fail instead (paimon #5229).
+     */
+    static boolean hasExpired(SnapshotManager snapshots, long id) {
+        OptionalLong earliest = snapshots.earliestId();
+        return earliest.isPresent() && id < earliest.getAsLong();
     }
 
     /**

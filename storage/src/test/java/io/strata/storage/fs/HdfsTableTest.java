@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.maintenance.ExpireResult;
+import io.strata.storage.maintenance.MaintenanceModel;
 import io.strata.storage.maintenance.OrphanCleanResult;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.table.Catalog;
@@ -18,6 +19,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -101,6 +103,21 @@ class HdfsTableTest {
         Map<Long, Map<Long, List<Object>>> expectedAt = FiveCommits.write(table, commit -> {});
         // a fresh catalog (another client) sees the same table
         FiveCommits.assertTimeTravel(catalog().getTable("db", "orders"), expectedAt);
+    }
+
+    /**
+     * The maintenance model of {@code MaintenanceModelTest} at a reduced size on HDFS: writes,
+     * compactions, expiration, tags, consumer reads, rollback, partition expiration, orphan cleanup
+     * and clock moves, every retained snapshot and tag checked after each step. Larger with
+     * {@code -Dstrata.test.iterations}.
+     */
+    @Test
+    void maintenanceModelOnHdfs() throws Exception {
+        Map<String, Integer> ran = new TreeMap<>();
+        for (long seed = 1; seed <= TestTables.iterations(); seed++) {
+            new MaintenanceModel(catalog(), "model" + seed, seed, null).run(30, ran);
+        }
+        assertThat(ran).as("operations that ran").containsKeys("append", "expire", "orphan clean");
     }
 
     /** Tags, expiration, orphan cleanup and rollback on HDFS, whose listings return qualified paths. */

@@ -2,333 +2,35 @@ package io.strata.storage.maintenance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.strata.storage.commit.TableCommit;
-import io.strata.storage.compact.CompactStrategy;
-import io.strata.storage.data.GenericRow;
-import io.strata.storage.data.RowKind;
-import io.strata.storage.schema.Schema;
-import io.strata.storage.snapshot.ConsumerManager;
-import io.strata.storage.snapshot.Tag;
 import io.strata.storage.table.Catalog;
-import io.strata.storage.table.FileStoreTable;
-import io.strata.storage.table.TableWrite;
-import io.strata.storage.testutil.ManualClock;
-import io.strata.storage.testutil.TableModel;
 import io.strata.storage.testutil.TestTables;
-import io.strata.storage.util.CloseableIterator;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every maintenance operation interleaved at random with writes and compactions, against a model
- * (fixed seeds, printed on failure): after every step each retained snapshot and each tag reads
- * what it read when it was made, a consumer reads exactly the changes committed after its position,
- * and after an orphan cleanup the files on disk are exactly those referenced.
+ * Every maintenance operation interleaved at random with writes and engine compactions, against
+ * {@link MaintenanceModel} (fixed seeds, printed on failure). The compaction job's runs join in
+ * compaction-job's {@code MaintenanceWithJobModelTest}, HDFS in {@code HdfsTableTest}.
  */
 class MaintenanceModelTest {
     @TempDir
     Path dir;
 
-    /** Days the rows fall into, counted back from the clock's start: the oldest ones expire. */
-    private static final int[] DAYS_BACK = {0, 3, 6};
-
-    private final class Run {
-        final long seed;
-        final Random rnd;
-        /** Ahead of the file system's clock, so that orphan cleanup sees every file as old. */
-        final ManualClock clock = new ManualClock(Instant.now().plus(Duration.ofDays(3)));
-
-        final FileStoreTable t;
-        final Map<List<Object>, List<Object>> current = new HashMap<>();
-        final Map<Long, Map<List<Object>, List<Object>>> contentsAt = new HashMap<>();
-        final Map<Long, List<GenericRow>> changesAt = new HashMap<>();
-        final Map<String, Map<List<Object>, List<Object>>> tagContents = new HashMap<>();
-        long identifier;
-        int tagNumber;
-        /** The model's position of consumer "c": the next snapshot it reads; null before its first read. */
-        Long consumerNext;
-
-        Run(long seed) {
-            this.seed = seed;
-            this.rnd = new Random(seed);
-            this.t = Catalog.open(dir.resolve("seed-" + seed).toString())
-                    .withClock(clock)
-                    .createTable(
-                            "db",
-                            "t",
-                            Schema.newBuilder()
-                                    .column("dt", "DATE NOT NULL")
-                                    .column("id", "BIGINT NOT NULL")
-                                    .column("v", "STRING")
-                                    .primaryKey("dt", "id")
-                                    .partitionKeys("dt")
-                                    .option("bucket", "2")
-                                    .option("write-only", "true")
-                                    .option("changelog-producer", "input")
-                                    .option("manifest.merge-min-count", "3")
-                                    .option("partition.expiration-time", "4d")
-                                    .build());
-        }
-
-        long latest() {
-            return t.snapshotManager().latestId().orElse(0);
-        }
-
-        void record() {
-            contentsAt.put(latest(), new HashMap<>(current));
-        }
-
-        void append() {
-            List<GenericRow> rows = new ArrayList<>();
-            int today =
-                    (int) LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).toEpochDay();
-            Map<List<Object>, GenericRow> lastPerKey = new HashMap<>();
-            for (int r = 0; r < 15 + rnd.nextInt(30); r++) {
-                int dt = today - DAYS_BACK[rnd.nextInt(DAYS_BACK.length)];
-                long id = rnd.nextInt(25);
-                GenericRow row = rnd.nextInt(5) == 0
-                        ? new GenericRow(RowKind.DELETE, dt, id, null)
-                        : GenericRow.insert(dt, id, "v" + rnd.nextInt(100));
-                rows.add(row);
-                lastPerKey.put(List.of(dt, id), row);
-            }
-            try (TableWrite w = t.newWrite("w");
-                    TableCommit c = t.newCommit("w")) {
-                rows.forEach(w::write);
-                c.commit(++identifier, w.prepareCommit());
-            }
-            for (Map.Entry<List<Object>, GenericRow> e : lastPerKey.entrySet()) {
-                if (e.getValue().kind() == RowKind.DELETE) {
-                    current.remove(e.getKey());
-                } else {
-                    current.put(
-                            e.getKey(),
-                            List.of(
-                                    e.getKey().get(0),
-                                    e.getKey().get(1),
-                                    e.getValue().get(2)));
-                }
-            }
-            record();
-            changesAt.put(latest(), rows);
-        }
-
-        void compact() {
-            if (latest() == 0) {
-                return;
-            }
-            long before = latest();
-            t.copyWithOptions(Map.of("write-only", "false"))
-                    .newCompactor()
-                    .compact(
-                            rnd.nextBoolean() ? CompactStrategy.FULL : CompactStrategy.MINOR,
-                            "compactor",
-                            ++identifier);
-            if (latest() != before) {
-                record();
-            }
-        }
-
-        void expire() {
-            Map<String, String> o = new HashMap<>(Map.of(
-                    "snapshot.num-retained.min", String.valueOf(1 + rnd.nextInt(3)),
-                    "snapshot.time-retained", rnd.nextInt(60) + " min",
-                    "snapshot.expire.limit", String.valueOf(1 + rnd.nextInt(8))));
-            t.copyWithOptions(o).newSnapshotExpiration().expire();
-        }
-
-        void tag() {
-            long earliest = t.snapshotManager().earliestId().orElse(0);
-            if (earliest == 0) {
-                return;
-            }
-            long id = earliest + rnd.nextInt((int) (latest() - earliest + 1));
-            String name = "tag-" + (++tagNumber);
-            t.tags().create(name, Optional.of(id), Optional.empty());
-            tagContents.put(name, contentsAt.get(id));
-        }
-
-        void deleteTag() {
-            List<Tag> tags = t.tags().list();
-            if (!tags.isEmpty()) {
-                String name = tags.get(rnd.nextInt(tags.size())).name();
-                t.tags().delete(name);
-                tagContents.remove(name);
-            }
-        }
-
-        void consume() {
-            if (latest() == 0) {
-                return;
-            }
-            assertThat(t.context().consumerManager().get("c").map(ConsumerManager.Consumer::nextSnapshot))
-                    .as("seed %d: the recorded position", seed)
-                    .isEqualTo(Optional.ofNullable(consumerNext));
-            long from = consumerNext != null
-                    ? consumerNext
-                    : t.snapshotManager().earliestId().getAsLong();
-            List<GenericRow> expected = new ArrayList<>();
-            for (long id = from; id <= latest(); id++) {
-                expected.addAll(changesAt.getOrDefault(id, List.of()));
-            }
-            List<GenericRow> got = new ArrayList<>();
-            try (CloseableIterator<GenericRow> it = t.newIncrementalRead().readAs("c", latest())) {
-                while (it.hasNext()) {
-                    got.add(it.next());
-                }
-            }
-            assertThat(sorted(got))
-                    .as("seed %d: consumer from snapshot %d", seed, from)
-                    .isEqualTo(sorted(expected));
-            consumerNext = latest() + 1;
-        }
-
-        void rollback() {
-            long earliest = t.snapshotManager().earliestId().orElse(0);
-            if (earliest == 0 || latest() == earliest) {
-                return;
-            }
-            long target = earliest + rnd.nextInt((int) (latest() - earliest));
-            for (Tag tag : t.tags().list()) {
-                if (tag.snapshot().id() > target) {
-                    t.tags().delete(tag.name());
-                    tagContents.remove(tag.name());
-                }
-            }
-            long last = latest();
-            t.newRollback().toSnapshot(target);
-            for (long id = target + 1; id <= last; id++) {
-                contentsAt.remove(id);
-                changesAt.remove(id);
-            }
-            current.clear();
-            current.putAll(contentsAt.get(target));
-            if (consumerNext != null && consumerNext > target + 1) {
-                consumerNext = target + 1; // it read changes that are gone; it reads the new ones
-            }
-        }
-
-        void expirePartitions() {
-            if (latest() == 0) {
-                return;
-            }
-            long before = latest();
-            PartitionExpiration.Result r = t.newPartitionExpiration().expire();
-            if (latest() != before) {
-                long cutoff = clock.millis() - Duration.ofDays(4).toMillis();
-                current.keySet()
-                        .removeIf(k -> LocalDate.ofEpochDay((Integer) k.get(0))
-                                        .atStartOfDay()
-                                        .toInstant(ZoneOffset.UTC)
-                                        .toEpochMilli()
-                                < cutoff);
-                assertThat(r.expired()).isNotEmpty();
-                record();
-            }
-        }
-
-        void cleanOrphans() throws Exception {
-            if (latest() == 0) {
-                return;
-            }
-            t.newOrphanFilesClean(Duration.ofDays(1)).clean();
-            assertFilesOnDiskAreReferenced(this);
-        }
-
-        void check(String what) {
-            if (latest() == 0) {
-                return;
-            }
-            assertThat(TableModel.toContents(TestTables.scan(t)))
-                    .as("seed %d, %s: latest", seed, what)
-                    .isEqualTo(current);
-            long earliest = t.snapshotManager().earliestId().getAsLong();
-            if (consumerNext != null) {
-                assertThat(earliest)
-                        .as("seed %d, %s: the consumer's next snapshot is kept", seed, what)
-                        .isLessThanOrEqualTo(consumerNext);
-            }
-            for (long id = earliest; id <= latest(); id++) {
-                assertThat(TableModel.toContents(
-                                TestTables.scan(t.newReadBuilder().withSnapshot(id))))
-                        .as("seed %d, %s: snapshot %d", seed, what, id)
-                        .isEqualTo(contentsAt.get(id));
-            }
-            for (Map.Entry<String, Map<List<Object>, List<Object>>> tag : tagContents.entrySet()) {
-                assertThat(TableModel.toContents(
-                                TestTables.scan(t.newReadBuilder().withTag(tag.getKey()))))
-                        .as("seed %d, %s: tag %s", seed, what, tag.getKey())
-                        .isEqualTo(tag.getValue());
-            }
-        }
-    }
-
-    private static List<String> sorted(List<GenericRow> rows) {
-        return rows.stream().map(GenericRow::toString).sorted().toList();
-    }
-
-    private static void assertFilesOnDiskAreReferenced(Run run) {
-        assertThat(TableFiles.onDisk(run.t))
-                .as("seed %d: files on disk after orphan cleanup = files referenced", run.seed)
-                .isEqualTo(TableFiles.referenced(run.t));
-    }
-
     @Test
     void everyOperationInterleavedKeepsEveryRetainedSnapshotTagAndConsumerExact() throws Exception {
-        Map<String, Integer> ran = new TreeMap<>(Comparator.naturalOrder());
+        Map<String, Integer> ran = new TreeMap<>();
         for (long seed = 1; seed <= 3L * TestTables.iterations(); seed++) {
-            Run run = new Run(seed);
-            for (int step = 0; step < 45; step++) {
-                int op = run.rnd.nextInt(100);
-                String name;
-                if (op < 35) {
-                    name = "append";
-                    run.append();
-                } else if (op < 47) {
-                    name = "compact";
-                    run.compact();
-                } else if (op < 57) {
-                    name = "expire";
-                    run.expire();
-                } else if (op < 64) {
-                    name = "tag";
-                    run.tag();
-                } else if (op < 68) {
-                    name = "delete tag";
-                    run.deleteTag();
-                } else if (op < 75) {
-                    name = "consume";
-                    run.consume();
-                } else if (op < 80) {
-                    name = "rollback";
-                    run.rollback();
-                } else if (op < 84) {
-                    name = "expire partitions";
-                    run.expirePartitions();
-                } else if (op < 90) {
-                    name = "orphan clean";
-                    run.cleanOrphans();
-                } else {
-                    name = "advance the clock";
-                    run.clock.advance(Duration.ofMinutes(run.rnd.nextInt(24 * 60)));
-                }
-                ran.merge(name, 1, Integer::sum);
-                run.check("step " + step + " (" + name + ")");
-            }
+            MaintenanceModel run = new MaintenanceModel(
+                    Catalog.open(dir.resolve("seed-" + seed).toString()), "t", seed, null);
+            run.run(45, ran);
         }
-        assertThat(ran).as("every operation ran").hasSize(10);
+        assertThat(ran.keySet())
+                .as("every operation ran")
+                .containsExactlyInAnyOrderElementsOf(MaintenanceModel.OPERATIONS.stream()
+                        .filter(o -> !o.equals("other compaction"))
+                        .toList());
     }
 }

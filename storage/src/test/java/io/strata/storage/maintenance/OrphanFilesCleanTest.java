@@ -31,6 +31,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -186,6 +187,8 @@ class OrphanFilesCleanTest {
     }
 
     @Test
+    @DisplayName("paimon #4779, amoro #877: files younger than the threshold (a writer's uncommitted files) stay,"
+            + " and a threshold of now or under an hour is refused")
     void filesYoungerThanTheThresholdStayAndThresholdsUnderAnHourAreRefused() throws Exception {
         FileStoreTable t = history(Catalog.open(dir.resolve("young").toString()));
         try (TableWrite w = t.newWrite("in-flight")) {
@@ -208,6 +211,7 @@ class OrphanFilesCleanTest {
 
     /** A commit that lands after the candidates were listed, while the referenced set is read, keeps its files. */
     @Test
+    @DisplayName("paimon #3074: a commit between listing the candidates and deleting keeps its files")
     void aCommitBetweenListingAndDeletingKeepsItsFiles() throws Exception {
         String wh = dir.resolve("race").toString();
         AtomicBoolean armed = new AtomicBoolean();
@@ -248,6 +252,7 @@ class OrphanFilesCleanTest {
 
     /** A listing that comes back empty (a flaky store) deletes nothing, and never a directory. */
     @Test
+    @DisplayName("paimon #7920: a transient empty listing deletes nothing, never a directory")
     void anEmptyListingDeletesNothing() throws Exception {
         String wh = dir.resolve("empty").toString();
         FileIO flaky = new DelegatingFileIO(wh) {
@@ -317,6 +322,13 @@ class OrphanFilesCleanTest {
         assertThat(OrphanFilesClean.isInside(
                         new org.apache.hadoop.fs.Path("hdfs://nn1:8020/wh/db.db/t/bucket-0/../../u/f"), root))
                 .as("normalised out of the table")
+                .isFalse();
+        org.apache.hadoop.fs.Path local = new org.apache.hadoop.fs.Path("file:/wh/db.db/t");
+        assertThat(OrphanFilesClean.isInside(new org.apache.hadoop.fs.Path("file:/wh/db.db/t/bucket-0/f"), local))
+                .isTrue();
+        assertThat(OrphanFilesClean.isInside(
+                        new org.apache.hadoop.fs.Path("file://otherhost/wh/db.db/t/bucket-0/f"), local))
+                .as("an authority where the table directory has none")
                 .isFalse();
         assertThat(OrphanFilesClean.isInside(root, root))
                 .as("the table directory itself")

@@ -1,5 +1,6 @@
 package io.strata.storage.maintenance;
 
+import io.strata.storage.fs.FileIO;
 import io.strata.storage.manifest.ManifestFileMeta;
 import io.strata.storage.manifest.ManifestList;
 import io.strata.storage.options.ChangelogOptions;
@@ -9,15 +10,18 @@ import io.strata.storage.snapshot.Tag;
 import io.strata.storage.table.FileStoreTable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
+import org.apache.hadoop.fs.Path;
 
-/** What maintenance tests compare: the files a table references and the files on its disk. */
-final class TableFiles {
+/**
+ * What maintenance tests compare: the files a table references and the files on its disk. Lists
+ * through the table's own FileIO, so the same comparison holds on a local disk, HDFS or S3.
+ */
+public final class TableFiles {
+    private static final Set<String> METADATA_DIRS = Set.of("schema", "snapshot", "tag", "consumer", "changelog");
+
     private TableFiles() {}
 
     /**
@@ -25,7 +29,7 @@ final class TableFiles {
      * or a tag references (a tag reads its base list only), or a kept changelog of an expired
      * snapshot holds.
      */
-    static Set<String> referenced(FileStoreTable t) {
+    public static Set<String> referenced(FileStoreTable t) {
         Set<String> referenced = new HashSet<>(t.reachableFiles().referencedByRetainedSnapshots());
         ManifestList lists = t.manifests().manifestList();
         long earliest = t.snapshotManager().earliestId().orElse(1);
@@ -59,21 +63,31 @@ final class TableFiles {
      * The names of the files under the table directory outside schema/, snapshot/, tag/, consumer/
      * and changelog/.
      */
-    static Set<String> onDisk(FileStoreTable t) {
-        Path root = Path.of(t.paths().root().toUri());
-        try (Stream<Path> files = Files.walk(root)) {
-            return files.filter(Files::isRegularFile)
-                    .filter(p -> Stream.of("schema", "snapshot", "tag", "consumer", "changelog")
-                            .noneMatch(d -> p.startsWith(root.resolve(d))))
-                    .map(p -> p.getFileName().toString())
-                    .collect(Collectors.toSet());
+    public static Set<String> onDisk(FileStoreTable t) {
+        Set<String> names = new HashSet<>();
+        try {
+            walk(t.fileIO(), t.paths().root(), true, names);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+        return names;
+    }
+
+    private static void walk(FileIO io, Path dir, boolean top, Set<String> names) throws IOException {
+        for (FileIO.FileEntry e : io.list(dir)) {
+            String name = e.path().getName();
+            if (e.isDirectory()) {
+                if (!(top && METADATA_DIRS.contains(name))) {
+                    walk(io, e.path(), false, names);
+                }
+            } else {
+                names.add(name);
+            }
         }
     }
 
     /** {@link #onDisk} without hidden temporaries ({@code .<name>.tmp}), which crashed writes may leave. */
-    static Set<String> visibleOnDisk(FileStoreTable t) {
+    public static Set<String> visibleOnDisk(FileStoreTable t) {
         return onDisk(t).stream().filter(n -> !n.startsWith(".")).collect(Collectors.toSet());
     }
 }
