@@ -44,12 +44,12 @@ final class TableFiles {
         return referenced;
     }
 
-    /** The names of the files under the table directory outside schema/, snapshot/, tag/ and consumer/. */
+    /** The names of the files under the table directory outside schema/, snapshot/, tag/, consumer/ and writer/. */
     static Set<String> onDisk(FileStoreTable t) {
         Path root = Path.of(t.paths().root().toUri());
         try (Stream<Path> files = Files.walk(root)) {
             return files.filter(Files::isRegularFile)
-                    .filter(p -> Stream.of("schema", "snapshot", "tag", "consumer")
+                    .filter(p -> Stream.of("schema", "snapshot", "tag", "consumer", "writer")
                             .noneMatch(d -> p.startsWith(root.resolve(d))))
                     .map(p -> p.getFileName().toString())
                     .collect(Collectors.toSet());
