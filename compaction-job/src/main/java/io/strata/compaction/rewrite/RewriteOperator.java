@@ -2,13 +2,10 @@ package io.strata.compaction.rewrite;
 
 import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.job.JobTables;
+import io.strata.compaction.job.JobWriters;
 import io.strata.compaction.job.ProcessRelease;
 import io.strata.compaction.source.CompactionWork;
-import io.strata.storage.snapshot.InFlightWriter;
-import io.strata.storage.table.FileStoreTable;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
@@ -27,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * ({@link JobTables#filePrefix}), so that files of an attempt that failed before its results were
  * committed can be found and removed later.
  *
- * <p>In-flight files: per table, the subtask registers as a writer ({@link InFlightWriter}) before
+ * <p>In-flight files: per table, the subtask registers as a writer ({@link JobWriters}) before
  * its first output file, names every output with the registration's token, renews the heartbeat
  * on its rewrites and at every checkpoint (no thread of its own), and removes the registration when
  * it closes. So orphan cleanup keeps a running job's outputs, however long they wait for their
@@ -57,8 +54,8 @@ public final class RewriteOperator extends ProcessFunction<CompactionWork, Compa
     static final int MAX_BUCKETS_WITH_GAUGES = 1024;
 
     private transient BucketShapes shapes;
-    /** Per table name: the registration of this subtask's outputs and the handle naming files with it. */
-    private transient Map<String, Writing> writing;
+    /** The registrations of this subtask's outputs, and the handles naming files with them. */
+    private transient JobWriters writers;
 
     private transient boolean warnedUntracked;
 
@@ -80,31 +77,13 @@ public final class RewriteOperator extends ProcessFunction<CompactionWork, Compa
         stale = g.counter("staleWorks");
         g.gauge("lastRewriteMillis", () -> lastRewriteMillis);
         shapes = new BucketShapes(MAX_BUCKETS_WITH_GAUGES);
-        writing = new HashMap<>();
+        writers = new JobWriters(
+                tables,
+                "compaction job " + getRuntimeContext().getJobInfo().getJobId() + " (commit user "
+                        + spec.commitUser() + "), rewrite "
+                        + getRuntimeContext().getTaskInfo().getTaskNameWithSubtasks() + ", attempt "
+                        + getRuntimeContext().getTaskInfo().getAttemptNumber());
         tables.openSelectedQuietly();
-    }
-
-    /** The job's handle on one table and the same handle naming new files with the subtask's registration. */
-    private record Writing(FileStoreTable handle, FileStoreTable naming, InFlightWriter writer) {}
-
-    /** The handle rewrites go through: new files carry this subtask's registration token. */
-    private Writing writing(String name) {
-        FileStoreTable t = tables.table(name);
-        Writing w = writing.get(name);
-        if (w == null) {
-            InFlightWriter writer = t.newInFlightWriter(
-                    "compaction job " + getRuntimeContext().getJobInfo().getJobId()
-                            + " (commit user " + spec.commitUser() + "), "
-                            + getRuntimeContext().getTaskInfo().getTaskNameWithSubtasks() + ", attempt "
-                            + getRuntimeContext().getTaskInfo().getAttemptNumber());
-            w = new Writing(t, t.withWriter(writer), writer);
-            writing.put(name, w);
-        } else if (w.handle != t) {
-            // reopened at a newer schema: the same registration
-            w = new Writing(t, t.withWriter(w.writer), w.writer);
-            writing.put(name, w);
-        }
-        return w;
     }
 
     @Override
@@ -115,24 +94,21 @@ public final class RewriteOperator extends ProcessFunction<CompactionWork, Compa
     /** A checkpoint is activity: the heartbeat of every registration of this subtask is renewed (when due). */
     @Override
     public void snapshotState(FunctionSnapshotContext context) {
-        writing.values().forEach(w -> w.writer.renew());
+        writers.renewAll();
     }
 
     /** Removes this subtask's registrations: its outputs not committed by now are left to orphan cleanup. */
     @Override
     public void close() throws Exception {
-        if (writing != null) {
-            writing.values().forEach(w -> w.writer.close());
-            writing.clear();
+        if (writers != null) {
+            writers.closeAll();
         }
         super.close();
     }
 
     @Override
     public void processElement(CompactionWork work, Context ctx, Collector<CompactionCommittable> out) {
-        Writing w = writing(work.table);
-        Optional<CompactionCommittable> result = BucketRewrite.run(w.naming, work);
-        w.writer.renew();
+        Optional<CompactionCommittable> result = BucketRewrite.run(writers.table(work.table), work);
         if (result.isEmpty()) {
             stale.inc();
             LOG.info("{}: nothing to do any more (a compaction landed first)", work);

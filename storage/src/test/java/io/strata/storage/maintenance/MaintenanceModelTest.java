@@ -2,10 +2,12 @@ package io.strata.storage.maintenance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.strata.storage.commit.CommitMessage;
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.data.RowKind;
+import io.strata.storage.format.DataFileNames;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.snapshot.ConsumerManager;
 import io.strata.storage.snapshot.Tag;
@@ -24,10 +26,12 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,7 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Every maintenance operation interleaved at random with writes and compactions, against a model
  * (fixed seeds, printed on failure): after every step each retained snapshot and each tag reads
  * what it read when it was made, a consumer reads exactly the changes committed after its position,
- * and after an orphan cleanup the files on disk are exactly those referenced.
+ * and after an orphan cleanup the files on disk are exactly those referenced and those of the
+ * registered writer in flight (every file is older than the threshold: the clock runs ahead).
  */
 class MaintenanceModelTest {
     @TempDir
@@ -60,6 +65,17 @@ class MaintenanceModelTest {
         int tagNumber;
         /** The model's position of consumer "c": the next snapshot it reads; null before its first read. */
         Long consumerNext;
+        /**
+         * A writer whose prepared files wait for their commit across steps, on keys no other writer
+         * writes (two writers of one key would order their versions by sequence numbers each drew
+         * on its own); null when none is open.
+         */
+        TableWrite inFlight;
+
+        List<GenericRow> inFlightRows;
+        List<CommitMessage> inFlightMessages;
+        Set<String> inFlightFiles = new HashSet<>();
+        long inFlightIdentifier;
 
         Run(long seed) {
             this.seed = seed;
@@ -92,23 +108,71 @@ class MaintenanceModelTest {
         }
 
         void append() {
-            List<GenericRow> rows = new ArrayList<>();
-            int today =
-                    (int) LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).toEpochDay();
-            Map<List<Object>, GenericRow> lastPerKey = new HashMap<>();
-            for (int r = 0; r < 15 + rnd.nextInt(30); r++) {
-                int dt = today - DAYS_BACK[rnd.nextInt(DAYS_BACK.length)];
-                long id = rnd.nextInt(25);
-                GenericRow row = rnd.nextInt(5) == 0
-                        ? new GenericRow(RowKind.DELETE, dt, id, null)
-                        : GenericRow.insert(dt, id, "v" + rnd.nextInt(100));
-                rows.add(row);
-                lastPerKey.put(List.of(dt, id), row);
-            }
+            List<GenericRow> rows = randomRows(0);
             try (TableWrite w = t.newWrite("w");
                     TableCommit c = t.newCommit("w")) {
                 rows.forEach(w::write);
                 c.commit(++identifier, w.prepareCommit());
+            }
+            applyCommitted(rows);
+        }
+
+        /** Starts a writer in flight, or commits or abandons (closes) the open one. */
+        void inFlight() {
+            if (inFlight == null) {
+                inFlightRows = randomRows(100);
+                inFlight = t.newWrite("in-flight");
+                inFlightRows.forEach(inFlight::write);
+                inFlightMessages = inFlight.prepareCommit();
+                inFlightFiles = new HashSet<>();
+                for (CommitMessage m : inFlightMessages) {
+                    m.appendFiles().forEach(f -> inFlightFiles.add(f.fileName()));
+                    m.changelogFiles().forEach(f -> inFlightFiles.add(f.fileName()));
+                }
+                String token = inFlight.inFlightWriter().token();
+                assertThat(inFlightFiles).allMatch(n -> token.equals(DataFileNames.uuidOf(n)));
+                return;
+            }
+            if (rnd.nextBoolean()) {
+                try (TableCommit c = t.newCommit("in-flight")) {
+                    c.commit(++inFlightIdentifier, inFlightMessages);
+                }
+                applyCommitted(inFlightRows);
+            }
+            inFlight.close(); // abandoned: its files are orphans now
+            inFlight = null;
+            inFlightFiles = new HashSet<>();
+        }
+
+        /** Time passes; the writer in flight renews its heartbeat meanwhile (its renewal thread runs on real time). */
+        void advanceClock() {
+            clock.advance(Duration.ofMinutes(rnd.nextInt(24 * 60)));
+            if (inFlight != null) {
+                inFlight.inFlightWriter().renew();
+            }
+        }
+
+        /** Rows on keys {@code idBase} to {@code idBase + 24}. */
+        List<GenericRow> randomRows(int idBase) {
+            List<GenericRow> rows = new ArrayList<>();
+            int today =
+                    (int) LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).toEpochDay();
+            for (int r = 0; r < 15 + rnd.nextInt(30); r++) {
+                int dt = today - DAYS_BACK[rnd.nextInt(DAYS_BACK.length)];
+                long id = idBase + rnd.nextInt(25);
+                GenericRow row = rnd.nextInt(5) == 0
+                        ? new GenericRow(RowKind.DELETE, dt, id, null)
+                        : GenericRow.insert(dt, id, "v" + rnd.nextInt(100));
+                rows.add(row);
+            }
+            return rows;
+        }
+
+        /** The model after a commit of {@code rows}. */
+        void applyCommitted(List<GenericRow> rows) {
+            Map<List<Object>, GenericRow> lastPerKey = new HashMap<>();
+            for (GenericRow row : rows) {
+                lastPerKey.put(List.of(row.get(0), row.get(1)), row);
             }
             for (Map.Entry<List<Object>, GenericRow> e : lastPerKey.entrySet()) {
                 if (e.getValue().kind() == RowKind.DELETE) {
@@ -281,9 +345,19 @@ class MaintenanceModelTest {
     }
 
     private static void assertFilesOnDiskAreReferenced(Run run) {
+        Set<String> expected = new HashSet<>(TableFiles.referenced(run.t));
+        assertThat(run.inFlightFiles).noneMatch(expected::contains);
+        expected.addAll(run.inFlightFiles);
         assertThat(TableFiles.onDisk(run.t))
-                .as("seed %d: files on disk after orphan cleanup = files referenced", run.seed)
-                .isEqualTo(TableFiles.referenced(run.t));
+                .as("seed %d: files on disk after orphan cleanup = files referenced + the in-flight writer's", run.seed)
+                .isEqualTo(expected);
+        assertThat(run.t.context().writerRegistrations().list())
+                .extracting(r -> r.token())
+                .as("seed %d: the registrations", run.seed)
+                .isEqualTo(
+                        run.inFlight == null
+                                ? List.of()
+                                : List.of(run.inFlight.inFlightWriter().token()));
     }
 
     @Test
@@ -321,14 +395,20 @@ class MaintenanceModelTest {
                 } else if (op < 90) {
                     name = "orphan clean";
                     run.cleanOrphans();
+                } else if (op < 95) {
+                    name = "write in flight, commit or abandon";
+                    run.inFlight();
                 } else {
                     name = "advance the clock";
-                    run.clock.advance(Duration.ofMinutes(run.rnd.nextInt(24 * 60)));
+                    run.advanceClock();
                 }
                 ran.merge(name, 1, Integer::sum);
                 run.check("step " + step + " (" + name + ")");
             }
+            if (run.inFlight != null) {
+                run.inFlight.close();
+            }
         }
-        assertThat(ran).as("every operation ran").hasSize(10);
+        assertThat(ran).as("every operation ran").hasSize(11);
     }
 }
