@@ -25,8 +25,9 @@ import java.time.Clock;
  * What the layers below the table facade need of one table at one schema: where its files are
  * (file IO, paths), how they are laid out (schema, format), its metadata stores (manifests,
  * snapshots), its merge engine, its local scratch directory and its clock, and the registered
- * writer whose token new files carry, if any. Immutable and cheap; holds no open files. The merge tree, changelog, compaction and read packages take this instead
- * of the {@code table} facade, so that the facade stays on top of them.
+ * writer whose token new files carry, if any. Immutable and cheap; holds no open files. The merge
+ * tree, changelog, compaction and read packages take this instead of the {@code table} facade, so
+ * that the facade stays on top of them.
  */
 public final class TableContext {
     private final String name;
@@ -119,11 +120,6 @@ public final class TableContext {
     /** This context, naming new data and changelog files with {@code w}'s token. */
     public TableContext withWriter(InFlightWriter w) {
         return new TableContext(name, io, paths, schema, clock, w);
-    }
-
-    /** The writer whose token new files carry; null when files get names of their own. */
-    public InFlightWriter writer() {
-        return writer;
     }
 
     /** The time source of commits and maintenance: the system clock unless a test injects one. */
