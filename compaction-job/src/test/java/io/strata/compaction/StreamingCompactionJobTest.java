@@ -14,6 +14,7 @@ import io.strata.storage.commit.TableCommit;
 import io.strata.storage.data.BucketId;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.format.DataFileMeta;
+import io.strata.storage.format.DataFileNames;
 import io.strata.storage.manifest.FileKind;
 import io.strata.storage.manifest.ManifestEntry;
 import io.strata.storage.mergetree.Levels;
@@ -137,6 +138,22 @@ class StreamingCompactionJobTest {
                 60_000,
                 "every level-0 file compacted",
                 () -> jobState(job) + describe(t));
+        if (rewriteFailures == 0 && commitFailures == 0) {
+            // one attempt: every output of the job carries the token of a registration of its running subtasks
+            Set<String> registered = t.context().writerRegistrations().list().stream()
+                    .map(r -> r.token())
+                    .collect(Collectors.toSet());
+            String jobTag = JobTables.jobFileTag(spec.commitUser());
+            List<String> jobFiles = levels(t).values().stream()
+                    .flatMap(l -> l.allFiles().stream())
+                    .map(DataFileMeta::fileName)
+                    .filter(n -> n.startsWith(jobTag))
+                    .toList();
+            assertThat(jobFiles).isNotEmpty();
+            assertThat(jobFiles)
+                    .as("the job's live files are named with its registrations %s", registered)
+                    .allMatch(n -> registered.contains(DataFileNames.uuidOf(n)));
+        }
         job.stopWithSavepoint(false, dir.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL)
                 .get();
 
@@ -157,6 +174,11 @@ class StreamingCompactionJobTest {
                 .isGreaterThanOrEqualTo(commits / 10);
         LsmInvariants.check(t);
         LsmInvariants.checkRowCounts(t);
+        if (rewriteFailures == 0 && commitFailures == 0) {
+            assertThat(t.context().writerRegistrations().list())
+                    .as("the writer and the stopped job removed their registrations")
+                    .isEmpty();
+        }
         assertNoDuplicateCommits(t, spec.commitUser());
         assertThat(unreferencedJobFiles(t, spec.commitUser()))
                 .as("files of failed attempts were removed")

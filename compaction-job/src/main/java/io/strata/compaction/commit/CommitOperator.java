@@ -2,6 +2,7 @@ package io.strata.compaction.commit;
 
 import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.job.JobTables;
+import io.strata.compaction.job.JobWriters;
 import io.strata.compaction.job.ProcessRelease;
 import io.strata.compaction.rewrite.CompactionCommittable;
 import io.strata.storage.commit.CommitMessage;
@@ -50,6 +51,9 @@ import org.slf4j.LoggerFactory;
  * <p><b>Batch</b>: commits every {@code --partial-commit-every} results and at the end of input,
  * with identifiers {@code attempt << 32 | n}, increasing across attempts.
  *
+ * <p>The buckets it re-plans and rewrites itself (stale results) are written under a writer
+ * registration of this subtask ({@link JobWriters}), renewed at checkpoints and removed on close.
+ *
  * <p>Metrics: commits, conflicts, bucketsReplanned, bucketsCommitted, skippedCommits,
  * filesOfFailedAttemptsRemoved, lastCommitMillis, pendingResults.
  */
@@ -61,6 +65,8 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
 
     private final JobSpec spec;
     private transient JobTables tables;
+    /** The registrations of the files this committer rewrites itself. */
+    private transient JobWriters writers;
     /** Per table (db.name): a schema for the partition keys of events. */
     private transient Map<String, TableSchema> partitionSchemas;
 
@@ -88,6 +94,10 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
         ProcessRelease.register(getRuntimeContext());
         attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
         tables = new JobTables(spec, attempt);
+        writers = new JobWriters(
+                tables,
+                "compaction job " + getRuntimeContext().getJobInfo().getJobId() + " (commit user " + spec.commitUser()
+                        + "), committer, attempt " + attempt);
         partitionSchemas = new HashMap<>();
         current = new ArrayList<>();
         pending = new TreeMap<>();
@@ -149,6 +159,15 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
         }
     }
 
+    /** Removes this committer's registrations: files it rewrote and did not commit are left to orphan cleanup. */
+    @Override
+    public void close() throws Exception {
+        if (writers != null) {
+            writers.closeAll();
+        }
+        super.close();
+    }
+
     @Override
     public void endInput() {
         if (spec.mode() == JobSpec.Mode.BATCH) {
@@ -160,6 +179,7 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
     @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
+        writers.renewAll();
         if (!current.isEmpty()) {
             pending.computeIfAbsent(context.getCheckpointId(), k -> new ArrayList<>())
                     .addAll(current);
@@ -205,7 +225,7 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
                 results.stream().collect(Collectors.groupingBy(c -> c.table, LinkedHashMap::new, Collectors.toList()));
         for (Map.Entry<String, List<CompactionCommittable>> e : byTable.entrySet()) {
             long start = System.nanoTime();
-            FileStoreTable table = tables.table(shortName(e.getKey()));
+            FileStoreTable table = writers.table(shortName(e.getKey()));
             List<CompactionCommittable> ofTable = e.getValue();
             // the job plans a table with one strategy, so every result of this pass carries the same one
             CompactStrategy strategy = CompactStrategy.parse(ofTable.get(0).strategy);

@@ -2,14 +2,17 @@ package io.strata.compaction.rewrite;
 
 import io.strata.compaction.job.JobSpec;
 import io.strata.compaction.job.JobTables;
+import io.strata.compaction.job.JobWriters;
 import io.strata.compaction.job.ProcessRelease;
 import io.strata.compaction.source.CompactionWork;
-import io.strata.storage.table.FileStoreTable;
 import java.util.Arrays;
 import java.util.Optional;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.slf4j.Logger;
@@ -21,12 +24,19 @@ import org.slf4j.LoggerFactory;
  * ({@link JobTables#filePrefix}), so that files of an attempt that failed before its results were
  * committed can be found and removed later.
  *
+ * <p>In-flight files: per table, the subtask registers as a writer ({@link JobWriters}) before
+ * its first output file, names every output with the registration's token, renews the heartbeat
+ * on its rewrites and at every checkpoint (no thread of its own), and removes the registration when
+ * it closes. So orphan cleanup keeps a running job's outputs, however long they wait for their
+ * commit; a crashed or cancelled attempt's registration goes stale.
+ *
  * <p>Metrics (operator group): rowsRead, rowsWritten, bytesRead, bytesWritten, changelogRows,
  * bucketsCompacted, staleWorks, lastRewriteMillis; per table, partition and bucket (groups {@code
  * table}, {@code partition}, {@code bucket}), for the first {@link #MAX_BUCKETS_WITH_GAUGES} buckets
  * the subtask compacts: sortedRunsBefore/After, level0FilesBefore/After of the last compaction.
  */
-public final class RewriteOperator extends ProcessFunction<CompactionWork, CompactionCommittable> {
+public final class RewriteOperator extends ProcessFunction<CompactionWork, CompactionCommittable>
+        implements CheckpointedFunction {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(RewriteOperator.class);
 
@@ -44,6 +54,9 @@ public final class RewriteOperator extends ProcessFunction<CompactionWork, Compa
     static final int MAX_BUCKETS_WITH_GAUGES = 1024;
 
     private transient BucketShapes shapes;
+    /** The registrations of this subtask's outputs, and the handles naming files with them. */
+    private transient JobWriters writers;
+
     private transient boolean warnedUntracked;
 
     public RewriteOperator(JobSpec spec) {
@@ -64,13 +77,38 @@ public final class RewriteOperator extends ProcessFunction<CompactionWork, Compa
         stale = g.counter("staleWorks");
         g.gauge("lastRewriteMillis", () -> lastRewriteMillis);
         shapes = new BucketShapes(MAX_BUCKETS_WITH_GAUGES);
+        writers = new JobWriters(
+                tables,
+                "compaction job " + getRuntimeContext().getJobInfo().getJobId() + " (commit user "
+                        + spec.commitUser() + "), rewrite "
+                        + getRuntimeContext().getTaskInfo().getTaskNameWithSubtasks() + ", attempt "
+                        + getRuntimeContext().getTaskInfo().getAttemptNumber());
         tables.openSelectedQuietly();
     }
 
     @Override
+    public void initializeState(FunctionInitializationContext context) {
+        // no state: the registrations live in the tables, and a restored subtask registers anew
+    }
+
+    /** A checkpoint is activity: the heartbeat of every registration of this subtask is renewed (when due). */
+    @Override
+    public void snapshotState(FunctionSnapshotContext context) {
+        writers.renewAll();
+    }
+
+    /** Removes this subtask's registrations: its outputs not committed by now are left to orphan cleanup. */
+    @Override
+    public void close() throws Exception {
+        if (writers != null) {
+            writers.closeAll();
+        }
+        super.close();
+    }
+
+    @Override
     public void processElement(CompactionWork work, Context ctx, Collector<CompactionCommittable> out) {
-        FileStoreTable table = tables.table(work.table);
-        Optional<CompactionCommittable> result = BucketRewrite.run(table, work);
+        Optional<CompactionCommittable> result = BucketRewrite.run(writers.table(work.table), work);
         if (result.isEmpty()) {
             stale.inc();
             LOG.info("{}: nothing to do any more (a compaction landed first)", work);

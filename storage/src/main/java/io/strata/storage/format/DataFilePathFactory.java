@@ -1,27 +1,31 @@
 package io.strata.storage.format;
 
 import io.strata.storage.fs.TablePaths;
-import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Names new files of one bucket: {@code <prefix>-<uuid>-<n>.parquet}, where the uuid is unique to
- * this factory. Names are never reused, which is what lets manifests identify files by name.
+ * Names new files of one bucket: {@code <prefix>-<uuid>-<n>.parquet}, the {@code <uuid>-<n>} from
+ * {@link DataFileNames} (this factory's own, or its writer's, shared by the writer's buckets). Names
+ * are never reused, which is what lets manifests identify files by name.
  */
 public final class DataFilePathFactory {
 
     private final TablePaths paths;
     private final String partitionPath;
     private final int bucket;
-    private final String uuid = UUID.randomUUID().toString();
-    private final AtomicInteger counter = new AtomicInteger();
+    private final DataFileNames names;
 
+    /** A factory with names of its own, which no writer registration protects. */
     public DataFilePathFactory(TablePaths paths, String partitionPath, int bucket) {
+        this(paths, partitionPath, bucket, DataFileNames.unregistered());
+    }
+
+    public DataFilePathFactory(TablePaths paths, String partitionPath, int bucket, DataFileNames names) {
         this.paths = paths;
         this.partitionPath = partitionPath;
         this.bucket = bucket;
+        this.names = names;
     }
 
     /** A supplier of new paths with {@code prefix}, for a {@link RollingFileWriter}. */
@@ -30,8 +34,7 @@ public final class DataFilePathFactory {
     }
 
     public Path newPath(String prefix) {
-        return paths.dataFile(
-                partitionPath, bucket, prefix + "-" + uuid + "-" + counter.getAndIncrement() + ".parquet");
+        return paths.dataFile(partitionPath, bucket, prefix + "-" + names.next() + ".parquet");
     }
 
     public Path toPath(String fileName) {

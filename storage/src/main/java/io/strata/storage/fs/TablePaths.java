@@ -9,6 +9,7 @@ import org.apache.hadoop.fs.Path;
  *   schema/schema-&lt;id&gt;
  *   snapshot/snapshot-&lt;id&gt;, LATEST, EARLIEST
  *   manifest/manifest-&lt;uuid&gt;-&lt;n&gt;, manifest-list-&lt;uuid&gt;-&lt;n&gt;
+ *   writer/writer-&lt;token&gt;
  *   [&lt;k&gt;=&lt;v&gt;/...]bucket-&lt;n&gt;/data-&lt;uuid&gt;-&lt;n&gt;.parquet
  * </pre>
  */
@@ -50,6 +51,11 @@ public final class TablePaths {
 
     public Path changelogFile(long id) {
         return new Path(changelogDir(), "changelog-" + id);
+    }
+
+    /** Where running writers register: {@code writer/writer-<token>}. */
+    public Path writerDir() {
+        return new Path(root, "writer");
     }
 
     public Path manifestDir() {

@@ -7,7 +7,9 @@ import java.util.Map;
 /**
  * What an orphan cleanup found and did.
  *
- * @param orphans the unreferenced files older than the threshold (what a dry run would delete)
+ * @param orphans the unreferenced files older than the threshold that no fresh writer registration
+ *     protects, and the registrations stale for longer than the threshold (what a dry run would
+ *     delete)
  * @param deleted the files deleted (empty for a dry run)
  * @param youngSkipped unreferenced or not, files younger than the threshold, left alone
  * @param refused paths the cleanup would not touch, with the reason (symbolic links, paths outside

@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
  * Deletes the files under a table's directory that nothing references and that are older than a
  * threshold: data and changelog files no retained snapshot names, manifests and manifest lists no
  * retained snapshot or tag names, and hidden temporaries ({@code .<name>.tmp}) that a crashed
- * writer or committer left. Schema files, snapshot files, tags, hints and expiration journals are
- * never candidates.
+ * writer or committer left. Schema files, snapshot files, tags, consumers, hints and expiration
+ * journals are never candidates; writer registrations go only when their heartbeat is stale.
  *
  * <p>Safety, each a rule and a test:
  *
@@ -40,6 +40,11 @@ import org.slf4j.LoggerFactory;
  *       between the two passes is kept;
  *   <li>only files older than the threshold go (default 1 day; under 1 hour only when the caller
  *       says so): a writer's or a committer's files in flight are younger;
+ *   <li>a file named with the token of a running writer's registration whose heartbeat is fresh
+ *       ({@code orphan-clean.writer-heartbeat-timeout}) stays, however old; registrations are read
+ *       after the listing and again just before deleting, so one that appears in between still
+ *       protects its files. A registration stale for longer than the threshold is deleted too. One
+ *       that cannot be parsed fails the run, naming its file, with nothing deleted;
  *   <li>a file is deleted by itself, never a directory, and never through or at a symbolic link;
  *       a table directory that is a symbolic link is refused, and any listed path outside the
  *       table directory (another scheme, authority or root) is refused and reported;
@@ -51,7 +56,8 @@ public final class OrphanFilesClean {
     /** The smallest threshold accepted without {@link #olderThanAllowingRecent}. */
     public static final Duration MIN_SAFE_AGE = Duration.ofHours(1);
 
-    private static final Set<String> METADATA_DIRS = Set.of("schema", "snapshot", "tag", "consumer", "changelog");
+    private static final Set<String> METADATA_DIRS =
+            Set.of("schema", "snapshot", "tag", "consumer", "changelog", "writer");
 
     private final TableContext table;
     private final FileIO io;
@@ -141,27 +147,33 @@ public final class OrphanFilesClean {
                     "table " + table.name() + ": cannot list " + root + "; nothing deleted: " + e.getMessage(), e);
         }
         long cutoff = table.clock().millis() - olderThan.toMillis();
-        // read after listing: a file committed after it was listed is referenced by then
+        // read after listing: a writer registered, or a file committed, after it was listed is seen by then
+        InFlightFiles inFlight = new InFlightFiles(table, olderThan);
+        inFlight.read();
         Referenced referenced = referenced();
         List<FileIO.FileEntry> old = new ArrayList<>();
         for (FileIO.FileEntry e : candidates) {
             scan.scanned++;
             if (e.modificationTime() >= cutoff) {
                 scan.youngSkipped++;
-            } else if (!referenced.names.contains(e.path().getName())) {
+            } else if (!referenced.names.contains(e.path().getName())
+                    && !inFlight.protects(e.path().getName())) {
                 old.add(e);
             }
         }
-        // snapshots committed while the referenced set was read
+        // snapshots committed and writers registered while the referenced set was read
         referenced.addSnapshotsAfter();
+        inFlight.read();
         String changelogPrefix = table.schema().tableOptions().get(FileOptions.CHANGELOG_FILE_PREFIX);
         for (FileIO.FileEntry e : old) {
             String name = e.path().getName();
-            if (!referenced.names.contains(name)) {
+            if (!referenced.names.contains(name) && !inFlight.protects(name)) {
                 scan.orphans.add(new TableFile(
                         kindOf(e.path(), root, name, changelogPrefix), e.path().toString(), e.length()));
             }
         }
+        // stale registrations protect nothing any more; they go with the orphans
+        scan.orphans.addAll(inFlight.staleRegistrations());
         return scan;
     }
 

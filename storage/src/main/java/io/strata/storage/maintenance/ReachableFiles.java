@@ -37,7 +37,7 @@ import org.apache.hadoop.fs.Path;
 public final class ReachableFiles {
     /** The table-level directories that hold metadata, never data or changelog files. */
     private static final Set<String> METADATA_DIRS =
-            Set.of("schema", "snapshot", "manifest", "tag", "consumer", "changelog");
+            Set.of("schema", "snapshot", "manifest", "tag", "consumer", "changelog", "writer");
 
     private final TableContext table;
 

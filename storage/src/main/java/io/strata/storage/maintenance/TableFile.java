@@ -16,6 +16,8 @@ public record TableFile(Kind kind, String path, long size) {
         MANIFEST,
         MANIFEST_LIST,
         /** A hidden temporary ({@code .<name>.tmp}) of a write that did not finish. */
-        TEMPORARY
+        TEMPORARY,
+        /** The registration of a writer whose heartbeat went stale ({@code writer/writer-<token>}). */
+        WRITER_REGISTRATION
     }
 }

@@ -64,6 +64,18 @@ public final class ExpireOptions {
                     + "'yyyyMMdd' or 'yyyy-MM-dd HH:mm:ss' (times in UTC); unset: ISO dates (2026-12-01) and "
                     + "date-times (2026-12-01T10:00 or 2026-12-01 10:00:00).");
 
+    public static final ConfigOption<Duration> WRITER_HEARTBEAT_TIMEOUT = ConfigOption.key(
+                    "orphan-clean.writer-heartbeat-timeout")
+            .durationType()
+            .defaultValue(Duration.ofHours(1))
+            .perRun()
+            .withDescription("Running writers and compaction jobs register in the table's writer/ directory and "
+                    + "renew a heartbeat there (every quarter of this time while active); orphan cleanup never "
+                    + "deletes a file named with the token of a registration whose heartbeat is younger than this, "
+                    + "however old the file. A registration whose heartbeat is older no longer protects (its "
+                    + "writer crashed or hung), and orphan cleanup deletes it once the heartbeat is also older "
+                    + "than its threshold.");
+
     public static final ConfigOption<Integer> DELETE_THREADS = ConfigOption.key("maintenance.delete-threads")
             .intType()
             .defaultValue(4)

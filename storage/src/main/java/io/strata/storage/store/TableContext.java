@@ -10,21 +10,25 @@ import io.strata.storage.fs.Publishers;
 import io.strata.storage.fs.TablePaths;
 import io.strata.storage.manifest.ManifestStore;
 import io.strata.storage.merge.MergeEngines;
+import io.strata.storage.options.ExpireOptions;
 import io.strata.storage.options.WriteOptions;
 import io.strata.storage.schema.TableSchema;
 import io.strata.storage.snapshot.ChangelogManager;
 import io.strata.storage.snapshot.ConsumerManager;
+import io.strata.storage.snapshot.InFlightWriter;
 import io.strata.storage.snapshot.SnapshotManager;
 import io.strata.storage.snapshot.TagManager;
+import io.strata.storage.snapshot.WriterRegistrations;
 import java.io.File;
 import java.time.Clock;
 
 /**
  * What the layers below the table facade need of one table at one schema: where its files are
  * (file IO, paths), how they are laid out (schema, format), its metadata stores (manifests,
- * snapshots), its merge engine, its local scratch directory and its clock. Immutable and cheap;
- * holds no open files. The merge tree, changelog, compaction and read packages take this instead
- * of the {@code table} facade, so that the facade stays on top of them.
+ * snapshots), its merge engine, its local scratch directory and its clock, and the registered
+ * writer whose token new files carry, if any. Immutable and cheap; holds no open files. The merge
+ * tree, changelog, compaction and read packages take this instead of the {@code table} facade, so
+ * that the facade stays on top of them.
  */
 public final class TableContext {
     private final String name;
@@ -37,11 +41,21 @@ public final class TableContext {
     private final TagManager tags;
     private final ConsumerManager consumers;
     private final ChangelogManager changelogs;
+    private final WriterRegistrations writerRegistrations;
+    /** The writer whose token new data and changelog files carry; null: files get names of their own. */
+    private final InFlightWriter writer;
+
     private final MergeEngines mergeEngines;
     private final Clock clock;
 
     public TableContext(String name, FileIO io, TablePaths paths, TableSchema schema, Clock clock) {
+        this(name, io, paths, schema, clock, null);
+    }
+
+    private TableContext(
+            String name, FileIO io, TablePaths paths, TableSchema schema, Clock clock, InFlightWriter writer) {
         this.name = name;
+        this.writer = writer;
         this.io = io;
         this.paths = paths;
         this.schema = schema;
@@ -50,6 +64,7 @@ public final class TableContext {
         this.tags = new TagManager(io, paths, name);
         this.consumers = new ConsumerManager(io, paths, name);
         this.changelogs = new ChangelogManager(io, paths, name);
+        this.writerRegistrations = new WriterRegistrations(io, paths, name, clock);
         this.format = new FileFormatConfig(io.conf(), schema.tableOptions());
         this.manifests = new ManifestStore(
                 io, paths, format, schema.tableOptions(), schema.typesOf(schema.partitionIndexes()), clock);
@@ -97,6 +112,24 @@ public final class TableContext {
         return changelogs;
     }
 
+    /** The registrations of the table's running writers. */
+    public WriterRegistrations writerRegistrations() {
+        return writerRegistrations;
+    }
+
+    /**
+     * A new writer registration owned by {@code owner} (commit user, job, host), with the table's
+     * {@code orphan-clean.writer-heartbeat-timeout}; it registers when it names its first file.
+     */
+    public InFlightWriter newInFlightWriter(String owner) {
+        return writerRegistrations.newWriter(owner, schema.tableOptions().get(ExpireOptions.WRITER_HEARTBEAT_TIMEOUT));
+    }
+
+    /** This context, naming new data and changelog files with {@code w}'s token. */
+    public TableContext withWriter(InFlightWriter w) {
+        return new TableContext(name, io, paths, schema, clock, w);
+    }
+
     /** The time source of commits and maintenance: the system clock unless a test injects one. */
     public Clock clock() {
         return clock;
@@ -114,8 +147,10 @@ public final class TableContext {
 
     /** Where the files of one bucket are written. */
     public DataFilePathFactory bucketPaths(BucketId bucket) {
-        return new DataFilePathFactory(
-                paths, PartitionPath.of(schema.partitionKeys(), bucket.partition()), bucket.bucket());
+        String partitionPath = PartitionPath.of(schema.partitionKeys(), bucket.partition());
+        return writer == null
+                ? new DataFilePathFactory(paths, partitionPath, bucket.bucket())
+                : new DataFilePathFactory(paths, partitionPath, bucket.bucket(), writer.fileNames());
     }
 
     /** Local scratch directory for spilled buffers, bounded merges and lookup files. */
@@ -126,6 +161,6 @@ public final class TableContext {
 
     /** This context at another schema (run options on top, or a new schema id). */
     public TableContext withSchema(TableSchema other) {
-        return new TableContext(name, io, paths, other, clock);
+        return new TableContext(name, io, paths, other, clock, writer);
     }
 }

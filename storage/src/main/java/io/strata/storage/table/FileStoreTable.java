@@ -22,6 +22,7 @@ import io.strata.storage.read.ReadBuilder;
 import io.strata.storage.schema.DataType;
 import io.strata.storage.schema.SchemaManager;
 import io.strata.storage.schema.TableSchema;
+import io.strata.storage.snapshot.InFlightWriter;
 import io.strata.storage.snapshot.SnapshotManager;
 import io.strata.storage.store.TableContext;
 import java.io.File;
@@ -179,6 +180,26 @@ public final class FileStoreTable {
     /** Local scratch directory for spilled buffers, bounded merges and lookup files. */
     public File spillDir() {
         return context.spillDir();
+    }
+
+    /**
+     * A registration for a writer or job that creates files through {@link #withWriter}: orphan
+     * cleanup keeps every file named with its token while its heartbeat is fresh
+     * ({@code orphan-clean.writer-heartbeat-timeout}). The caller renews it on its activity
+     * ({@link InFlightWriter#renew}) and closes it when it stops writing.
+     *
+     * @param owner who writes, for people reading the registration: commit user, job, host
+     */
+    public InFlightWriter newInFlightWriter(String owner) {
+        return context.newInFlightWriter(owner);
+    }
+
+    /**
+     * This table, naming the data and changelog files its writers and compactions create with
+     * {@code writer}'s token (naming the first registers the writer).
+     */
+    public FileStoreTable withWriter(InFlightWriter writer) {
+        return new FileStoreTable(schemaManager, context.withWriter(writer));
     }
 
     /**

@@ -29,10 +29,13 @@ import io.strata.storage.options.WriteOptions;
 import io.strata.storage.schema.DataField;
 import io.strata.storage.schema.DataType;
 import io.strata.storage.schema.TableSchema;
+import io.strata.storage.snapshot.InFlightWriter;
 import io.strata.storage.snapshot.Snapshot;
+import io.strata.storage.store.TableContext;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -55,10 +58,19 @@ import java.util.function.Supplier;
  *
  * <p>Memory: all buckets of this writer share {@code write-buffer-size}; when it is exceeded the
  * largest bucket buffer spills to local disk ({@code write-buffer-spillable}) or is flushed.
- * Not thread-safe.
+ *
+ * <p>In-flight files: the writer registers ({@link InFlightWriter}) before its first file, names
+ * every file it and its inline compaction create with the registration's token, renews the
+ * heartbeat as it names files and prepares commits, and between those on a daemon thread of its
+ * own, so orphan cleanup keeps its uncommitted files however long they wait; {@link #close()} stops
+ * the thread and removes the registration. Not thread-safe.
  */
 public final class TableWrite implements AutoCloseable {
     private final FileStoreTable table;
+    /** The table's context naming new files with {@link #inFlight}'s token. */
+    private final TableContext context;
+
+    private final InFlightWriter inFlight;
     private final TableSchema schema;
     private final MergeEngines engines;
     private final RecordComparator comparator;
@@ -82,6 +94,10 @@ public final class TableWrite implements AutoCloseable {
 
     TableWrite(FileStoreTable table, String commitUser) {
         this.table = table;
+        this.inFlight = table.newInFlightWriter("table writer of commit user " + commitUser + " in process "
+                + ManagementFactory.getRuntimeMXBean().getName());
+        this.inFlight.renewInBackground();
+        this.context = table.context().withWriter(inFlight);
         this.schema = table.schema();
         this.engines = table.mergeEngines();
         if (schema.hasPrimaryKey()) {
@@ -169,9 +185,9 @@ public final class TableWrite implements AutoCloseable {
     private MergeTreeWriter writerFor(BucketId bucketId) {
         MergeTreeWriter w = writers.get(bucketId);
         if (w == null) {
-            DataFilePathFactory paths = table.context().bucketPaths(bucketId);
+            DataFilePathFactory paths = context.bucketPaths(bucketId);
             WriteBuffer buffer = new WriteBuffer(comparator, sorter, functions, spillDir);
-            w = new MergeTreeWriter(table.context(), paths, buffer, comparator, targetFileSize, nextSequence(bucketId));
+            w = new MergeTreeWriter(context, paths, buffer, comparator, targetFileSize, nextSequence(bucketId));
             if (!writeOnly) {
                 w.setCompaction(compactManager(bucketId));
             }
@@ -244,7 +260,7 @@ public final class TableWrite implements AutoCloseable {
                 levels,
                 planner,
                 strategy,
-                new CompactRewriter(table.context()),
+                new CompactRewriter(context),
                 compactionPool,
                 stopTrigger,
                 strategy == CompactStrategy.LOOKUP && o.get(ChangelogOptions.LOOKUP_WAIT),
@@ -294,6 +310,7 @@ public final class TableWrite implements AutoCloseable {
     }
 
     private List<CommitMessage> prepare(boolean waitCompaction) {
+        inFlight.renew();
         List<BucketId> keys = new ArrayList<>(writers.keySet());
         List<Future<MergeTreeWriter.Increment>> flushes = new ArrayList<>();
         for (BucketId bucketId : keys) {
@@ -348,7 +365,11 @@ public final class TableWrite implements AutoCloseable {
         return flushPool;
     }
 
-    /** Discards buffered rows and deletes files flushed but not handed out. */
+    /**
+     * Discards buffered rows, deletes files flushed but not handed out, and removes the writer's
+     * registration: files handed out by {@link #prepareCommit()} and not committed are then
+     * orphans once older than orphan cleanup's threshold.
+     */
     @Override
     public void close() {
         if (flushPool != null) {
@@ -364,5 +385,11 @@ public final class TableWrite implements AutoCloseable {
         }
         writers.clear();
         buffered = 0;
+        inFlight.close();
+    }
+
+    /** This writer's registration: its token is in the name of every file the writer creates. */
+    public InFlightWriter inFlightWriter() {
+        return inFlight;
     }
 }

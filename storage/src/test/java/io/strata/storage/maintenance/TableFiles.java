@@ -20,7 +20,8 @@ import org.apache.hadoop.fs.Path;
  * through the table's own FileIO, so the same comparison holds on a local disk, HDFS or S3.
  */
 public final class TableFiles {
-    private static final Set<String> METADATA_DIRS = Set.of("schema", "snapshot", "tag", "consumer", "changelog");
+    private static final Set<String> METADATA_DIRS =
+            Set.of("schema", "snapshot", "tag", "consumer", "changelog", "writer");
 
     private TableFiles() {}
 
@@ -60,8 +61,8 @@ public final class TableFiles {
     }
 
     /**
-     * The names of the files under the table directory outside schema/, snapshot/, tag/, consumer/
-     * and changelog/.
+     * The names of the files under the table directory outside schema/, snapshot/, tag/, consumer/,
+     * changelog/ and writer/.
      */
     public static Set<String> onDisk(FileStoreTable t) {
         Set<String> names = new HashSet<>();
