@@ -68,11 +68,23 @@ public final class SnapshotExpiration {
     private final TableContext table;
     private final SnapshotManager snapshots;
     private final FileIO io;
+    private BulkDelete bulkDelete;
 
     public SnapshotExpiration(TableContext table) {
         this.table = table;
         this.snapshots = table.snapshotManager();
         this.io = table.fileIO();
+        this.bulkDelete = BulkDelete.local(table);
+    }
+
+    /**
+     * Deletes the data, changelog, manifest and manifest-list files through {@code bulk} (a
+     * Flink job for large tables) instead of in this process; the plan, the journal, the snapshot
+     * files, the order of stages and the check against the latest snapshot stay here.
+     */
+    public SnapshotExpiration deletingWith(BulkDelete bulk) {
+        this.bulkDelete = bulk;
+        return this;
     }
 
     /** What {@link #expire()} would do now; deletes nothing. */
@@ -302,7 +314,7 @@ public final class SnapshotExpiration {
                 }
             }
             try {
-                new FileDeleter(table).delete(toDelete, deleted);
+                FileDeleter.inStages(table, bulkDelete, toDelete, deleted);
             } catch (UncheckedIOException e) {
                 throw e.getCause();
             }
