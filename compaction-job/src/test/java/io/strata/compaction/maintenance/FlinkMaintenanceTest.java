@@ -34,8 +34,11 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -109,6 +112,15 @@ class FlinkMaintenanceTest {
     private static FlinkMaintenance flink(TableOpener opener, int parallelism) {
         // 10 files a task: the few hundred files of the test table make many tasks for the subtasks to share
         return new FlinkMaintenance(opener, parallelism, 10, p -> StreamExecutionEnvironment.getExecutionEnvironment());
+    }
+
+    /** Jobs submitted to the test cluster through its REST endpoint (its classes are this class path's). */
+    private static FlinkMaintenance onCluster(TableOpener opener) {
+        // the extension makes every environment of the test its own; a REST client is not one of them
+        TestStreamEnvironment.unsetAsContext();
+        Configuration client = CLUSTER.getClientConfiguration();
+        return FlinkMaintenance.onCluster(
+                opener, 2, client.get(RestOptions.ADDRESS), client.get(RestOptions.PORT), null);
     }
 
     private static TableOpener opener(String wh, Map<String, String> options) {
@@ -266,9 +278,10 @@ class FlinkMaintenanceTest {
         // readable meanwhile: every retained snapshot reads what the single-process run's table reads
         assertThat(reads(open(b))).isEqualTo(reads(open(a)));
 
+        // the rerun goes to the cluster by REST, as a job submitted to a session cluster would
         ExpireResult rerun = open(b).copyWithOptions(RETAIN_3)
                 .newSnapshotExpiration()
-                .deletingWith(flink(opener(b, RETAIN_3), 2))
+                .deletingWith(onCluster(opener(b, RETAIN_3)))
                 .expire();
         assertThat(rerun.resumed()).isEqualTo(1);
         assertThat(rerun.plan().isEmpty()).isTrue();
@@ -276,5 +289,40 @@ class FlinkMaintenanceTest {
         assertThat(reads(open(b))).isEqualTo(reads(open(a)));
         assertThat(TableModel.toContents(TestTables.scan(open(b)))).isEqualTo(model.contents());
         assertThat(local.deleted()).isNotEmpty();
+    }
+
+    @Test
+    void anOrphanDeleteThatFailsInTheJobFailsTheRunClearlyAndARerunFinishes() throws Exception {
+        String a = history("a");
+        try (TableWrite w = open(a).newWrite("lost")) {
+            Random rnd = new Random(11);
+            for (int r = 0; r < 400; r++) {
+                w.write(TableModel.randomRow(rnd, 80));
+            }
+            assertThat(w.prepareCommit()).isNotEmpty();
+        }
+        String b = copy(a, dir.resolve("b").toString());
+        OrphanCleanResult local = OrphanFilesClean.olderThan(open(a).context(), Duration.ofDays(1))
+                .clean();
+        assertThat(local.deleted()).hasSizeGreaterThan(3);
+
+        FlinkMaintenance failing = flink(failingOpener(b), 3);
+        assertThatThrownBy(() -> OrphanFilesClean.olderThan(open(b).context(), Duration.ofDays(1))
+                        .runningWith(failing, failing)
+                        .clean())
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining("table db.t: orphan cleanup stopped after deleting")
+                .hasMessageContaining("injected: cannot delete");
+        assertThat(reads(open(b))).isEqualTo(reads(open(a)));
+
+        FlinkMaintenance rest = onCluster(opener(b, Map.of()));
+        OrphanCleanResult rerun = OrphanFilesClean.olderThan(open(b).context(), Duration.ofDays(1))
+                .runningWith(rest, rest)
+                .clean();
+        // the rerun lists again and deletes what the failed run left; the disks end up the same
+        assertThat(rel(b, rerun.deleted())).isNotEmpty().isSubsetOf(rel(a, local.deleted()));
+        assertThat(filesOnDisk(b)).isEqualTo(filesOnDisk(a));
+        assertThat(reads(open(b))).isEqualTo(reads(open(a)));
+        assertThat(TableModel.toContents(TestTables.scan(open(b)))).isEqualTo(model.contents());
     }
 }
