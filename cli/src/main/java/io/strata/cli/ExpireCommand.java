@@ -2,6 +2,7 @@ package io.strata.cli;
 
 import io.strata.storage.maintenance.ExpirePlan;
 import io.strata.storage.maintenance.ExpireResult;
+import io.strata.storage.maintenance.SnapshotExpiration;
 import io.strata.storage.maintenance.TableFile;
 import io.strata.storage.options.ExpireOptions;
 import io.strata.storage.table.FileStoreTable;
@@ -29,6 +30,9 @@ import picocli.CommandLine.Spec;
 final class ExpireCommand implements Callable<Integer> {
     @Mixin
     WarehouseOptions target;
+
+    @Mixin
+    MaintenanceJobOptions jobOptions;
 
     @Spec
     CommandSpec spec;
@@ -88,9 +92,9 @@ final class ExpireCommand implements Callable<Integer> {
             run.put(ExpireOptions.DELETES_PER_SECOND.key(), String.valueOf(deletesPerSecond));
         }
         FileStoreTable table = target.openTable().copyWithOptions(run);
-        ExpireResult r = dryRun
-                ? table.newSnapshotExpiration().dryRun()
-                : table.newSnapshotExpiration().expire();
+        SnapshotExpiration expiration = table.newSnapshotExpiration();
+        jobOptions.job(target, run).ifPresent(expiration::deletingWith);
+        ExpireResult r = dryRun ? expiration.dryRun() : expiration.expire();
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             printJson(out, r);

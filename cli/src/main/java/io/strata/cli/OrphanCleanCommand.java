@@ -28,6 +28,9 @@ final class OrphanCleanCommand implements Callable<Integer> {
     @Mixin
     WarehouseOptions target;
 
+    @Mixin
+    MaintenanceJobOptions jobOptions;
+
     @Spec
     CommandSpec spec;
 
@@ -65,13 +68,14 @@ final class OrphanCleanCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--older-than: " + e.getMessage(), e);
         }
         FileStoreTable table = target.openTable();
-        if (deletesPerSecond != null) {
-            table = table.copyWithOptions(
-                    Map.of(ExpireOptions.DELETES_PER_SECOND.key(), String.valueOf(deletesPerSecond)));
-        }
+        Map<String, String> run = deletesPerSecond == null
+                ? Map.of()
+                : Map.of(ExpireOptions.DELETES_PER_SECOND.key(), String.valueOf(deletesPerSecond));
+        table = table.copyWithOptions(run);
         OrphanFilesClean clean = allowRecent
                 ? OrphanFilesClean.olderThanAllowingRecent(table.context(), age)
                 : table.newOrphanFilesClean(age);
+        jobOptions.job(target, run).ifPresent(job -> clean.runningWith(job, job));
         OrphanCleanResult r = dryRun ? clean.dryRun() : clean.clean();
         PrintWriter out = spec.commandLine().getOut();
         List<TableFile> files = dryRun ? r.orphans() : r.deleted();

@@ -186,6 +186,72 @@ class MaintenanceCommandsTest {
         assertThat(scan.lines()).hasSize(20);
     }
 
+    /** The JSON of a run with every path made relative to the warehouse {@code wh}. */
+    private static String relative(String json, String wh) {
+        String root = Path.of(wh).toAbsolutePath().toUri().getPath();
+        return json.replace("file:" + root, "").replace(root, "");
+    }
+
+    private static void copyTree(Path from, Path to) throws Exception {
+        try (java.util.stream.Stream<Path> s = Files.walk(from)) {
+            for (Path p : s.toList()) {
+                Path target = to.resolve(from.relativize(p));
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+    }
+
+    @Test
+    void withParallelismTheFlinkJobDeletesWhatTheSingleProcessRunDeletes() throws Exception {
+        Path orphan = dir.resolve("wh")
+                .resolve("db.db")
+                .resolve("t")
+                .resolve("bucket-0")
+                .resolve("data-orphan.parquet");
+        Files.writeString(orphan, "x");
+        Files.setLastModifiedTime(orphan, FileTime.from(Instant.now().minusSeconds(60)));
+        String other = dir.resolve("wh2").toString();
+        copyTree(dir.resolve("wh"), Path.of(other));
+        String[] expire = {"expire", "--table", "db.t", "--retain-min", "2", "--older-than", "0 s", "--json"};
+        String[] clean = {"orphan-clean", "--table", "db.t", "--older-than", "0s", "--allow-recent", "--json"};
+
+        Result local = run(with(expire, "--warehouse", wh()));
+        Result job = run(with(expire, "--warehouse", other, "--parallelism", "2"));
+        assertThat(local.exit()).as(local.err()).isZero();
+        assertThat(job.exit()).as(job.err()).isZero();
+        assertThat(JSON.readTree(local.out()).get("snapshotsExpired").asLong()).isEqualTo(6);
+        assertThat(JSON.readTree(relative(job.out(), other))).isEqualTo(JSON.readTree(relative(local.out(), wh())));
+
+        Result localClean = run(with(clean, "--warehouse", wh()));
+        Result jobClean = run(with(clean, "--warehouse", other, "--parallelism", "3"));
+        assertThat(localClean.exit()).as(localClean.err()).isZero();
+        assertThat(jobClean.exit()).as(jobClean.err()).isZero();
+        assertThat(JSON.readTree(localClean.out()).get("files")).hasSize(1);
+        assertThat(JSON.readTree(relative(jobClean.out(), other)))
+                .isEqualTo(JSON.readTree(relative(localClean.out(), wh())));
+        assertThat(run("scan", "--warehouse", other, "--table", "db.t", "--json")
+                        .lines())
+                .isEqualTo(run("scan", "--warehouse", wh(), "--table", "db.t", "--json")
+                        .lines());
+
+        Result lone = run("expire", "--warehouse", wh(), "--table", "db.t", "--flink", "localhost:8081");
+        assertThat(lone.exit()).isNotZero();
+        assertThat(lone.err()).contains("--parallelism above 1");
+        Result badAddress = run(with(clean, "--warehouse", wh(), "--parallelism", "2", "--flink", "localhost"));
+        assertThat(badAddress.exit()).isNotZero();
+        assertThat(badAddress.err()).contains("--flink must be HOST:PORT");
+    }
+
+    private static String[] with(String[] args, String... more) {
+        String[] all = java.util.Arrays.copyOf(args, args.length + more.length);
+        System.arraycopy(more, 0, all, args.length, more.length);
+        return all;
+    }
+
     @Test
     void tagsPinASnapshotThatScansAfterItExpired() throws Exception {
         Result created =

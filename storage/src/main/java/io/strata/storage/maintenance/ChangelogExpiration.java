@@ -44,8 +44,10 @@ final class ChangelogExpiration {
     private final SnapshotManager snapshots;
     private final FileIO io;
     private final Producer producer;
+    private final BulkDelete bulkDelete;
 
-    ChangelogExpiration(TableContext table) {
+    ChangelogExpiration(TableContext table, BulkDelete bulkDelete) {
+        this.bulkDelete = bulkDelete;
         this.table = table;
         this.changelogs = table.changelogManager();
         this.snapshots = table.snapshotManager();
@@ -143,7 +145,8 @@ final class ChangelogExpiration {
                 }
             }
             try {
-                new FileDeleter(table).delete(LiveInLatest.without(table, files, "changelog expiration"), deleted);
+                FileDeleter.inStages(
+                        table, bulkDelete, LiveInLatest.without(table, files, "changelog expiration"), deleted);
             } catch (UncheckedIOException e) {
                 throw e.getCause();
             }

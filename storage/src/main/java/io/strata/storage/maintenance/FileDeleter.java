@@ -5,8 +5,10 @@ import io.strata.storage.store.TableContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -28,17 +30,95 @@ final class FileDeleter {
 
     private final TableContext table;
     private final int threads;
-    private final Integer perSecond;
+    /** Deletes a second at most; null for no bound. */
+    private final Double perSecond;
+
     private long nextFreeNanos;
 
     FileDeleter(TableContext table) {
+        this(table, rate(table));
+    }
+
+    /** At most {@code perSecond} deletes a second (null: no bound), whatever the table's option says. */
+    FileDeleter(TableContext table, Double perSecond) {
         this.table = table;
         this.threads = table.schema().tableOptions().get(ExpireOptions.DELETE_THREADS);
-        this.perSecond = table.schema().tableOptions().get(ExpireOptions.DELETES_PER_SECOND);
-        if (threads < 1 || (perSecond != null && perSecond < 1)) {
+        this.perSecond = perSecond;
+        if (threads < 1 || (perSecond != null && !(perSecond > 0))) {
             throw new IllegalArgumentException("table " + table.name() + ": " + ExpireOptions.DELETE_THREADS.key()
                     + " and " + ExpireOptions.DELETES_PER_SECOND.key() + " must be at least 1, got " + threads
                     + " and " + perSecond);
+        }
+    }
+
+    private static Double rate(TableContext table) {
+        Integer perSecond = table.schema().tableOptions().get(ExpireOptions.DELETES_PER_SECOND);
+        if (perSecond != null && perSecond < 1) {
+            throw new IllegalArgumentException("table " + table.name() + ": " + ExpireOptions.DELETES_PER_SECOND.key()
+                    + " must be at least 1, got " + perSecond);
+        }
+        return perSecond == null ? null : perSecond.doubleValue();
+    }
+
+    /**
+     * Deletes {@code files} through {@code bulk} in stages: snapshot, data, changelog and temporary
+     * files; then manifests; then manifest lists. A stage is handed over only once the one before
+     * has gone completely, so no manifest goes while a file it names is still there, whatever
+     * {@code bulk} does within a stage. Adds to {@code deleted} what {@code bulk} reports deleted,
+     * in the order of {@code files}, also when it fails part way.
+     *
+     * @throws IllegalStateException when {@code bulk} reports a file it was not given
+     */
+    static void inStages(TableContext table, BulkDelete bulk, List<TableFile> files, List<TableFile> deleted) {
+        for (int stage = 0; stage <= 2; stage++) {
+            List<TableFile> part = new ArrayList<>();
+            for (TableFile f : files) {
+                if (stageOf(f.kind()) == stage) {
+                    part.add(f);
+                }
+            }
+            if (part.isEmpty()) {
+                continue;
+            }
+            List<TableFile> reported = new ArrayList<>();
+            try {
+                bulk.delete(part, reported);
+            } catch (RuntimeException e) {
+                accept(table, part, reported, deleted);
+                throw e;
+            }
+            accept(table, part, reported, deleted);
+        }
+    }
+
+    private static int stageOf(TableFile.Kind kind) {
+        switch (kind) {
+            case MANIFEST:
+                return 1;
+            case MANIFEST_LIST:
+                return 2;
+            default:
+                return 0;
+        }
+    }
+
+    /** Adds the files of {@code part} that {@code reported} names to {@code deleted}, in {@code part}'s order. */
+    private static void accept(
+            TableContext table, List<TableFile> part, List<TableFile> reported, List<TableFile> deleted) {
+        Set<String> given = new HashSet<>();
+        part.forEach(f -> given.add(f.path()));
+        Set<String> gone = new HashSet<>();
+        for (TableFile f : reported) {
+            if (!given.contains(f.path())) {
+                throw new IllegalStateException("table " + table.name() + ": the bulk delete reported deleting "
+                        + f.path() + ", which it was not given");
+            }
+            gone.add(f.path());
+        }
+        for (TableFile f : part) {
+            if (gone.contains(f.path())) {
+                deleted.add(f);
+            }
         }
     }
 
@@ -140,7 +220,7 @@ final class FileDeleter {
         synchronized (this) {
             long now = System.nanoTime();
             long start = Math.max(now, nextFreeNanos);
-            nextFreeNanos = start + n * 1_000_000_000L / perSecond;
+            nextFreeNanos = start + (long) (n * 1e9 / perSecond);
             waitNanos = start - now;
         }
         if (waitNanos > 0) {

@@ -62,11 +62,33 @@ public final class OrphanFilesClean {
     private final TableContext table;
     private final FileIO io;
     private final Duration olderThan;
+    private BulkListing bulkListing;
+    private BulkDelete bulkDelete;
 
     private OrphanFilesClean(TableContext table, Duration olderThan) {
         this.table = table;
         this.io = table.fileIO();
         this.olderThan = olderThan;
+        this.bulkListing = dirs -> {
+            List<BulkListing.Listed> out = new ArrayList<>(dirs.size());
+            for (Path dir : dirs) {
+                out.add(listTree(table, dir));
+            }
+            return out;
+        };
+        this.bulkDelete = BulkDelete.local(table);
+    }
+
+    /**
+     * Lists the data and manifest directories through {@code listing} and deletes the orphans
+     * through {@code delete} (a Flink job for large tables) instead of in this process; the order
+     * of listing and reading the referenced set, the re-check before deleting, the age threshold
+     * and the path checks stay here.
+     */
+    public OrphanFilesClean runningWith(BulkListing listing, BulkDelete delete) {
+        this.bulkListing = listing;
+        this.bulkDelete = delete;
+        return this;
     }
 
     /**
@@ -107,7 +129,7 @@ public final class OrphanFilesClean {
         Scan scan = scan();
         List<TableFile> deleted = new ArrayList<>();
         try {
-            new FileDeleter(table).delete(scan.orphans, deleted);
+            FileDeleter.inStages(table, bulkDelete, scan.orphans, deleted);
         } catch (UncheckedIOException e) {
             throw new UncheckedIOException(
                     "table " + table.name() + ": orphan cleanup stopped after deleting " + deleted.size()
@@ -141,7 +163,7 @@ public final class OrphanFilesClean {
                 throw new IllegalStateException("table " + table.name() + ": the table directory " + root
                         + " is a symbolic link; orphan cleanup does not walk it");
             }
-            walk(root, root, candidates, scan, 0);
+            listTable(root, candidates, scan.refused);
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "table " + table.name() + ": cannot list " + root + "; nothing deleted: " + e.getMessage(), e);
@@ -189,30 +211,89 @@ public final class OrphanFilesClean {
     }
 
     /**
+     * Collects the candidate files of the table directory, in the order of a walk of it: its
+     * temporaries, the temporaries of its metadata directories, and through {@link #bulkListing}
+     * everything under its other directories (data and manifests), each reported file checked.
+     */
+    private void listTable(Path root, List<FileIO.FileEntry> out, List<String> refused) throws IOException {
+        List<FileIO.FileEntry> top = io.list(root);
+        List<Path> trees = new ArrayList<>();
+        for (FileIO.FileEntry e : top) {
+            if (isInside(e.path(), root)
+                    && !e.isSymbolicLink()
+                    && e.isDirectory()
+                    && !METADATA_DIRS.contains(e.path().getName())) {
+                trees.add(e.path());
+            }
+        }
+        List<BulkListing.Listed> listed = trees.isEmpty() ? List.of() : bulkListing.list(trees);
+        if (listed.size() != trees.size()) {
+            throw new IllegalStateException("table " + table.name() + ": the listing returned " + listed.size()
+                    + " listings for " + trees.size() + " directories");
+        }
+        int next = 0;
+        for (FileIO.FileEntry e : top) {
+            Path p = e.path();
+            if (!isInside(p, root)) {
+                refused.add(p + " (outside the table directory " + root + ")");
+            } else if (e.isSymbolicLink()) {
+                refused.add(p + " (a symbolic link)");
+            } else if (e.isDirectory() && METADATA_DIRS.contains(p.getName())) {
+                walk(io, root, p, out, refused, 1);
+            } else if (e.isDirectory()) {
+                Path tree = trees.get(next);
+                BulkListing.Listed l = listed.get(next++);
+                for (FileIO.FileEntry f : l.files()) {
+                    if (f.isDirectory() || f.isSymbolicLink() || !isInside(f.path(), tree)) {
+                        refused.add(f.path() + " (reported by the listing of " + tree + " but not a file under it)");
+                    } else {
+                        out.add(f);
+                    }
+                }
+                refused.addAll(l.refused());
+            } else if (p.getName().startsWith(".")) {
+                // files directly in the table directory are not the table's, except temporaries
+                out.add(e);
+            }
+        }
+    }
+
+    /**
+     * The candidate files under {@code dir}, a directory directly under the table directory that
+     * holds data or manifests, and the paths refused there (links, paths outside the table
+     * directory): what {@link BulkListing} implementations call for each directory they list.
+     */
+    public static BulkListing.Listed listTree(TableContext table, Path dir) throws IOException {
+        List<FileIO.FileEntry> files = new ArrayList<>();
+        List<String> refused = new ArrayList<>();
+        walk(table.fileIO(), table.paths().root(), dir, files, refused, 1);
+        return new BulkListing.Listed(files, refused);
+    }
+
+    /**
      * Collects the candidate files under {@code dir}: everything in the data and manifest
      * directories, and only hidden temporaries in {@code schema/} and {@code snapshot/}.
      */
-    private void walk(Path root, Path dir, List<FileIO.FileEntry> out, Scan scan, int depth) throws IOException {
+    private static void walk(
+            FileIO io, Path root, Path dir, List<FileIO.FileEntry> out, List<String> refused, int depth)
+            throws IOException {
         boolean metadataDir = depth == 1 && METADATA_DIRS.contains(dir.getName());
         for (FileIO.FileEntry e : io.list(dir)) {
             Path p = e.path();
             if (!isInside(p, root)) {
-                scan.refused.add(p + " (outside the table directory " + root + ")");
+                refused.add(p + " (outside the table directory " + root + ")");
                 continue;
             }
             if (e.isSymbolicLink()) {
-                scan.refused.add(p + " (a symbolic link)");
+                refused.add(p + " (a symbolic link)");
                 continue;
             }
             if (e.isDirectory()) {
                 if (!metadataDir) {
-                    walk(root, p, out, scan, depth + 1);
+                    walk(io, root, p, out, refused, depth + 1);
                 }
-            } else if (depth > 0 || p.getName().startsWith(".")) {
-                // files directly in the table directory are not the table's, except temporaries
-                if (!metadataDir || p.getName().startsWith(".")) {
-                    out.add(e);
-                }
+            } else if (!metadataDir || p.getName().startsWith(".")) {
+                out.add(e);
             }
         }
     }

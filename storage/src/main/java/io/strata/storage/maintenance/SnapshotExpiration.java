@@ -64,11 +64,23 @@ public final class SnapshotExpiration {
     private final TableContext table;
     private final SnapshotManager snapshots;
     private final FileIO io;
+    private BulkDelete bulkDelete;
 
     public SnapshotExpiration(TableContext table) {
         this.table = table;
         this.snapshots = table.snapshotManager();
         this.io = table.fileIO();
+        this.bulkDelete = BulkDelete.local(table);
+    }
+
+    /**
+     * Deletes the data, changelog, manifest and manifest-list files through {@code bulk} (a
+     * Flink job for large tables) instead of in this process; the plan, the journal, the snapshot
+     * files, the order of stages and the check against the latest snapshot stay here.
+     */
+    public SnapshotExpiration deletingWith(BulkDelete bulk) {
+        this.bulkDelete = bulk;
+        return this;
     }
 
     /** What {@link #expire()} would do now to the snapshots; deletes nothing. */
@@ -79,7 +91,7 @@ public final class SnapshotExpiration {
 
     private ChangelogExpiration.Plan changelogPlan(List<Tag> tags) {
         Retention r = Retention.of(table.name(), table.schema().tableOptions());
-        return new ChangelogExpiration(table).plan(r.changelog, r.limit, consumerFrom(r), tags);
+        return new ChangelogExpiration(table, bulkDelete).plan(r.changelog, r.limit, consumerFrom(r), tags);
     }
 
     /**
@@ -202,7 +214,7 @@ public final class SnapshotExpiration {
         Retention r = Retention.of(table.name(), table.schema().tableOptions());
         expireConsumers(r);
         // the kept changelogs first: what stays of them decides what this run keeps of its range
-        ChangelogExpiration.Plan changelog = new ChangelogExpiration(table)
+        ChangelogExpiration.Plan changelog = new ChangelogExpiration(table, bulkDelete)
                 .expire(
                         r.changelog,
                         r.limit,
@@ -368,7 +380,7 @@ public final class SnapshotExpiration {
             io.overwriteHint(table.paths().earliestHint(), Long.toString(to));
             List<TableFile> toDelete = LiveInLatest.without(table, files, "expiration");
             try {
-                new FileDeleter(table).delete(toDelete, deleted);
+                FileDeleter.inStages(table, bulkDelete, toDelete, deleted);
             } catch (UncheckedIOException e) {
                 throw e.getCause();
             }
