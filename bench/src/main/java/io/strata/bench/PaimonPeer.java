@@ -6,6 +6,7 @@ import io.strata.cli.workload.WorkloadChecksum;
 import io.strata.cli.workload.WorkloadSchema;
 import io.strata.storage.data.GenericRow;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -20,9 +21,12 @@ import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.operation.LocalOrphanFilesClean;
+import org.apache.paimon.options.ExpireConfig;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
+import org.apache.paimon.table.sink.InnerTableCommit;
 import org.apache.paimon.table.sink.StreamTableCommit;
 import org.apache.paimon.table.sink.StreamTableWrite;
 import org.apache.paimon.table.sink.StreamWriteBuilder;
@@ -76,6 +80,90 @@ public final class PaimonPeer implements AutoCloseable {
             catalog.close();
             throw e;
         }
+    }
+
+    /** The existing table {@code bench.<table>} under {@code warehouse}. */
+    public static PaimonPeer open(java.nio.file.Path warehouse, String table) throws Exception {
+        java.nio.file.Path tmp = Files.createDirectories(warehouse.resolve(".io-tmp"));
+        Catalog catalog = CatalogFactory.createCatalog(
+                CatalogContext.create(new Path(warehouse.toAbsolutePath().toString())));
+        Identifier id = Identifier.create(DATABASE, table);
+        try {
+            catalog.getTable(id);
+            return new PaimonPeer(catalog, id, IOManager.create(tmp.toString()));
+        } catch (Exception e) {
+            catalog.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The maintenance benchmark's history: write-only ingest, one commit per workload commit, and
+     * a full compaction of every bucket ({@link #fullCompaction()}, one COMPACT snapshot) after every
+     * {@code compactEvery}-th commit, stopping once the table has {@code snapshots} snapshots. The
+     * ingest writer stays open across the compactions, as a write-only ingestion job's does beside
+     * a dedicated compaction job.
+     */
+    public void ingestWithCompactions(StandardWorkload workload, int compactEvery, int snapshots) throws Exception {
+        Table table = catalog.getTable(identifier).copy(Map.of("write-only", "true"));
+        StreamWriteBuilder builder = table.newStreamWriteBuilder().withCommitUser(INGEST_USER);
+        try (StreamTableWrite write = builder.newWrite();
+                StreamTableCommit commit = builder.newCommit()) {
+            write.withIOManager(ioManager);
+            int made = 0;
+            for (int c = workload.nextCommit(); c < workload.commits(); c++) {
+                workload.forEachRowOfCommit(c, row -> write(write, row));
+                commit.commit(c, write.prepareCommit(false, c));
+                made++;
+                if ((c + 1) % compactEvery == 0 && made < snapshots) {
+                    fullCompaction(true);
+                    made++;
+                }
+            }
+        }
+    }
+
+    /** The number of snapshots the table holds now. */
+    public int snapshotCount() throws Exception {
+        FileStoreTable t = (FileStoreTable) catalog.getTable(identifier);
+        Long earliest = t.snapshotManager().earliestSnapshotId();
+        Long latest = t.snapshotManager().latestSnapshotId();
+        return earliest == null ? 0 : (int) (latest - earliest + 1);
+    }
+
+    /** The table's directory. */
+    public java.nio.file.Path directory() throws Exception {
+        return java.nio.file.Path.of(((FileStoreTable) catalog.getTable(identifier))
+                .location()
+                .toUri()
+                .getPath());
+    }
+
+    /**
+     * Paimon's {@code ExpireSnapshots}: every snapshot but the latest {@code retain}, at most
+     * {@code limit} in one run, the time bound out of the way. Returns the snapshots it expired.
+     */
+    public int expire(int retain, int limit) throws Exception {
+        FileStoreTable t = (FileStoreTable) catalog.getTable(identifier);
+        return t.newExpireSnapshots()
+                .config(ExpireConfig.builder()
+                        .snapshotRetainMin(retain)
+                        .snapshotRetainMax(retain)
+                        .snapshotTimeRetain(Duration.ofMillis(1))
+                        .snapshotMaxDeletes(limit)
+                        .build())
+                .expire();
+    }
+
+    /**
+     * Paimon's local orphan-files clean ({@code LocalOrphanFilesClean}) of the files older than
+     * {@code olderThan}; returns the files it deleted.
+     */
+    public long removeOrphans(Duration olderThan) throws Exception {
+        FileStoreTable t = (FileStoreTable) catalog.getTable(identifier);
+        return new LocalOrphanFilesClean(t, System.currentTimeMillis() - olderThan.toMillis(), false)
+                .clean()
+                .getDeletedFileCount();
     }
 
     /**
@@ -149,6 +237,14 @@ public final class PaimonPeer implements AutoCloseable {
      * Timed from opening the writer to closing it after the commit.
      */
     public CompactionResult fullCompaction() throws Exception {
+        return fullCompaction(false);
+    }
+
+    /**
+     * {@link #fullCompaction()}; with {@code ignoreEmptyCommit} the commit makes only the COMPACT
+     * snapshot, without the empty APPEND snapshot a streaming commit otherwise makes first.
+     */
+    private CompactionResult fullCompaction(boolean ignoreEmptyCommit) throws Exception {
         FileSummary input = files();
         Table table = catalog.getTable(identifier);
         int buckets = Integer.parseInt(table.options().get("bucket"));
@@ -156,6 +252,9 @@ public final class PaimonPeer implements AutoCloseable {
         long start = System.nanoTime();
         try (StreamTableWrite write = builder.newWrite();
                 StreamTableCommit commit = builder.newCommit()) {
+            if (ignoreEmptyCommit) {
+                ((InnerTableCommit) commit).ignoreEmptyCommit(true);
+            }
             write.withIOManager(ioManager);
             for (int b = 0; b < buckets; b++) {
                 write.compact(BinaryRow.EMPTY_ROW, b, true);

@@ -5,6 +5,7 @@ import io.strata.cli.workload.StandardWorkload;
 import io.strata.cli.workload.TableChecksum;
 import io.strata.cli.workload.WorkloadCheck;
 import io.strata.cli.workload.WorkloadIngest;
+import io.strata.storage.commit.TableCommit;
 import io.strata.storage.compact.CompactPlan;
 import io.strata.storage.compact.CompactResult;
 import io.strata.storage.compact.CompactStrategy;
@@ -15,19 +16,26 @@ import io.strata.storage.format.DataFileReader;
 import io.strata.storage.format.DataFileWriter;
 import io.strata.storage.format.FileSource;
 import io.strata.storage.fs.FileIO;
+import io.strata.storage.maintenance.ExpireResult;
+import io.strata.storage.maintenance.OrphanCleanResult;
 import io.strata.storage.manifest.EntryFilter;
+import io.strata.storage.options.ExpireOptions;
 import io.strata.storage.snapshot.Snapshot;
+import io.strata.storage.snapshot.SnapshotManager;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.table.TableWrite;
 import io.strata.storage.table.system.FilesTable;
 import io.strata.storage.table.system.SnapshotsTable;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -184,6 +192,63 @@ final class StrataPeer {
         }
         long nanos = System.nanoTime() - start;
         return new CompactionResult(input, new FileSummary(n, outRows, outBytes), nanos);
+    }
+
+    /**
+     * The maintenance benchmark's history: write-only ingest, one commit per workload commit, and
+     * a full compaction of every bucket (its own snapshot) after every {@code compactEvery}-th
+     * commit, stopping once the table has {@code snapshots} snapshots. The writer stays open across
+     * the compactions, as a write-only ingestion job's does beside a separate compaction job.
+     */
+    void ingestWithCompactions(StandardWorkload workload, int compactEvery, int snapshots) {
+        FileStoreTable writer = table.copyWithOptions(Map.of("write-only", "true"));
+        String user = "strata-bench-ingest";
+        try (TableWrite write = writer.newWrite(user);
+                TableCommit commit = writer.newCommit(user)) {
+            int made = 0;
+            for (int c = workload.nextCommit(); c < workload.commits(); c++) {
+                workload.forEachRowOfCommit(c, write::write);
+                commit.commit(c + 1, write.prepareCommit());
+                made++;
+                if ((c + 1) % compactEvery == 0 && made < snapshots) {
+                    table.newCompactor().compact(CompactStrategy.FULL, "bench-compactor", ++compactions);
+                    made++;
+                }
+            }
+        }
+    }
+
+    /** The number of snapshots the table holds now. */
+    int snapshotCount() {
+        SnapshotManager sm = table.snapshotManager();
+        OptionalLong earliest = sm.earliestId();
+        OptionalLong latest = sm.latestId();
+        return earliest.isEmpty() ? 0 : (int) (latest.getAsLong() - earliest.getAsLong() + 1);
+    }
+
+    /** The table's directory. */
+    Path directory() {
+        return Path.of(table.paths().root().toUri().getPath());
+    }
+
+    /**
+     * Expires every snapshot but the latest {@code retain}, in one run (count bounds only: the time
+     * bound and the per-run limit are set out of the way). Returns the files it deleted.
+     */
+    int expire(int retain, int limit) {
+        FileStoreTable t = table.copyWithOptions(Map.of(
+                ExpireOptions.NUM_RETAINED_MIN.key(), String.valueOf(retain),
+                ExpireOptions.NUM_RETAINED_MAX.key(), String.valueOf(retain),
+                ExpireOptions.TIME_RETAINED.key(), "1 ms",
+                ExpireOptions.EXPIRE_LIMIT.key(), String.valueOf(limit)));
+        ExpireResult r = t.newSnapshotExpiration().expire();
+        return r.deleted().size();
+    }
+
+    /** Orphan cleanup of the files older than {@code olderThan}; returns the files it deleted. */
+    int removeOrphans(Duration olderThan) {
+        OrphanCleanResult r = table.newOrphanFilesClean(olderThan).clean();
+        return r.deleted().size();
     }
 
     long changelogRows() {
