@@ -632,8 +632,7 @@ public final class MaintenanceBenchmark {
 
     private static void requireSnapshots(String what, int actual, int expected) {
         if (actual != expected) {
-            System.err.println(what + ": " + actual + " snapshots, expected " + expected);
-            System.exit(1);
+            throw new IllegalStateException(what + ": " + actual + " snapshots, expected " + expected);
         }
     }
 

@@ -3,10 +3,7 @@ package io.strata.storage.maintenance;
 import io.strata.storage.fs.FileIO;
 import io.strata.storage.manifest.ManifestFileMeta;
 import io.strata.storage.manifest.ManifestList;
-import io.strata.storage.options.ChangelogOptions;
-import io.strata.storage.options.ChangelogOptions.Producer;
 import io.strata.storage.options.FileOptions;
-import io.strata.storage.snapshot.ChangelogManager;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.SnapshotManager;
 import io.strata.storage.snapshot.Tag;
@@ -18,7 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.apache.hadoop.fs.Path;
@@ -335,11 +331,9 @@ public final class OrphanFilesClean {
             }
         }
 
-        void addLists(List<String> changeLists) {
-            for (String list : changeLists) {
-                names.add(list);
-                table.manifests().manifestList().read(list).forEach(m -> names.add(m.fileName()));
-            }
+        void addList(String list) {
+            names.add(list);
+            table.manifests().manifestList().read(list).forEach(m -> names.add(m.fileName()));
         }
 
         void addBaseList(Snapshot s) {
@@ -388,17 +382,7 @@ public final class OrphanFilesClean {
             }
         }
         // after the snapshots: a snapshot that expired before it was read has its changelog by then
-        Producer producer = table.schema().tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER);
-        for (long id : table.changelogManager().ids()) {
-            Optional<Snapshot> kept = table.changelogManager().get(id);
-            try {
-                kept.ifPresent(c -> r.addLists(ChangelogManager.changeLists(c, producer)));
-            } catch (RuntimeException e) {
-                if (table.changelogManager().exists(id)) {
-                    throw e;
-                }
-            }
-        }
+        new ReachableFiles(table).forEachKeptChangeList(r::addList);
         r.readUpTo = latest.getAsLong();
         return r;
     }

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.apache.hadoop.fs.Path;
 
@@ -92,22 +93,29 @@ public final class ReachableFiles {
         return names;
     }
 
-    /** The files the kept changelogs hold; one expired while this reads holds nothing. */
+    /** The files the kept changelogs hold. */
     private void addKeptChangelogs(Set<String> names) {
+        forEachKeptChangeList(list -> {
+            for (ManifestEntry e : table.manifests().scanner().entries(list)) {
+                if (e.kind() == FileKind.ADD) {
+                    names.add(e.file().fileName());
+                }
+            }
+        });
+    }
+
+    /**
+     * Hands {@code reader} each manifest list that holds the changes of a kept changelog
+     * ({@link ChangelogManager#changeLists}). A changelog that expires while this runs holds
+     * nothing: one gone when read is skipped, and so is a failure of {@code reader} once its
+     * changelog is gone; any other failure is thrown.
+     */
+    void forEachKeptChangeList(Consumer<String> reader) {
         Producer producer = table.schema().tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER);
         for (long id : table.changelogManager().ids()) {
             Optional<Snapshot> kept = table.changelogManager().get(id);
-            if (kept.isEmpty()) {
-                continue;
-            }
             try {
-                for (String list : ChangelogManager.changeLists(kept.get(), producer)) {
-                    for (ManifestEntry e : table.manifests().scanner().entries(list)) {
-                        if (e.kind() == FileKind.ADD) {
-                            names.add(e.file().fileName());
-                        }
-                    }
-                }
+                kept.ifPresent(c -> ChangelogManager.changeLists(c, producer).forEach(reader));
             } catch (RuntimeException e) {
                 if (table.changelogManager().exists(id)) {
                     throw e;

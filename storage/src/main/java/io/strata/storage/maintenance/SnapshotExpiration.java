@@ -23,6 +23,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,6 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.LongFunction;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +58,8 @@ import org.slf4j.LoggerFactory;
  * </ol>
  *
  * <p>Memory holds file names, never manifest entries of more than one manifest list at a time,
- * except the live set of the new earliest and of the latest snapshot.
+ * except the live set of the new earliest and of the latest snapshot, and the snapshots of the
+ * range being planned (at most {@code snapshot.expire.limit + 1}, each read once).
  */
 public final class SnapshotExpiration {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotExpiration.class);
@@ -107,6 +110,9 @@ public final class SnapshotExpiration {
         }
         long from = earliest.getAsLong();
         long last = latest.getAsLong();
+        // each snapshot of the range is read once per plan: at most snapshot.expire.limit + 1 are held
+        Map<Long, Snapshot> read = new HashMap<>();
+        LongFunction<Snapshot> snapshot = id -> read.computeIfAbsent(id, snapshots::snapshot);
         // ids below keepFrom may go; ids below mustGo go whatever their age
         long keepFrom = last - r.retainMin + 1;
         long mustGo = r.retainMax == null ? Long.MIN_VALUE : last - r.retainMax + 1;
@@ -140,7 +146,7 @@ public final class SnapshotExpiration {
                 held = ExpirePlan.HeldBack.LIMIT;
                 break;
             }
-            if (to >= mustGo && snapshots.snapshot(to).timeMillis() >= cutoff) {
+            if (to >= mustGo && snapshot.apply(to).timeMillis() >= cutoff) {
                 held = ExpirePlan.HeldBack.TIME_RETAINED;
                 break;
             }
@@ -157,10 +163,10 @@ public final class SnapshotExpiration {
         }
         // the kept changes stay contiguous: after a kept changelog that stays, every one is kept
         long changelogKeptFrom =
-                stillKept.isEmpty() ? changelogKeptFrom(from, to, last, consumerFrom, r.changelog) : from;
+                stillKept.isEmpty() ? changelogKeptFrom(snapshot, from, to, last, consumerFrom, r.changelog) : from;
         List<TableFile> files;
         try {
-            files = filesOnlyReferencedBy(from, to, changelogKeptFrom, stillKept, pinnedBefore(tags, to));
+            files = filesOnlyReferencedBy(snapshot, from, to, changelogKeptFrom, stillKept, pinnedBefore(tags, to));
         } catch (RuntimeException e) {
             OptionalLong now = snapshots.earliestId();
             if (now.isPresent() && now.getAsLong() != from) {
@@ -181,12 +187,13 @@ public final class SnapshotExpiration {
      * not read; {@code to} when it keeps none. From there on every id is kept: retention stops at
      * the first id it keeps.
      */
-    private long changelogKeptFrom(long from, long to, long latest, long consumerFrom, ChangelogRetention c) {
+    private long changelogKeptFrom(
+            LongFunction<Snapshot> snapshot, long from, long to, long latest, long consumerFrom, ChangelogRetention c) {
         long now = table.clock().millis();
         long id = from;
         while (id < to
                 && id < consumerFrom
-                && c.mayGo(id, latest, snapshots.snapshot(id).timeMillis(), now)) {
+                && c.mayGo(id, latest, snapshot.apply(id).timeMillis(), now)) {
             id++;
         }
         return id;
@@ -399,14 +406,19 @@ public final class SnapshotExpiration {
      * to)} and those kept before).
      */
     private List<TableFile> filesOnlyReferencedBy(
-            long from, long to, long keptFrom, List<Long> stillKept, List<Snapshot> pinned) {
+            LongFunction<Snapshot> snapshot,
+            long from,
+            long to,
+            long keptFrom,
+            List<Long> stillKept,
+            List<Snapshot> pinned) {
         ManifestList lists = table.manifests().manifestList();
-        Snapshot kept = snapshots.snapshot(to);
-        KeptChanges changes = keptChanges(keptFrom, to, stillKept);
+        Snapshot kept = snapshot.apply(to);
+        KeptChanges changes = keptChanges(snapshot, keptFrom, to, stillKept);
         // data files: deleted by one of the snapshots from+1 .. to, and not live again in `to`
         Map<String, TableFile> data = new LinkedHashMap<>();
         for (long id = from + 1; id <= to; id++) {
-            Snapshot s = id == to ? kept : snapshots.snapshot(id);
+            Snapshot s = snapshot.apply(id);
             for (ManifestEntry e : table.manifests().scanner().entries(s.deltaManifestList())) {
                 if (e.kind() == FileKind.DELETE) {
                     data.put(
@@ -428,7 +440,7 @@ public final class SnapshotExpiration {
         List<TableFile> files = new ArrayList<>(data.values());
         // changelog files belong to their snapshot, and stay with its kept changelog
         for (long id = from; id < keptFrom; id++) {
-            Snapshot s = snapshots.snapshot(id);
+            Snapshot s = snapshot.apply(id);
             if (s.changelogManifestList() != null) {
                 for (ManifestEntry e : table.manifests().scanner().entries(s.changelogManifestList())) {
                     files.add(new TableFile(
@@ -453,7 +465,7 @@ public final class SnapshotExpiration {
         Map<String, TableFile> manifests = new LinkedHashMap<>();
         List<TableFile> manifestLists = new ArrayList<>();
         for (long id = from; id < to; id++) {
-            for (String list : listsOf(snapshots.snapshot(id))) {
+            for (String list : listsOf(snapshot.apply(id))) {
                 for (ManifestFileMeta m : lists.read(list)) {
                     if (!keptManifests.contains(m.fileName())) {
                         manifests.putIfAbsent(
@@ -485,7 +497,7 @@ public final class SnapshotExpiration {
      * kept before. A changelog list and its manifests and files belong to their snapshot alone, so
      * with a producer the changelogs kept before hold nothing of this range.
      */
-    private KeptChanges keptChanges(long keptFrom, long to, List<Long> stillKept) {
+    private KeptChanges keptChanges(LongFunction<Snapshot> snapshot, long keptFrom, long to, List<Long> stillKept) {
         Producer producer = table.schema().tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER);
         KeptChanges out = new KeptChanges(new HashSet<>(), new HashSet<>(), new HashSet<>());
         List<Snapshot> holders = new ArrayList<>();
@@ -497,7 +509,7 @@ public final class SnapshotExpiration {
             }
         }
         for (long id = keptFrom; id < to; id++) {
-            holders.add(snapshots.snapshot(id));
+            holders.add(snapshot.apply(id));
         }
         ManifestList lists = table.manifests().manifestList();
         for (Snapshot s : holders) {

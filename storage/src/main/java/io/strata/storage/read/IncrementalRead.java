@@ -12,7 +12,6 @@ import io.strata.storage.options.ChangelogOptions.Producer;
 import io.strata.storage.snapshot.ChangelogManager;
 import io.strata.storage.snapshot.ConsumerManager;
 import io.strata.storage.snapshot.Snapshot;
-import io.strata.storage.snapshot.SnapshotManager;
 import io.strata.storage.snapshot.SnapshotNotFoundException;
 import io.strata.storage.store.TableContext;
 import io.strata.storage.util.CloseableIterator;
@@ -107,8 +106,11 @@ public final class IncrementalRead {
         Producer producer = table.schema().tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER);
         List<ManifestEntry> files = new ArrayList<>();
         Set<Long> kept = new HashSet<>(table.changelogManager().ids());
+        // expiration removes the oldest first: what is at or above the earliest now stays a snapshot
+        // or gets its changelog before it goes
+        long earliest = table.snapshotManager().earliestId().orElse(Long.MAX_VALUE);
         for (long id = fromExclusive + 1; id <= toInclusive; id++) {
-            for (String list : ChangelogManager.changeLists(changesOf(id, kept), producer)) {
+            for (String list : ChangelogManager.changeLists(changesOf(id, kept, earliest), producer)) {
                 for (ManifestEntry e : table.manifests().scanner().entries(list)) {
                     if (e.kind() == FileKind.ADD) {
                         files.add(e);
@@ -125,18 +127,16 @@ public final class IncrementalRead {
      * goes: where both exist (an expiration in flight, or a snapshot a rollback restored from a
      * tag without its changes), the changelog is read.
      */
-    private Snapshot changesOf(long id, Set<Long> kept) {
+    private Snapshot changesOf(long id, Set<Long> kept, long earliest) {
         if (kept.contains(id)) {
             Optional<Snapshot> c = table.changelogManager().get(id);
             if (c.isPresent()) {
                 return c.get();
             }
         }
-        SnapshotManager snapshots = table.snapshotManager();
-        OptionalLong earliest = snapshots.earliestId();
-        if (earliest.isPresent() && id >= earliest.getAsLong()) {
+        if (id >= earliest) {
             try {
-                return snapshots.snapshot(id);
+                return table.snapshotManager().snapshot(id);
             } catch (SnapshotNotFoundException expiredMeanwhile) {
                 // its changelog was written before it went, after `kept` was listed
             }

@@ -17,8 +17,6 @@ import io.strata.storage.testutil.TableModel;
 import io.strata.storage.testutil.TestTables;
 import io.strata.storage.util.CloseableIterator;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -364,7 +361,7 @@ class ChangelogRetentionTest {
                 calls.put(Op.CREATE, io.calls(Op.CREATE));
                 assertNoFileLeftOrMissing(t, "a clean run");
                 assertHistory(t, h, "a clean run " + o);
-                deleteRecursively(wh);
+                TestTables.deleteTree(wh);
             }
             for (Op op : new Op[] {Op.DELETE, Op.CREATE}) {
                 for (int n = 1; n <= calls.get(op); n++) {
@@ -385,7 +382,7 @@ class ChangelogRetentionTest {
                     healthy.copyWithOptions(o).newSnapshotExpiration().expire();
                     assertHistory(healthy, h, what + ", after the rerun");
                     assertNoFileLeftOrMissing(healthy, what + ", after the rerun");
-                    deleteRecursively(wh);
+                    TestTables.deleteTree(wh);
                 }
             }
             // the template moves on to the state after this run
@@ -398,37 +395,7 @@ class ChangelogRetentionTest {
         }
     }
 
-    private Path copy(Path from, String name) throws IOException {
-        Path to = dir.resolve("copies").resolve(name);
-        deleteRecursively(to);
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) files::iterator) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target);
-                    Files.setLastModifiedTime(target, Files.getLastModifiedTime(p));
-                }
-            }
-        }
-        return to;
-    }
-
-    private static void deleteRecursively(Path p) {
-        if (!Files.exists(p)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(p)) {
-            files.sorted((a, b) -> b.compareTo(a)).forEach(f -> {
-                try {
-                    Files.delete(f);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    private Path copy(Path from, String name) {
+        return TestTables.copyTree(from, dir.resolve("copies").resolve(name));
     }
 }

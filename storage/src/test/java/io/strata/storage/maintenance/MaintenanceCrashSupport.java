@@ -23,7 +23,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -113,18 +112,7 @@ abstract class MaintenanceCrashSupport {
     }
 
     private Path copy(Path template, String name) throws Exception {
-        Path target = dir.resolve(name);
-        try (Stream<Path> files = Files.walk(template)) {
-            for (Path p : (Iterable<Path>) files::iterator) {
-                Path to = target.resolve(template.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(to);
-                } else {
-                    Files.copy(p, to);
-                }
-            }
-        }
-        return target;
+        return TestTables.copyTree(template, dir.resolve(name));
     }
 
     private void assertReadsTheModel(FileStoreTable t, String what) {

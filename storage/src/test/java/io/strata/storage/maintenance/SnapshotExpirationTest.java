@@ -18,7 +18,6 @@ import io.strata.storage.table.TableWrite;
 import io.strata.storage.testutil.ManualClock;
 import io.strata.storage.testutil.TableModel;
 import io.strata.storage.testutil.TestTables;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -345,17 +343,6 @@ class SnapshotExpirationTest {
     }
 
     private Path copy(Path template, String name) throws Exception {
-        Path target = dir.resolve(name);
-        try (Stream<Path> files = Files.walk(template)) {
-            for (Path p : (Iterable<Path>) files::iterator) {
-                Path to = target.resolve(template.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(to);
-                } else {
-                    Files.copy(p, to);
-                }
-            }
-        }
-        return target;
+        return TestTables.copyTree(template, dir.resolve(name));
     }
 }

@@ -9,9 +9,16 @@ import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
 import io.strata.storage.util.CloseableIterator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /** Helpers shared by tests: the model table schema and full scans. */
 public final class TestTables {
@@ -78,5 +85,40 @@ public final class TestTables {
     /** Counts how many times each test seed should repeat: {@code -Dstrata.test.iterations} (soak profile). */
     public static int iterations() {
         return Integer.getInteger("strata.test.iterations", 1);
+    }
+
+    /**
+     * Copies the directory tree {@code from} to {@code to} (replacing what is there), keeping
+     * modification times: tests run an operation on copies of one table at a given state.
+     */
+    public static Path copyTree(Path from, Path to) {
+        deleteTree(to);
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return to;
+    }
+
+    /** Deletes the directory tree {@code p}, if it exists. */
+    public static void deleteTree(Path p) {
+        if (!Files.exists(p)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(p)) {
+            for (Path f : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(f);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }
