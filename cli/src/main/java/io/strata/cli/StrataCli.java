@@ -28,6 +28,7 @@ import picocli.CommandLine.Command;
             ExpirePartitionsCommand.class,
             OrphanCleanCommand.class,
             TagCommand.class,
+            TagsCommand.class,
             RollbackCommand.class,
             ConsumerCommand.class,
             DemoCommand.class,

@@ -2,13 +2,7 @@ package io.strata.cli;
 
 import io.strata.storage.options.DurationParser;
 import io.strata.storage.snapshot.Tag;
-import io.strata.storage.table.FileStoreTable;
-import java.io.PrintWriter;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -98,36 +92,7 @@ final class TagCommand {
 
         @Override
         public Integer call() {
-            FileStoreTable table = target.openTable();
-            List<Tag> tags = table.tags().list();
-            PrintWriter out = spec.commandLine().getOut();
-            if (json) {
-                List<Map<String, Object>> rows = new ArrayList<>();
-                for (Tag t : tags) {
-                    rows.add(Json.object(
-                            "name", t.name(),
-                            "snapshot", t.snapshot().id(),
-                            "snapshotTime",
-                                    Instant.ofEpochMilli(t.snapshot().timeMillis())
-                                            .toString(),
-                            "created", Instant.ofEpochMilli(t.createdMillis()).toString(),
-                            "retain", t.retain().map(DurationParser::format).orElse(null),
-                            "records", t.snapshot().totalRecordCount()));
-                }
-                Json.print(out, rows);
-                return 0;
-            }
-            TextTable tt = new TextTable("name", "snapshot", "snapshot_time", "created", "retain", "total_records");
-            for (Tag t : tags) {
-                tt.add(
-                        t.name(),
-                        t.snapshot().id(),
-                        Instant.ofEpochMilli(t.snapshot().timeMillis()),
-                        Instant.ofEpochMilli(t.createdMillis()),
-                        t.retain().map(DurationParser::format).orElse("-"),
-                        t.snapshot().totalRecordCount());
-            }
-            tt.print(out);
+            TagsCommand.print(target.openTable(), spec.commandLine().getOut(), json);
             return 0;
         }
     }

@@ -277,6 +277,19 @@ class MaintenanceCommandsTest {
                 .out());
         assertThat(list.findValuesAsText("name")).containsExactly("v1", "weekly");
         assertThat(list.get(1).get("retain").asText()).isEqualTo("7 d");
+        JsonNode view = JSON.readTree(
+                run("tags", "--warehouse", wh(), "--table", "db.t", "--json").out());
+        assertThat(view).isEqualTo(list);
+        assertThat(view.get(0).get("snapshot").asLong()).isEqualTo(1);
+        assertThat(view.get(0).get("expires").isNull()).isTrue();
+        assertThat(view.get(1).get("expired").asBoolean()).isFalse();
+        Result text = run("tags", "--warehouse", wh(), "--table", "db.t");
+        assertThat(text.exit()).as(text.err()).isZero();
+        assertThat(text.lines().get(0).split("\\s+"))
+                .containsExactly(
+                        "name", "snapshot", "schema", "snapshot_time", "records", "created", "retain", "expires");
+        assertThat(text.lines().get(1)).startsWith("v1").endsWith("never");
+        assertThat(text.lines().get(2)).startsWith("weekly").contains("7 d");
 
         assertThat(run("tag", "delete", "--warehouse", wh(), "--table", "db.t", "--name", "v1")
                         .exit())

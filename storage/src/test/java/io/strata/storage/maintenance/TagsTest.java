@@ -2,6 +2,7 @@ package io.strata.storage.maintenance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.compact.CompactStrategy;
@@ -12,6 +13,7 @@ import io.strata.storage.snapshot.Tag;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
+import io.strata.storage.table.system.TagsTable;
 import io.strata.storage.testutil.ManualClock;
 import io.strata.storage.testutil.TableModel;
 import io.strata.storage.testutil.TestTables;
@@ -167,9 +169,21 @@ class TagsTest {
         append(t);
         t.tags().create("daily", Optional.empty(), Optional.of(Duration.ofHours(1)));
         t.tags().create("kept", Optional.empty(), Optional.empty());
+        long created = clock.millis();
         clock.advance(Duration.ofMinutes(59));
         assertThat(expireAll(t).tagsExpired()).isEmpty();
+        assertThat(TagsTable.rows(t))
+                .extracting(TagsTable.Row::tagName, TagsTable.Row::expiresAtMillis, TagsTable.Row::expired)
+                .containsExactly(
+                        tuple("daily", Optional.of(created + Duration.ofHours(1).toMillis()), false),
+                        tuple("kept", Optional.empty(), false));
         clock.advance(Duration.ofMinutes(2));
+        assertThat(TagsTable.rows(t)).extracting(TagsTable.Row::expired).containsExactly(true, false);
+        TagsTable.Row daily = TagsTable.rows(t).get(0);
+        assertThat(daily.snapshotId()).isEqualTo(1);
+        assertThat(daily.recordCount())
+                .isEqualTo(t.snapshotManager().snapshot(1).totalRecordCount());
+        assertThat(daily.timeRetained()).contains(Duration.ofHours(1));
         assertThat(expireAll(t).tagsExpired()).containsExactly("daily");
         assertThat(t.tags().list()).extracting(Tag::name).containsExactly("kept");
     }
