@@ -363,14 +363,15 @@ public final class OrphanFilesClean {
         SnapshotManager snapshots = table.snapshotManager();
         OptionalLong latest = snapshots.latestId();
         OptionalLong earliest = snapshots.earliestId();
-        if (latest.isEmpty() || earliest.isEmpty()) {
-            return r;
-        }
+        // also without a snapshot: the tags still count, and it refuses when the snapshots only
+        // seem to be gone
         r.names.addAll(new ReachableFiles(table).referencedByRetainedSnapshots());
         for (Tag t : table.tagManager().list()) {
             r.addBaseList(t.snapshot()); // a tag reads its base list only; expiration keeps no other list of it
         }
-        for (long id = earliest.getAsLong(); id <= latest.getAsLong(); id++) {
+        long first = earliest.isPresent() && latest.isPresent() ? earliest.getAsLong() : 1;
+        long last = earliest.isPresent() && latest.isPresent() ? latest.getAsLong() : 0;
+        for (long id = first; id <= last; id++) {
             try {
                 r.addSnapshot(snapshots.snapshot(id));
             } catch (RuntimeException e) {
@@ -383,7 +384,7 @@ public final class OrphanFilesClean {
         }
         // after the snapshots: a snapshot that expired before it was read has its changelog by then
         new ReachableFiles(table).forEachKeptChangeList(r::addList);
-        r.readUpTo = latest.getAsLong();
+        r.readUpTo = last;
         return r;
     }
 }

@@ -12,7 +12,9 @@ import io.strata.storage.snapshot.SnapshotManager;
 import io.strata.storage.snapshot.SnapshotNotFoundException;
 import io.strata.storage.snapshot.Tag;
 import io.strata.storage.store.TableContext;
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -60,6 +62,7 @@ public final class ReachableFiles {
         OptionalLong latest = snapshots.latestId();
         OptionalLong earliest = snapshots.earliestId();
         if (latest.isEmpty() || earliest.isEmpty()) {
+            refuseIfSnapshotsVanished();
             return names;
         }
         boolean first = true;
@@ -91,6 +94,43 @@ public final class ReachableFiles {
         }
         addKeptChangelogs(names);
         return names;
+    }
+
+    /**
+     * A table without a snapshot has nothing referenced, so every file would be an orphan: before
+     * answering that, look for signs that the table did commit and the snapshots were only not
+     * seen (a listing that came back incomplete, an unreadable directory): a snapshot hint, or
+     * manifests (a commit that gives up deletes its own, so only a published snapshot leaves them).
+     * Any sign fails the call; a caller that deletes what is not referenced must not go on.
+     */
+    private void refuseIfSnapshotsVanished() {
+        FileIO io = table.fileIO();
+        List<String> signs = new ArrayList<>();
+        try {
+            for (Path hint : List.of(table.paths().latestHint(), table.paths().earliestHint())) {
+                if (io.exists(hint)) {
+                    signs.add("the hint " + hint + " exists");
+                }
+            }
+            try {
+                if (!io.list(table.paths().manifestDir()).isEmpty()) {
+                    signs.add("the manifest directory " + table.paths().manifestDir() + " holds files");
+                }
+            } catch (FileNotFoundException none) {
+                // no manifest directory: no commit ever published
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "table " + table.name() + ": no snapshot was found in "
+                            + table.paths().snapshotDir() + " and the table's hints and manifests cannot be checked: "
+                            + e.getMessage(),
+                    e);
+        }
+        if (!signs.isEmpty()) {
+            throw new IllegalStateException("table " + table.name() + ": no snapshot was found in "
+                    + table.paths().snapshotDir() + ", but " + String.join(" and ", signs)
+                    + "; refusing to treat the table's files as unreferenced (is the listing incomplete?)");
+        }
     }
 
     /** The files the kept changelogs hold. */

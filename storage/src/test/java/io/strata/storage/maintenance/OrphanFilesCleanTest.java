@@ -269,6 +269,38 @@ class OrphanFilesCleanTest {
         assertReadsTheModel(Catalog.open(wh).getTable("db.t"));
     }
 
+    /**
+     * The snapshot directory lists empty and the snapshots cannot be probed (a flaky store): the
+     * table looks as if it never committed, and every file as an orphan. The hints and manifests
+     * say otherwise, so the cleanup fails naming the table, and deletes nothing.
+     */
+    @Test
+    void snapshotsThatVanishFromAListingFailTheCleanupInsteadOfOrphaningEveryFile() throws Exception {
+        String wh = dir.resolve("vanished").toString();
+        AtomicBoolean flaky = new AtomicBoolean();
+        FileIO io = new DelegatingFileIO(wh) {
+            @Override
+            public List<FileEntry> list(org.apache.hadoop.fs.Path d) throws IOException {
+                return flaky.get() && d.getName().equals("snapshot") ? List.of() : super.list(d);
+            }
+
+            @Override
+            public boolean exists(org.apache.hadoop.fs.Path p) throws IOException {
+                return !(flaky.get() && p.getName().startsWith("snapshot-")) && super.exists(p);
+            }
+        };
+        FileStoreTable t = history(Catalog.open(wh, io).withClock(later));
+        Set<Path> before = filesUnder(local(t));
+        flaky.set(true);
+        assertThatThrownBy(() -> t.newOrphanFilesClean(Duration.ofDays(1)).clean())
+                .hasMessageContaining("table db.t: no snapshot was found")
+                .hasMessageContaining("LATEST")
+                .hasMessageContaining("refusing to treat the table's files as unreferenced");
+        assertThat(filesUnder(local(t))).isEqualTo(before);
+        flaky.set(false);
+        assertReadsTheModel(Catalog.open(wh).getTable("db.t"));
+    }
+
     @Test
     void symbolicLinksAreRefusedAndNothingOutsideTheTableIsTouched() throws Exception {
         FileStoreTable t = history(Catalog.open(dir.resolve("links").toString()).withClock(later));
