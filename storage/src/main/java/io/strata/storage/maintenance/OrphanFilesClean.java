@@ -349,12 +349,23 @@ public final class OrphanFilesClean {
             if (latest.isEmpty() || latest.getAsLong() <= readUpTo) {
                 return;
             }
-            for (long id = readUpTo + 1; id <= latest.getAsLong(); id++) {
-                addSnapshot(snapshots.snapshot(id));
+            try {
+                for (long id = readUpTo + 1; id <= latest.getAsLong(); id++) {
+                    addSnapshot(snapshots.snapshot(id));
+                }
+                // data and changelog files of the new snapshots
+                names.addAll(new ReachableFiles(table).referencedFrom(readUpTo + 1));
+                readUpTo = latest.getAsLong();
+            } catch (RuntimeException e) {
+                if (!ReachableFiles.hasExpired(snapshots, readUpTo + 1)) {
+                    throw e;
+                }
+                // a new snapshot expired before it was read (a short retention): the files it added
+                // that are still live are in no later snapshot's delta, so read the whole set again
+                Referenced again = referenced();
+                names.addAll(again.names);
+                readUpTo = again.readUpTo;
             }
-            // data and changelog files of the new snapshots
-            names.addAll(new ReachableFiles(table).referencedFrom(readUpTo + 1));
-            readUpTo = latest.getAsLong();
         }
     }
 

@@ -250,6 +250,61 @@ class OrphanFilesCleanTest {
         assertReadsTheModel(Catalog.open(wh).getTable("db.t"));
     }
 
+    /**
+     * As above, and the late commit's snapshot expires before the second pass reads it (a short
+     * retention, another process expiring): its files are live only through the latest snapshot,
+     * in no later delta. The cleanup reads the whole referenced set again instead of failing on the
+     * missing snapshot or losing them.
+     */
+    @Test
+    void aCommitThatExpiresBeforeTheSecondPassKeepsItsFiles() throws Exception {
+        String wh = dir.resolve("race-expired").toString();
+        AtomicBoolean armed = new AtomicBoolean();
+        List<List<CommitMessage>> pending = new ArrayList<>();
+        FileStoreTable[] handle = new FileStoreTable[1];
+        FileIO racing = new DelegatingFileIO(wh) {
+            @Override
+            public byte[] readFully(org.apache.hadoop.fs.Path path) throws IOException {
+                if (path.getName().startsWith("manifest-list-") && armed.getAndSet(false)) {
+                    try (TableCommit c = handle[0].newCommit("late")) {
+                        c.commit(1, pending.get(0));
+                    }
+                    append(handle[0]);
+                    later.advance(Duration.ofSeconds(1));
+                    handle[0]
+                            .copyWithOptions(Map.of("snapshot.num-retained.min", "1", "snapshot.time-retained", "0 s"))
+                            .newSnapshotExpiration()
+                            .expire();
+                }
+                return super.readFully(path);
+            }
+        };
+        FileStoreTable t = history(Catalog.open(wh, racing).withClock(later));
+        handle[0] = t;
+        try (TableWrite w = t.newWrite("late")) {
+            for (int r = 0; r < 30; r++) {
+                GenericRow row = TableModel.randomRow(rnd, 40);
+                model.apply(row);
+                w.write(row);
+            }
+            pending.add(w.prepareCommit());
+        }
+        long lateSnapshot = t.snapshotManager().latestId().getAsLong() + 1;
+        armed.set(true);
+
+        OrphanCleanResult r = t.newOrphanFilesClean(Duration.ofDays(1)).clean();
+
+        assertThat(armed.get())
+                .as("the commit and the expiration ran during the cleanup")
+                .isFalse();
+        assertThat(t.snapshotManager().earliestId().getAsLong())
+                .as("the late commit's snapshot expired")
+                .isGreaterThan(lateSnapshot);
+        Set<String> live = new HashSet<>(new ReachableFiles(t.context()).referencedByRetainedSnapshots());
+        assertThat(r.deleted()).noneMatch(f -> live.contains(new org.apache.hadoop.fs.Path(f.path()).getName()));
+        assertReadsTheModel(Catalog.open(wh).getTable("db.t"));
+    }
+
     /** A listing that comes back empty (a flaky store) deletes nothing, and never a directory. */
     @Test
     @DisplayName("paimon #7920: a transient empty listing deletes nothing, never a directory")
