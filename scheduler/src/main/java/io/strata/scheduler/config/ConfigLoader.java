@@ -84,8 +84,11 @@ public final class ConfigLoader {
             raw = MAPPER.readValue(text, RawConfig.class);
         } catch (UnrecognizedPropertyException e) {
             String key = KeyLocations.pathOf(e);
-            throw located(file, e, key, "unknown key '" + e.getPropertyName() + "' (known here: "
-                    + e.getKnownPropertyIds() + ")");
+            throw located(
+                    file,
+                    e,
+                    key,
+                    "unknown key '" + e.getPropertyName() + "' (known here: " + e.getKnownPropertyIds() + ")");
         } catch (JsonMappingException e) {
             throw located(file, e, KeyLocations.pathOf(e), e.getOriginalMessage());
         } catch (JsonProcessingException e) {
@@ -138,8 +141,9 @@ public final class ConfigLoader {
                 throw fail("store.h2-path", "give either store.h2-path or store.jdbc-url, not both");
             }
             if (!s.jdbcUrl().startsWith("jdbc:h2:") && !s.jdbcUrl().startsWith("jdbc:postgresql:")) {
-                throw fail("store.jdbc-url", "only jdbc:h2: and jdbc:postgresql: job stores are supported, got "
-                        + s.jdbcUrl());
+                throw fail(
+                        "store.jdbc-url",
+                        "only jdbc:h2: and jdbc:postgresql: job stores are supported, got " + s.jdbcUrl());
             }
             return new StoreConfig(s.jdbcUrl(), nullToEmpty(s.user()), nullToEmpty(s.password()));
         }
@@ -251,8 +255,8 @@ public final class ConfigLoader {
                     l.path("older-than"),
                     "must be at least 1h: younger files may belong to a commit or compaction in flight");
         }
-        return Optional.of(
-                new OrphanCleanup(cron(l), zone(l, "zone").orElse(ZoneOffset.UTC), olderThan, dryRun != null && dryRun));
+        return Optional.of(new OrphanCleanup(
+                cron(l), zone(l, "zone").orElse(ZoneOffset.UTC), olderThan, dryRun != null && dryRun));
     }
 
     private Optional<FullCompaction> fullCompaction(Layered<RawConfig.FullCompaction> l) {
@@ -279,7 +283,8 @@ public final class ConfigLoader {
         if (!enabled(l)) {
             return Optional.empty();
         }
-        Duration poll = duration(l.path("poll-interval"), l.get("poll-interval")).orElse(Duration.ofMinutes(1));
+        Duration poll =
+                duration(l.path("poll-interval"), l.get("poll-interval")).orElse(Duration.ofMinutes(1));
         if (poll.isZero()) {
             throw fail(l.path("poll-interval"), "must be positive");
         }

@@ -57,6 +57,7 @@ final class Layered<R extends Record> {
                 }
             }
         }
-        throw new IllegalArgumentException("no key " + key + " in " + r.getClass().getSimpleName());
+        throw new IllegalArgumentException(
+                "no key " + key + " in " + r.getClass().getSimpleName());
     }
 }

@@ -25,7 +25,8 @@ record RawConfig(
             @JsonProperty("password") String password) {}
 
     record Tables(
-            @JsonProperty("names") List<String> names, @JsonProperty("databases") List<Database> databases) {}
+            @JsonProperty("names") List<String> names,
+            @JsonProperty("databases") List<Database> databases) {}
 
     record Database(
             @JsonProperty("name") String name,
@@ -66,5 +67,7 @@ record RawConfig(
             @JsonProperty("max-sorted-runs") Integer maxSortedRuns,
             @JsonProperty("max-level0-files") Integer maxLevel0Files) {}
 
-    record Compaction(@JsonProperty("runs-on") String runsOn, @JsonProperty("parallelism") Integer parallelism) {}
+    record Compaction(
+            @JsonProperty("runs-on") String runsOn,
+            @JsonProperty("parallelism") Integer parallelism) {}
 }

@@ -41,7 +41,8 @@ public final class EmbeddedCompactionRunner implements CompactionRunner {
         List<String> committed = new ArrayList<>();
         int[] conflicts = {0};
         ExecutorService worker = Executors.newSingleThreadExecutor(r -> new Thread(r, "strata-compaction-" + table));
-        try (EmbeddedJobRunner runner = new EmbeddedJobRunner(spec, savepoints.toURI().toString())) {
+        try (EmbeddedJobRunner runner =
+                new EmbeddedJobRunner(spec, savepoints.toURI().toString())) {
             Future<?> job = worker.submit(() -> {
                 runner.run(e -> {
                     synchronized (rewritten) {

@@ -23,7 +23,8 @@ public sealed interface Outcome {
 
         @Override
         public String summary() {
-            return (result.dryRun() ? "would expire " : "expired ") + result.plan().snapshotsExpired()
+            return (result.dryRun() ? "would expire " : "expired ")
+                    + result.plan().snapshotsExpired()
                     + " snapshots, deleted " + result.deleted().size() + " files (held back by "
                     + result.plan().heldBackBy().name().toLowerCase() + ")";
         }

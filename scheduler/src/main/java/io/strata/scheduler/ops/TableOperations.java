@@ -70,8 +70,7 @@ public final class TableOperations {
      * A full compaction that was due at {@code due}: it starts only while {@code f}'s window is
      * open, late or not; otherwise it is skipped with the instant the window next opens.
      */
-    public Outcome fullCompaction(String table, FullCompaction f, Compaction placement, Instant due)
-            throws Exception {
+    public Outcome fullCompaction(String table, FullCompaction f, Compaction placement, Instant due) throws Exception {
         StartDecision d = f.window().decide(due, clock.instant());
         if (!d.startsNow()) {
             Outcome skipped = new Outcome.Skipped(table, OperationKind.FULL_COMPACTION, d.reason(), d.startAt());
@@ -122,8 +121,7 @@ public final class TableOperations {
         long start = System.nanoTime();
         try {
             Outcome o = work.run();
-            LOG.info(
-                    "{} {}: {} ({} ms)", table, kind.key(), o.summary(), (System.nanoTime() - start) / 1_000_000);
+            LOG.info("{} {}: {} ({} ms)", table, kind.key(), o.summary(), (System.nanoTime() - start) / 1_000_000);
             return o;
         } catch (Exception e) {
             LOG.warn("{} {} failed after {} ms", table, kind.key(), (System.nanoTime() - start) / 1_000_000, e);
