@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.quartz.CronExpression;
@@ -83,12 +84,18 @@ public final class ConfigLoader {
         try {
             raw = MAPPER.readValue(text, RawConfig.class);
         } catch (UnrecognizedPropertyException e) {
+            // Jackson reports the place after the skipped value; the key itself is where it is written
             String key = KeyLocations.pathOf(e);
-            throw located(
+            JsonLocation l = locations.of(key);
+            TreeSet<String> known = new TreeSet<>();
+            e.getKnownPropertyIds().forEach(k -> known.add(String.valueOf(k)));
+            throw new ConfigException(
                     file,
-                    e,
                     key,
-                    "unknown key '" + e.getPropertyName() + "' (known here: " + e.getKnownPropertyIds() + ")");
+                    l.getLineNr(),
+                    l.getColumnNr(),
+                    "unknown key '" + e.getPropertyName() + "' (known here: " + known + ")",
+                    e);
         } catch (JsonMappingException e) {
             throw located(file, e, KeyLocations.pathOf(e), e.getOriginalMessage());
         } catch (JsonProcessingException e) {

@@ -48,7 +48,7 @@ final class Layered<R extends Record> {
             return null;
         }
         for (RecordComponent c : r.getClass().getRecordComponents()) {
-            JsonProperty p = c.getAnnotation(JsonProperty.class);
+            JsonProperty p = c.getAccessor().getAnnotation(JsonProperty.class);
             if (p != null && p.value().equals(key)) {
                 try {
                     return c.getAccessor().invoke(r);
