@@ -34,6 +34,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class SchedulerService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerService.class);
+    /** How long interrupted operations get to end before Quartz shuts down without them. */
+    private static final Duration INTERRUPT_GRACE = Duration.ofSeconds(5);
 
     /** Where the service is in its life. */
     public enum State {
@@ -124,6 +126,17 @@ public final class SchedulerService implements AutoCloseable {
         return state;
     }
 
+    /** The operations still running after {@code timeout}, or none once all ended. */
+    private List<JobExecutionContext> awaitRunning(Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<JobExecutionContext> running = scheduler.getCurrentlyExecutingJobs();
+        while (!running.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            running = scheduler.getCurrentlyExecutingJobs();
+        }
+        return running;
+    }
+
     /** The graceful shutdown; safe to call more than once and from a shutdown hook. */
     @Override
     public synchronized void close() throws Exception {
@@ -135,15 +148,11 @@ public final class SchedulerService implements AutoCloseable {
         dispatcher.stopAccepting();
         scheduler.standby();
         Duration timeout = config.shutdownTimeout();
-        long deadline = System.nanoTime() + timeout.toNanos();
         List<JobExecutionContext> running = scheduler.getCurrentlyExecutingJobs();
         if (!running.isEmpty()) {
             LOG.info("shutting down: waiting up to {} for {} running operations", timeout, running.size());
         }
-        while (!running.isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-            running = scheduler.getCurrentlyExecutingJobs();
-        }
+        running = awaitRunning(timeout);
         for (JobExecutionContext c : running) {
             LOG.warn(
                     "{} {}: still running after the shutdown timeout of {}; interrupted",
@@ -152,6 +161,10 @@ public final class SchedulerService implements AutoCloseable {
                     timeout);
             scheduler.interrupt(c.getFireInstanceId());
         }
+        if (!running.isEmpty()) {
+            running = awaitRunning(INTERRUPT_GRACE);
+        }
+        // waiting for jobs lets Quartz record their completion before its store closes
         scheduler.shutdown(running.isEmpty());
         state = State.STOPPED;
         LOG.info("scheduler stopped");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.strata.scheduler.SchedulerService;
 import io.strata.scheduler.config.SchedulerConfig;
+import io.strata.scheduler.config.TableSettings;
 import io.strata.scheduler.support.Feeder;
 import io.strata.scheduler.support.SchedulerTests;
 import io.strata.storage.data.GenericRow;
@@ -184,5 +185,41 @@ class OperationsTest {
             assertThat(o).isInstanceOf(Outcome.Compacted.class);
             assertThat(ran).containsExactly("db.t FULL");
         }
+    }
+
+    @Test
+    void orphanCleanupDeletesOldOrphansAndADryRunOnlyReportsThem() throws Exception {
+        Path warehouse = dir.resolve("warehouse");
+        TestTables.oneRowTable(warehouse.toString());
+        Path tableDir = warehouse.resolve("db.db").resolve("t");
+        Path data;
+        try (var files = java.nio.file.Files.walk(tableDir)) {
+            data = files.filter(f -> f.getFileName().toString().endsWith(".parquet"))
+                    .findFirst()
+                    .orElseThrow();
+        }
+        Path orphan = data.resolveSibling("data-orphan-0.parquet");
+        java.nio.file.Files.copy(data, orphan);
+        java.nio.file.Files.setLastModifiedTime(
+                orphan, java.nio.file.attribute.FileTime.from(Instant.now().minus(java.time.Duration.ofDays(2))));
+        TableOperations ops = new TableOperations(
+                Catalog.open(warehouse.toString()), SchedulerTests.noCompactions(), Clock.systemUTC());
+
+        Outcome dry = ops.cleanOrphans(
+                "db.t",
+                new TableSettings.OrphanCleanup("0 0 3 * * ?", ZoneOffset.UTC, java.time.Duration.ofDays(1), true));
+        assertThat(((Outcome.OrphansCleaned) dry).result().orphans())
+                .singleElement()
+                .satisfies(f -> assertThat(f.path()).endsWith("data-orphan-0.parquet"));
+        assertThat(orphan).as("a dry run deletes nothing").exists();
+
+        Outcome real = ops.cleanOrphans(
+                "db.t",
+                new TableSettings.OrphanCleanup("0 0 3 * * ?", ZoneOffset.UTC, java.time.Duration.ofDays(1), false));
+        assertThat(((Outcome.OrphansCleaned) real).result().deleted()).hasSize(1);
+        assertThat(orphan).doesNotExist();
+        assertThat(data).as("a referenced file stays").exists();
+        assertThat(TestTables.scan(Catalog.open(warehouse.toString()).getTable("db.t")))
+                .hasSize(1);
     }
 }

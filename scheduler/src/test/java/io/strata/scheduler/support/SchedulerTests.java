@@ -11,10 +11,15 @@ public final class SchedulerTests {
 
     /** A config of {@code warehouse} with {@code body} (YAML after the warehouse and store keys). */
     public static SchedulerConfig config(Path warehouse, String store, String body) {
+        return config(warehouse, store, body, "10s");
+    }
+
+    /** {@link #config(Path, String, String)} with the given shutdown timeout. */
+    public static SchedulerConfig config(Path warehouse, String store, String body, String shutdownTimeout) {
         return ConfigLoader.parse(
                 "test.yaml",
-                "warehouse: " + warehouse + "\n" + "discovery-interval: 1h\n" + "shutdown-timeout: 10s\n" + store
-                        + body);
+                "warehouse: " + warehouse + "\n" + "discovery-interval: 1h\n" + "shutdown-timeout: " + shutdownTimeout
+                        + "\n" + store + body);
     }
 
     /** The YAML of an H2 job store file under {@code dir}. */
