@@ -4,8 +4,8 @@ import io.strata.storage.compact.CompactStrategy;
 import java.util.List;
 
 /**
- * What a compaction job did to one table: the buckets it rewrote, their sorted runs before and
- * after (summed over those buckets), and the snapshots it committed.
+ * What a compaction job did to one table: the buckets it rewrote, their sorted runs before its
+ * first rewrite and after its last (summed over those buckets), and the snapshots it committed.
  */
 public record CompactionReport(
         String table,

@@ -8,7 +8,9 @@ import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.table.Catalog;
 import java.io.File;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -72,10 +74,17 @@ public final class EmbeddedCompactionRunner implements CompactionRunner {
             worker.shutdownNow();
         }
         synchronized (rewritten) {
-            int before = rewritten.stream().mapToInt(e -> e.sortedRunsBefore).sum();
-            int after = rewritten.stream().mapToInt(e -> e.sortedRunsAfter).sum();
+            // a bucket re-planned beside a writer is rewritten more than once: its first shape and its last
+            Map<String, int[]> byBucket = new LinkedHashMap<>();
+            for (CompactionEvent e : rewritten) {
+                int[] runs =
+                        byBucket.computeIfAbsent(e.partition + "/" + e.bucket, k -> new int[] {e.sortedRunsBefore, 0});
+                runs[1] = e.sortedRunsAfter;
+            }
+            int before = byBucket.values().stream().mapToInt(r -> r[0]).sum();
+            int after = byBucket.values().stream().mapToInt(r -> r[1]).sum();
             return new CompactionReport(
-                    table, strategy, rewritten.size(), before, after, List.copyOf(committed), conflicts[0]);
+                    table, strategy, byBucket.size(), before, after, List.copyOf(committed), conflicts[0]);
         }
     }
 }

@@ -14,6 +14,7 @@ import io.strata.storage.options.ExpireOptions;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -89,9 +90,19 @@ public final class TableOperations {
     /**
      * Reads the latest snapshot's backlog; when a bucket is over {@code b}'s thresholds, runs a
      * minor compaction of the table (the table's own triggers pick what to merge, and a table
-     * producing lookup changelog gets its lookup compaction).
+     * producing lookup changelog gets its lookup compaction). A poll due more than one interval
+     * ago (queued behind a long run) is skipped.
      */
-    public Outcome backlogCompaction(String table, BacklogCompaction b, Compaction placement) throws Exception {
+    public Outcome backlogCompaction(String table, BacklogCompaction b, Compaction placement, Instant due)
+            throws Exception {
+        if (Duration.between(due, clock.instant()).compareTo(b.pollInterval()) > 0) {
+            // polls queued behind a long run: the next one on schedule reads a fresher snapshot
+            return new Outcome.Skipped(
+                    table,
+                    OperationKind.BACKLOG_COMPACTION,
+                    "a poll due at " + due + " is more than one interval late",
+                    Optional.empty());
+        }
         return holding(table, OperationKind.BACKLOG_COMPACTION, () -> {
             Optional<Backlog> backlog = Backlog.of(catalog.getTable(table), b);
             if (backlog.isEmpty() || !backlog.get().exceeds()) {

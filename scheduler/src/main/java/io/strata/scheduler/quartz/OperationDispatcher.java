@@ -67,7 +67,7 @@ public final class OperationDispatcher {
             case BACKLOG_COMPACTION ->
                 s.backlogCompaction().isEmpty()
                         ? null
-                        : ops.backlogCompaction(table, s.backlogCompaction().get(), s.compaction());
+                        : ops.backlogCompaction(table, s.backlogCompaction().get(), s.compaction(), due);
         };
         if (o == null) {
             LOG.info("{} {}: no longer in the config, not run", table, kind.key());

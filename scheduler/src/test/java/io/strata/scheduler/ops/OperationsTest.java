@@ -91,8 +91,10 @@ class OperationsTest {
                         Clock.systemUTC(),
                         outcomes::add)) {
             s.discoverNow();
+            // stopped by a flag, not an interrupt: a batch is committed whole or not written
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
             Thread writer = new Thread(() -> {
-                while (!Thread.currentThread().isInterrupted()) {
+                while (!stop.get()) {
                     feeder.commitBatch(50);
                     try {
                         Thread.sleep(100);
@@ -112,7 +114,7 @@ class OperationsTest {
                     }
                 }
             } finally {
-                writer.interrupt();
+                stop.set(true);
                 writer.join();
             }
             assertThat(compacted).as("a compaction fired by the backlog").isNotNull();

@@ -38,15 +38,17 @@ public final class Feeder implements AutoCloseable {
         this.random = new Random(seed);
     }
 
-    /** Commits one batch of {@code rows} upserts of keys below 1,000. */
+    /** Commits one batch of {@code rows} upserts of keys below 1,000; the model takes it once committed. */
     public synchronized void commitBatch(int rows) {
+        Map<Long, String> batch = new TreeMap<>();
         for (int i = 0; i < rows; i++) {
             long k = random.nextInt(1000);
             String v = "v" + commits + "-" + i;
             write.write(new GenericRow(RowKind.INSERT, k, v));
-            model.put(k, v);
+            batch.put(k, v);
         }
         commit.commit(++commits, write.prepareCommit());
+        model.putAll(batch);
     }
 
     public FileStoreTable table() {
