@@ -224,4 +224,32 @@ class OperationsTest {
         assertThat(TestTables.scan(Catalog.open(warehouse.toString()).getTable("db.t")))
                 .hasSize(1);
     }
+
+    @Test
+    void aMisfiredFullCompactionStartsLateOnlyWhileItsWindowIsOpen() throws Exception {
+        Path warehouse = dir.resolve("warehouse");
+        TestTables.oneRowTable(warehouse.toString());
+        List<String> ran = new java.util.concurrent.CopyOnWriteArrayList<>();
+        CompactionRunner recording = (table, strategy, placement) -> {
+            ran.add(table);
+            return new CompactionReport(table, strategy, 1, 2, 1, List.of("2"), 0);
+        };
+        var full = new TableSettings.FullCompaction(
+                "0 0 2 * * ?",
+                io.strata.scheduler.time.OffPeakWindow.parse("02:00-05:00", java.time.ZoneId.of("Europe/Berlin")));
+        var placement = new TableSettings.Compaction(TableSettings.RunsOn.EMBEDDED, 1);
+        Instant due = Instant.parse("2026-06-10T00:00:00Z"); // 02:00 in Berlin
+        // the scheduler was down from 02:00 to 04:30 Berlin time: the fire comes late, inside the window
+        Clock lateInside = Clock.fixed(Instant.parse("2026-06-10T02:30:00Z"), ZoneOffset.UTC);
+        Outcome late = new TableOperations(Catalog.open(warehouse.toString()), recording, lateInside)
+                .fullCompaction("db.t", full, placement, due);
+        assertThat(late).isInstanceOf(Outcome.Compacted.class);
+        assertThat(ran).containsExactly("db.t");
+        // down until 06:10: the window closed, the run waits for the next opening
+        Clock afterWindow = Clock.fixed(Instant.parse("2026-06-10T04:10:00Z"), ZoneOffset.UTC);
+        Outcome waits = new TableOperations(Catalog.open(warehouse.toString()), recording, afterWindow)
+                .fullCompaction("db.t", full, placement, due);
+        assertThat(((Outcome.Skipped) waits).retryAt()).contains(Instant.parse("2026-06-11T00:00:00Z"));
+        assertThat(ran).hasSize(1);
+    }
 }
