@@ -68,6 +68,11 @@ final class SchedulerCommand implements Callable<Integer> {
                 }
             }
             t.print(out);
+            for (String named : c.tables().names()) {
+                if (!tables.contains(named)) {
+                    out.println(named + ": not found yet; scheduled once it is created");
+                }
+            }
             out.println(tables.size() + " tables selected now; tables created later are picked up while running");
             out.flush();
             return 0;

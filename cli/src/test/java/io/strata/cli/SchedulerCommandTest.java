@@ -60,6 +60,14 @@ class SchedulerCommandTest {
     }
 
     @Test
+    void validateAcceptsTheSampleConfig() {
+        Path sample = Path.of(System.getProperty("strata.repo.root"), "configs", "scheduler.yaml");
+        CliRunner.Result r = CliRunner.run("scheduler", "validate", "--config", sample.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("is valid").contains("tables selected now");
+    }
+
+    @Test
     void validateNamesAConfigErrorWithItsLine() throws Exception {
         Path bad = Files.writeString(dir.resolve("bad.yaml"), "warehouse: /tmp/w\nretention: 3\n");
         CliRunner.Result r = CliRunner.run("scheduler", "validate", "--config", bad.toString());
