@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class TableLocks {
     private final Map<String, OperationKind> holders = new ConcurrentHashMap<>();
 
-    /** Takes {@code table} for {@code kind}; empty if taken, else the operation already holding it. */
+    /** Takes {@code table} for {@code kind}: empty when this call took it, else the operation holding it. */
     Optional<OperationKind> tryAcquire(String table, OperationKind kind) {
         OperationKind prior = holders.putIfAbsent(table, kind);
         return Optional.ofNullable(prior);

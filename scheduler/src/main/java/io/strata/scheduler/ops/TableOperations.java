@@ -97,6 +97,7 @@ public final class TableOperations {
             throws Exception {
         if (Duration.between(due, clock.instant()).compareTo(b.pollInterval()) > 0) {
             // polls queued behind a long run: the next one on schedule reads a fresher snapshot
+            LOG.debug("{} backlog poll due at {} skipped: more than one interval late", table, due);
             return new Outcome.Skipped(
                     table,
                     OperationKind.BACKLOG_COMPACTION,
