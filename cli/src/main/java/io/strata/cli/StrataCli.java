@@ -32,6 +32,7 @@ import picocli.CommandLine.Command;
             RollbackCommand.class,
             ConsumerCommand.class,
             DemoCommand.class,
+            SchedulerCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class StrataCli implements Callable<Integer> {

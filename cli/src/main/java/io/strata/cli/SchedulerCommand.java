@@ -1,0 +1,143 @@
+package io.strata.cli;
+
+import io.strata.scheduler.HealthServer;
+import io.strata.scheduler.SchedulerService;
+import io.strata.scheduler.config.ConfigLoader;
+import io.strata.scheduler.config.SchedulerConfig;
+import io.strata.scheduler.quartz.Schedule;
+import io.strata.scheduler.table.TableDiscovery;
+import io.strata.storage.table.Catalog;
+import java.io.File;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code strata scheduler}: the service that runs maintenance and compaction on a schedule. */
+@Command(
+        name = "scheduler",
+        mixinStandardHelpOptions = true,
+        description = "The scheduler service: snapshot expiration, orphan cleanup, off-peak full compaction and "
+                + "backlog-driven compaction for the tables of a config (configs/scheduler.yaml).",
+        subcommands = {SchedulerCommand.Validate.class, SchedulerCommand.Run.class})
+final class SchedulerCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().getErr().println("strata: error: give a scheduler command: validate or run");
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return StrataCli.USAGE_ERROR;
+    }
+
+    /** {@code strata scheduler validate}: checks a config and shows what it would schedule. */
+    @Command(
+            name = "validate",
+            mixinStandardHelpOptions = true,
+            description = "Check a scheduler config without starting anything: print the tables it selects now "
+                    + "and the next fire time of each schedule.")
+    static final class Validate implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--config", required = true, paramLabel = "FILE", description = "The scheduler config.")
+        File config;
+
+        @Override
+        public Integer call() {
+            SchedulerConfig c = ConfigLoader.load(config.toPath());
+            PrintWriter out = spec.commandLine().getOut();
+            List<String> tables = new TableDiscovery(Catalog.open(c.warehouse()), c.tables()).discover();
+            out.println("config " + config + " is valid: warehouse " + c.warehouse() + ", job store "
+                    + c.store().jdbcUrl());
+            Instant now = Instant.now();
+            TextTable t = new TextTable("table", "operation", "schedule", "next fire (UTC)");
+            for (String table : tables) {
+                for (Schedule s : Schedule.of(table, c.settingsFor(table))) {
+                    t.add(
+                            table,
+                            s.kind().key(),
+                            s.definition(),
+                            s.nextFireAfter(now).map(Instant::toString).orElse("never"));
+                }
+            }
+            t.print(out);
+            for (String named : c.tables().names()) {
+                if (!tables.contains(named)) {
+                    out.println(named + ": not found yet; scheduled once it is created");
+                }
+            }
+            out.println(tables.size() + " tables selected now; tables created later are picked up while running");
+            out.flush();
+            return 0;
+        }
+    }
+
+    /** {@code strata scheduler run}: the long-running service. */
+    @Command(
+            name = "run",
+            mixinStandardHelpOptions = true,
+            description = "Run the scheduler until SIGTERM or Ctrl-C: then no new operation starts, running ones "
+                    + "get the config's shutdown-timeout to finish, and the job store is closed cleanly.")
+    static final class Run implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--config", required = true, paramLabel = "FILE", description = "The scheduler config.")
+        File config;
+
+        @Option(
+                names = "--port",
+                defaultValue = "9464",
+                paramLabel = "N",
+                description = "Port of GET /health on 127.0.0.1 (default ${DEFAULT-VALUE}; 0: any free port).")
+        int port;
+
+        @Override
+        public Integer call() throws Exception {
+            SchedulerConfig c = ConfigLoader.load(config.toPath());
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            SchedulerService service = SchedulerService.start(c);
+            HealthServer health;
+            try {
+                health = HealthServer.start(port, service);
+            } catch (Exception e) {
+                service.close();
+                throw new IllegalStateException("cannot serve /health on 127.0.0.1:" + port + ": " + e.getMessage(), e);
+            }
+            CountDownLatch stopped = new CountDownLatch(1);
+            Runtime.getRuntime()
+                    .addShutdownHook(new Thread(
+                            () -> {
+                                err.println("strata: scheduler stopping: no new operations; waiting up to "
+                                        + c.shutdownTimeout() + " for running ones");
+                                err.flush();
+                                try {
+                                    service.close();
+                                    out.println("strata: scheduler stopped cleanly");
+                                } catch (Exception e) {
+                                    err.println("strata: error: scheduler did not stop cleanly: " + e.getMessage());
+                                } finally {
+                                    health.close();
+                                    out.flush();
+                                    err.flush();
+                                    stopped.countDown();
+                                }
+                            },
+                            "strata-scheduler-stop"));
+            out.println("strata: scheduler running on " + c.warehouse() + " with "
+                    + service.schedules().size() + " schedules; health on http://127.0.0.1:" + health.port()
+                    + "/health");
+            out.flush();
+            stopped.await();
+            return 0;
+        }
+    }
+}

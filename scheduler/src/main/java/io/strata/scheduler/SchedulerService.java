@@ -1,0 +1,172 @@
+package io.strata.scheduler;
+
+import io.strata.scheduler.config.SchedulerConfig;
+import io.strata.scheduler.ops.CompactionRunner;
+import io.strata.scheduler.ops.EmbeddedCompactionRunner;
+import io.strata.scheduler.ops.Outcome;
+import io.strata.scheduler.ops.TableOperations;
+import io.strata.scheduler.quartz.OperationDispatcher;
+import io.strata.scheduler.quartz.QuartzScheduler;
+import io.strata.scheduler.quartz.Schedule;
+import io.strata.scheduler.quartz.ScheduleSync;
+import io.strata.scheduler.table.TableDiscovery;
+import io.strata.storage.table.Catalog;
+import java.io.File;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.quartz.JobExecutionContext;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The scheduler service: discovers the configured tables (again every discovery interval, so new
+ * tables are picked up), keeps their schedules in the Quartz job store and runs the operations
+ * they fire. {@link #close} is the graceful shutdown: no new operation starts, running ones get
+ * the configured shutdown timeout to finish and are then interrupted (a compaction job is
+ * cancelled, committing nothing), and Quartz shuts down.
+ */
+public final class SchedulerService implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SchedulerService.class);
+    /** How long interrupted operations get to end before Quartz shuts down without them. */
+    private static final Duration INTERRUPT_GRACE = Duration.ofSeconds(5);
+
+    /** Where the service is in its life. */
+    public enum State {
+        RUNNING,
+        STOPPING,
+        STOPPED
+    }
+
+    private final SchedulerConfig config;
+    private final TableDiscovery discovery;
+    private final TableOperations ops;
+    private final OperationDispatcher dispatcher;
+    private final Scheduler scheduler;
+    private final ScheduledExecutorService discoveryLoop;
+    private volatile List<Schedule> schedules = List.of();
+    private volatile State state = State.RUNNING;
+
+    private SchedulerService(SchedulerConfig config, CompactionRunner compactions, Clock clock, Consumer<Outcome> l)
+            throws Exception {
+        this.config = config;
+        Catalog catalog = Catalog.open(config.warehouse());
+        this.discovery = new TableDiscovery(catalog, config.tables());
+        this.ops = new TableOperations(catalog, compactions, clock);
+        this.dispatcher = new OperationDispatcher(config, ops, l);
+        this.scheduler = QuartzScheduler.create(config, dispatcher);
+        this.discoveryLoop = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "strata-discovery"));
+    }
+
+    /** Starts the service with compactions on an embedded Flink. */
+    public static SchedulerService start(SchedulerConfig config) throws Exception {
+        File scratch = new File(System.getProperty("java.io.tmpdir"));
+        return start(config, new EmbeddedCompactionRunner(config.warehouse(), scratch), Clock.systemUTC(), o -> {});
+    }
+
+    /** Starts the service; every outcome of an operation goes to {@code listener}. */
+    public static SchedulerService start(
+            SchedulerConfig config, CompactionRunner compactions, Clock clock, Consumer<Outcome> listener)
+            throws Exception {
+        SchedulerService s = new SchedulerService(config, compactions, clock, listener);
+        try {
+            s.discoverNow();
+            s.scheduler.start();
+            long every = config.discoveryInterval().toMillis();
+            s.discoveryLoop.scheduleWithFixedDelay(s::discoverLogged, every, every, TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            s.close();
+            throw e;
+        }
+        LOG.info(
+                "scheduler started on warehouse {} with job store {}: {} schedules",
+                config.warehouse(),
+                config.store().jdbcUrl(),
+                s.schedules.size());
+        return s;
+    }
+
+    /** Lists the warehouse and brings the schedules in line with the tables found. */
+    public synchronized List<Schedule> discoverNow() throws SchedulerException {
+        schedules = ScheduleSync.sync(scheduler, config, discovery.discover());
+        return schedules;
+    }
+
+    private void discoverLogged() {
+        try {
+            discoverNow();
+        } catch (Exception e) {
+            LOG.warn(
+                    "table discovery in {} failed; trying again in {}",
+                    config.warehouse(),
+                    config.discoveryInterval(),
+                    e);
+        }
+    }
+
+    public List<Schedule> schedules() {
+        return schedules;
+    }
+
+    public Scheduler quartz() {
+        return scheduler;
+    }
+
+    public TableOperations operations() {
+        return ops;
+    }
+
+    public State state() {
+        return state;
+    }
+
+    /** The operations still running after {@code timeout}, or none once all ended. */
+    private List<JobExecutionContext> awaitRunning(Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<JobExecutionContext> running = scheduler.getCurrentlyExecutingJobs();
+        while (!running.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            running = scheduler.getCurrentlyExecutingJobs();
+        }
+        return running;
+    }
+
+    /** The graceful shutdown; safe to call more than once and from a shutdown hook. */
+    @Override
+    public synchronized void close() throws Exception {
+        if (state == State.STOPPED) {
+            return;
+        }
+        state = State.STOPPING;
+        discoveryLoop.shutdownNow();
+        dispatcher.stopAccepting();
+        scheduler.standby();
+        Duration timeout = config.shutdownTimeout();
+        List<JobExecutionContext> running = scheduler.getCurrentlyExecutingJobs();
+        if (!running.isEmpty()) {
+            LOG.info("shutting down: waiting up to {} for {} running operations", timeout, running.size());
+        }
+        running = awaitRunning(timeout);
+        for (JobExecutionContext c : running) {
+            LOG.warn(
+                    "{} {}: still running after the shutdown timeout of {}; interrupted",
+                    c.getJobDetail().getKey().getGroup(),
+                    c.getJobDetail().getKey().getName(),
+                    timeout);
+            scheduler.interrupt(c.getFireInstanceId());
+        }
+        if (!running.isEmpty()) {
+            running = awaitRunning(INTERRUPT_GRACE);
+        }
+        // waiting for jobs lets Quartz record their completion before its store closes
+        scheduler.shutdown(running.isEmpty());
+        state = State.STOPPED;
+        LOG.info("scheduler stopped");
+    }
+}

@@ -1,0 +1,367 @@
+package io.strata.scheduler.config;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.strata.scheduler.config.SchedulerConfig.DatabaseSelection;
+import io.strata.scheduler.config.SchedulerConfig.StoreConfig;
+import io.strata.scheduler.config.SchedulerConfig.TableSelection;
+import io.strata.scheduler.config.TableSettings.BacklogCompaction;
+import io.strata.scheduler.config.TableSettings.Compaction;
+import io.strata.scheduler.config.TableSettings.Expiration;
+import io.strata.scheduler.config.TableSettings.FullCompaction;
+import io.strata.scheduler.config.TableSettings.OrphanCleanup;
+import io.strata.scheduler.config.TableSettings.RunsOn;
+import io.strata.scheduler.time.OffPeakWindow;
+import io.strata.storage.maintenance.OrphanFilesClean;
+import io.strata.storage.options.DurationParser;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import org.quartz.CronExpression;
+
+/**
+ * Reads {@code scheduler.yaml} into a {@link SchedulerConfig}. Every problem (an unknown key, a
+ * value of the wrong type, a cron Quartz does not accept, a window without a zone, a duration that
+ * does not parse, an unsupported {@code runs-on}) is a {@link ConfigException} naming the key with
+ * its line and column; nothing is started from a config that has one.
+ */
+public final class ConfigLoader {
+    private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z0-9_]+\\.[A-Za-z0-9_]+");
+    private static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory())
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+
+    private final String file;
+    private final KeyLocations locations;
+
+    private ConfigLoader(String file, KeyLocations locations) {
+        this.file = file;
+        this.locations = locations;
+    }
+
+    /** Loads and checks {@code path}. */
+    public static SchedulerConfig load(Path path) {
+        String text;
+        try {
+            text = Files.readString(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read scheduler config " + path, e);
+        }
+        return parse(path.getFileName().toString(), text);
+    }
+
+    /** Checks the YAML {@code text}; {@code file} names it in messages. */
+    public static SchedulerConfig parse(String file, String text) {
+        KeyLocations locations;
+        RawConfig raw;
+        try (JsonParser p = MAPPER.getFactory().createParser(text)) {
+            locations = KeyLocations.index(p);
+        } catch (JsonProcessingException e) {
+            JsonLocation l = e.getLocation() == null ? JsonLocation.NA : e.getLocation();
+            throw new ConfigException(file, "(syntax)", l.getLineNr(), l.getColumnNr(), e.getOriginalMessage(), e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try {
+            raw = MAPPER.readValue(text, RawConfig.class);
+        } catch (UnrecognizedPropertyException e) {
+            // Jackson reports the place after the skipped value; the key itself is where it is written
+            String key = KeyLocations.pathOf(e);
+            JsonLocation l = locations.of(key);
+            TreeSet<String> known = new TreeSet<>();
+            e.getKnownPropertyIds().forEach(k -> known.add(String.valueOf(k)));
+            throw new ConfigException(
+                    file,
+                    key,
+                    l.getLineNr(),
+                    l.getColumnNr(),
+                    "unknown key '" + e.getPropertyName() + "' (known here: " + known + ")",
+                    e);
+        } catch (JsonMappingException e) {
+            throw located(file, e, KeyLocations.pathOf(e), e.getOriginalMessage());
+        } catch (JsonProcessingException e) {
+            throw located(file, e, "(syntax)", e.getOriginalMessage());
+        }
+        if (raw == null) {
+            throw new ConfigException(file, "(document)", 1, 1, "the config is empty", null);
+        }
+        return new ConfigLoader(file, locations).check(raw);
+    }
+
+    private static ConfigException located(String file, JsonProcessingException e, String key, String reason) {
+        JsonLocation l = e.getLocation() == null ? JsonLocation.NA : e.getLocation();
+        return new ConfigException(file, key.isEmpty() ? "(document)" : key, l.getLineNr(), l.getColumnNr(), reason, e);
+    }
+
+    private ConfigException fail(String key, String reason) {
+        JsonLocation l = locations.of(key);
+        return new ConfigException(file, key, l.getLineNr(), l.getColumnNr(), reason, null);
+    }
+
+    private SchedulerConfig check(RawConfig raw) {
+        String warehouse = raw.warehouse() == null ? "./warehouse" : raw.warehouse();
+        StoreConfig store = store(raw.store(), warehouse);
+        TableSelection tables = tables(raw.tables());
+        TableSettings defaults = settings(null, null, raw.defaults());
+        Map<String, TableSettings> overrides = new LinkedHashMap<>();
+        if (raw.overrides() != null) {
+            raw.overrides().forEach((table, s) -> {
+                if (!TABLE_NAME.matcher(table).matches()) {
+                    throw fail("overrides." + table, "an override is keyed by a table name <database>.<table>");
+                }
+                overrides.put(table, settings(table, s, raw.defaults()));
+            });
+        }
+        Duration discovery =
+                duration("discovery-interval", raw.discoveryInterval()).orElse(Duration.ofSeconds(30));
+        Duration shutdown = duration("shutdown-timeout", raw.shutdownTimeout()).orElse(Duration.ofMinutes(1));
+        int concurrency = raw.maxConcurrentOperations() == null ? 2 : raw.maxConcurrentOperations();
+        if (concurrency < 1) {
+            throw fail("max-concurrent-operations", "must be at least 1, got " + concurrency);
+        }
+        return new SchedulerConfig(
+                file, warehouse, store, tables, defaults, overrides, discovery, shutdown, concurrency);
+    }
+
+    private StoreConfig store(RawConfig.Store s, String warehouse) {
+        if (s != null && s.jdbcUrl() != null) {
+            if (s.h2Path() != null) {
+                throw fail("store.h2-path", "give either store.h2-path or store.jdbc-url, not both");
+            }
+            if (!s.jdbcUrl().startsWith("jdbc:h2:") && !s.jdbcUrl().startsWith("jdbc:postgresql:")) {
+                throw fail(
+                        "store.jdbc-url",
+                        "only jdbc:h2: and jdbc:postgresql: job stores are supported, got " + s.jdbcUrl());
+            }
+            return new StoreConfig(s.jdbcUrl(), nullToEmpty(s.user()), nullToEmpty(s.password()));
+        }
+        String h2 = s != null && s.h2Path() != null ? s.h2Path() : defaultH2Path(warehouse);
+        return new StoreConfig("jdbc:h2:file:" + Path.of(h2).toAbsolutePath().normalize(), "sa", "");
+    }
+
+    /** The job store beside a local warehouse (outside any {@code .db} directory, so not a database). */
+    private String defaultH2Path(String warehouse) {
+        String local = warehouse.startsWith("file:") ? warehouse.replaceFirst("^file:(//)?", "") : warehouse;
+        if (local.matches("^[a-z][a-z0-9+.-]*://.*")) {
+            throw fail(
+                    "store",
+                    "the warehouse " + warehouse + " is not local: give store.h2-path (a local file) or "
+                            + "store.jdbc-url");
+        }
+        return Path.of(local, "_scheduler", "quartz").toString();
+    }
+
+    private TableSelection tables(RawConfig.Tables t) {
+        List<String> names = new ArrayList<>();
+        List<DatabaseSelection> databases = new ArrayList<>();
+        if (t != null && t.names() != null) {
+            for (int i = 0; i < t.names().size(); i++) {
+                String n = t.names().get(i);
+                if (n == null || !TABLE_NAME.matcher(n).matches()) {
+                    throw fail("tables.names[" + i + "]", "expected <database>.<table>, got " + n);
+                }
+                names.add(n);
+            }
+        }
+        if (t != null && t.databases() != null) {
+            for (int i = 0; i < t.databases().size(); i++) {
+                RawConfig.Database d = t.databases().get(i);
+                if (d.name() == null || d.name().isBlank()) {
+                    throw fail("tables.databases[" + i + "]", "a database entry needs a name");
+                }
+                databases.add(new DatabaseSelection(
+                        d.name(),
+                        d.include() == null ? List.of("*") : List.copyOf(d.include()),
+                        d.exclude() == null ? List.of() : List.copyOf(d.exclude())));
+            }
+        }
+        return new TableSelection(List.copyOf(names), List.copyOf(databases));
+    }
+
+    /** The settings of {@code table} (null: the defaults alone), its override {@code over} on {@code base}. */
+    private TableSettings settings(String table, RawConfig.Settings over, RawConfig.Settings base) {
+        String overPath = "overrides." + table;
+        String basePath = "defaults";
+        return new TableSettings(
+                expiration(layer(over, overPath, base, basePath, "expiration", RawConfig.Settings::expiration)),
+                orphanCleanup(
+                        layer(over, overPath, base, basePath, "orphan-cleanup", RawConfig.Settings::orphanCleanup)),
+                fullCompaction(
+                        layer(over, overPath, base, basePath, "full-compaction", RawConfig.Settings::fullCompaction)),
+                backlog(layer(
+                        over, overPath, base, basePath, "backlog-compaction", RawConfig.Settings::backlogCompaction)),
+                compaction(layer(over, overPath, base, basePath, "compaction", RawConfig.Settings::compaction)));
+    }
+
+    private static <R extends Record> Layered<R> layer(
+            RawConfig.Settings over,
+            String overPath,
+            RawConfig.Settings base,
+            String basePath,
+            String key,
+            Function<RawConfig.Settings, R> section) {
+        return new Layered<>(
+                over == null ? null : section.apply(over),
+                overPath + "." + key,
+                base == null ? null : section.apply(base),
+                basePath + "." + key);
+    }
+
+    private static boolean enabled(Layered<?> l) {
+        Boolean e = l.get("enabled");
+        return l.present() && (e == null || e);
+    }
+
+    private Optional<Expiration> expiration(Layered<RawConfig.Expiration> l) {
+        if (!enabled(l)) {
+            return Optional.empty();
+        }
+        Integer min = l.get("retain-min");
+        Integer max = l.get("retain-max");
+        if (min != null && min < 1) {
+            throw fail(l.path("retain-min"), "must be at least 1, got " + min);
+        }
+        if (min != null && max != null && max < min) {
+            throw fail(l.path("retain-max"), "must be at least retain-min (" + min + "), got " + max);
+        }
+        return Optional.of(new Expiration(
+                cron(l),
+                zone(l, "zone").orElse(ZoneOffset.UTC),
+                min == null ? OptionalInt.empty() : OptionalInt.of(min),
+                max == null ? OptionalInt.empty() : OptionalInt.of(max),
+                duration(l.path("older-than"), l.get("older-than"))));
+    }
+
+    private Optional<OrphanCleanup> orphanCleanup(Layered<RawConfig.OrphanCleanup> l) {
+        if (!enabled(l)) {
+            return Optional.empty();
+        }
+        Boolean dryRun = l.get("dry-run");
+        Duration olderThan = duration(l.path("older-than"), l.get("older-than")).orElse(Duration.ofDays(1));
+        if (olderThan.compareTo(OrphanFilesClean.MIN_SAFE_AGE) < 0) {
+            throw fail(
+                    l.path("older-than"),
+                    "must be at least 1h: younger files may belong to a commit or compaction in flight");
+        }
+        return Optional.of(new OrphanCleanup(
+                cron(l), zone(l, "zone").orElse(ZoneOffset.UTC), olderThan, dryRun != null && dryRun));
+    }
+
+    private Optional<FullCompaction> fullCompaction(Layered<RawConfig.FullCompaction> l) {
+        if (!enabled(l)) {
+            return Optional.empty();
+        }
+        String cron = cron(l);
+        String window = l.get("window");
+        if (window == null) {
+            throw fail(l.path("window"), "full compaction needs an off-peak window, e.g. window: 02:00-05:00");
+        }
+        Optional<ZoneId> zone = zone(l, "zone");
+        if (zone.isEmpty()) {
+            throw fail(l.path("window"), "the window " + window + " needs a time zone: add zone: (e.g. Europe/Berlin)");
+        }
+        try {
+            return Optional.of(new FullCompaction(cron, OffPeakWindow.parse(window, zone.get())));
+        } catch (IllegalArgumentException e) {
+            throw fail(l.path("window"), e.getMessage());
+        }
+    }
+
+    private Optional<BacklogCompaction> backlog(Layered<RawConfig.BacklogCompaction> l) {
+        if (!enabled(l)) {
+            return Optional.empty();
+        }
+        Duration poll =
+                duration(l.path("poll-interval"), l.get("poll-interval")).orElse(Duration.ofMinutes(1));
+        if (poll.isZero()) {
+            throw fail(l.path("poll-interval"), "must be positive");
+        }
+        Integer runs = l.get("max-sorted-runs");
+        Integer level0 = l.get("max-level0-files");
+        if (runs != null && runs < 1) {
+            throw fail(l.path("max-sorted-runs"), "must be at least 1, got " + runs);
+        }
+        if (level0 != null && level0 < 1) {
+            throw fail(l.path("max-level0-files"), "must be at least 1, got " + level0);
+        }
+        return Optional.of(new BacklogCompaction(poll, runs == null ? 10 : runs, level0 == null ? 10 : level0));
+    }
+
+    private Compaction compaction(Layered<RawConfig.Compaction> l) {
+        String runsOn = l.get("runs-on");
+        Integer parallelism = l.get("parallelism");
+        if (runsOn != null && !runsOn.equals("embedded")) {
+            throw fail(
+                    l.path("runs-on"),
+                    runsOn.equals("rest")
+                            ? "runs-on: rest (a Flink cluster) is not supported yet; use runs-on: embedded"
+                            : "runs-on must be embedded, got " + runsOn);
+        }
+        if (parallelism != null && parallelism < 1) {
+            throw fail(l.path("parallelism"), "must be at least 1, got " + parallelism);
+        }
+        return new Compaction(RunsOn.EMBEDDED, parallelism == null ? 2 : parallelism);
+    }
+
+    private String cron(Layered<?> l) {
+        String cron = l.get("cron");
+        if (cron == null) {
+            throw fail(l.path("cron"), "a schedule needs a cron expression, e.g. cron: \"0 0 3 * * ?\"");
+        }
+        try {
+            CronExpression.validateExpression(cron);
+        } catch (java.text.ParseException e) {
+            throw fail(
+                    l.path("cron"),
+                    "not a Quartz cron expression (seconds minutes hours day-of-month month day-of-week): '" + cron
+                            + "': " + e.getMessage());
+        }
+        return cron;
+    }
+
+    private Optional<ZoneId> zone(Layered<?> l, String key) {
+        String z = l.get(key);
+        if (z == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(OffPeakWindow.zone(z));
+        } catch (IllegalArgumentException e) {
+            throw fail(l.path(key), e.getMessage());
+        }
+    }
+
+    private Optional<Duration> duration(String key, String text) {
+        if (text == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(DurationParser.parse(text));
+        } catch (IllegalArgumentException e) {
+            throw fail(key, e.getMessage());
+        }
+    }
+
+    private static String nullToEmpty(String s) {
+        return s == null ? "" : s;
+    }
+}

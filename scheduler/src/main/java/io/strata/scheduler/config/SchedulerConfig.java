@@ -1,0 +1,61 @@
+package io.strata.scheduler.config;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A checked scheduler configuration ({@link ConfigLoader#load}): the warehouse, the job store, which
+ * tables, and the operations of each table ({@link #settingsFor}).
+ *
+ * @param source the file it was read from, for messages
+ * @param discoveryInterval how often the warehouse is listed for tables that appeared or went
+ * @param shutdownTimeout how long running operations may take to finish once shutdown begins
+ * @param maxConcurrentOperations Quartz worker threads: operations that run at once
+ */
+public record SchedulerConfig(
+        String source,
+        String warehouse,
+        StoreConfig store,
+        TableSelection tables,
+        TableSettings defaults,
+        Map<String, TableSettings> overrides,
+        Duration discoveryInterval,
+        Duration shutdownTimeout,
+        int maxConcurrentOperations) {
+
+    /** The operations of {@code table} ({@code db.name}): its override merged over the defaults. */
+    public TableSettings settingsFor(String table) {
+        return overrides.getOrDefault(table, defaults);
+    }
+
+    /** How Quartz reaches its job store. */
+    public record StoreConfig(String jdbcUrl, String user, String password) {
+        public boolean isH2() {
+            return jdbcUrl.startsWith("jdbc:h2:");
+        }
+
+        public boolean isPostgres() {
+            return jdbcUrl.startsWith("jdbc:postgresql:");
+        }
+
+        @Override
+        public String toString() {
+            return "StoreConfig[" + jdbcUrl + ", user=" + user + "]";
+        }
+    }
+
+    /** Tables by name ({@code db.name}) and whole databases filtered by glob patterns. */
+    public record TableSelection(List<String> names, List<DatabaseSelection> databases) {}
+
+    /**
+     * The tables of one database whose names match an {@code include} glob ({@code *} and
+     * {@code ?}) and no {@code exclude} glob.
+     */
+    public record DatabaseSelection(String name, List<String> include, List<String> exclude) {
+        public boolean matches(String table) {
+            return include.stream().anyMatch(g -> Globs.matches(g, table))
+                    && exclude.stream().noneMatch(g -> Globs.matches(g, table));
+        }
+    }
+}

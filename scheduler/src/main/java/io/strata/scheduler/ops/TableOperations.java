@@ -1,0 +1,145 @@
+package io.strata.scheduler.ops;
+
+import io.strata.scheduler.config.TableSettings.BacklogCompaction;
+import io.strata.scheduler.config.TableSettings.Compaction;
+import io.strata.scheduler.config.TableSettings.Expiration;
+import io.strata.scheduler.config.TableSettings.FullCompaction;
+import io.strata.scheduler.config.TableSettings.OrphanCleanup;
+import io.strata.scheduler.time.StartDecision;
+import io.strata.storage.compact.CompactStrategy;
+import io.strata.storage.maintenance.ExpireResult;
+import io.strata.storage.maintenance.OrphanCleanResult;
+import io.strata.storage.options.DurationParser;
+import io.strata.storage.options.ExpireOptions;
+import io.strata.storage.table.Catalog;
+import io.strata.storage.table.FileStoreTable;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The operations the scheduler runs against one table, through the engine API only. Each returns
+ * its {@link Outcome} (and logs it) or throws; an operation whose table another operation of this
+ * process holds is skipped.
+ */
+public final class TableOperations {
+    private static final Logger LOG = LoggerFactory.getLogger(TableOperations.class);
+
+    private final Catalog catalog;
+    private final CompactionRunner compactions;
+    private final Clock clock;
+    private final TableLocks locks = new TableLocks();
+
+    public TableOperations(Catalog catalog, CompactionRunner compactions, Clock clock) {
+        this.catalog = catalog;
+        this.compactions = compactions;
+        this.clock = clock;
+    }
+
+    public TableLocks locks() {
+        return locks;
+    }
+
+    /** Expires snapshots by the table's retention options, with {@code e}'s overrides. */
+    public Outcome expire(String table, Expiration e) throws Exception {
+        return holding(table, OperationKind.EXPIRATION, () -> {
+            Map<String, String> run = new LinkedHashMap<>();
+            e.retainMin().ifPresent(n -> run.put(ExpireOptions.NUM_RETAINED_MIN.key(), String.valueOf(n)));
+            e.retainMax().ifPresent(n -> run.put(ExpireOptions.NUM_RETAINED_MAX.key(), String.valueOf(n)));
+            e.olderThan().ifPresent(d -> run.put(ExpireOptions.TIME_RETAINED.key(), DurationParser.format(d)));
+            FileStoreTable t = catalog.getTable(table).copyWithOptions(run);
+            ExpireResult r = t.newSnapshotExpiration().expire();
+            return new Outcome.Expired(table, r);
+        });
+    }
+
+    /** Deletes orphan files older than {@code o.olderThan()}, or with {@code dryRun} only finds them. */
+    public Outcome cleanOrphans(String table, OrphanCleanup o) throws Exception {
+        return holding(table, OperationKind.ORPHAN_CLEANUP, () -> {
+            var clean = catalog.getTable(table).newOrphanFilesClean(o.olderThan());
+            OrphanCleanResult r = o.dryRun() ? clean.dryRun() : clean.clean();
+            return new Outcome.OrphansCleaned(table, r);
+        });
+    }
+
+    /**
+     * A full compaction that was due at {@code due}: it starts only while {@code f}'s window is
+     * open, late or not; otherwise it is skipped with the instant the window next opens.
+     */
+    public Outcome fullCompaction(String table, FullCompaction f, Compaction placement, Instant due) throws Exception {
+        StartDecision d = f.window().decide(due, clock.instant());
+        if (!d.startsNow()) {
+            Outcome skipped = new Outcome.Skipped(table, OperationKind.FULL_COMPACTION, d.reason(), d.startAt());
+            LOG.info("{} {}: {}", table, OperationKind.FULL_COMPACTION.key(), skipped.summary());
+            return skipped;
+        }
+        return holding(
+                table,
+                OperationKind.FULL_COMPACTION,
+                () -> new Outcome.Compacted(
+                        table,
+                        OperationKind.FULL_COMPACTION,
+                        compactions.compact(table, CompactStrategy.FULL, placement)));
+    }
+
+    /**
+     * Reads the latest snapshot's backlog; when a bucket is over {@code b}'s thresholds, runs a
+     * minor compaction of the table (the table's own triggers pick what to merge, and a table
+     * producing lookup changelog gets its lookup compaction). A poll due more than one interval
+     * ago (queued behind a long run) is skipped.
+     */
+    public Outcome backlogCompaction(String table, BacklogCompaction b, Compaction placement, Instant due)
+            throws Exception {
+        if (Duration.between(due, clock.instant()).compareTo(b.pollInterval()) > 0) {
+            // polls queued behind a long run: the next one on schedule reads a fresher snapshot
+            LOG.debug("{} backlog poll due at {} skipped: more than one interval late", table, due);
+            return new Outcome.Skipped(
+                    table,
+                    OperationKind.BACKLOG_COMPACTION,
+                    "a poll due at " + due + " is more than one interval late",
+                    Optional.empty());
+        }
+        return holding(table, OperationKind.BACKLOG_COMPACTION, () -> {
+            Optional<Backlog> backlog = Backlog.of(catalog.getTable(table), b);
+            if (backlog.isEmpty() || !backlog.get().exceeds()) {
+                String why = backlog.map(Backlog::toString).orElse("no snapshot yet");
+                return new Outcome.Skipped(table, OperationKind.BACKLOG_COMPACTION, why, Optional.empty());
+            }
+            LOG.info("{} backlog: {}; compacting", table, backlog.get());
+            return new Outcome.Compacted(
+                    table,
+                    OperationKind.BACKLOG_COMPACTION,
+                    compactions.compact(table, CompactStrategy.MINOR, placement));
+        });
+    }
+
+    private interface Work {
+        Outcome run() throws Exception;
+    }
+
+    private Outcome holding(String table, OperationKind kind, Work work) throws Exception {
+        Optional<OperationKind> busy = locks.tryAcquire(table, kind);
+        if (busy.isPresent()) {
+            Outcome skipped = new Outcome.Skipped(
+                    table, kind, "the table is busy with " + busy.get().key() + " in this scheduler", Optional.empty());
+            LOG.info("{} {}: {}", table, kind.key(), skipped.summary());
+            return skipped;
+        }
+        long start = System.nanoTime();
+        try {
+            Outcome o = work.run();
+            LOG.info("{} {}: {} ({} ms)", table, kind.key(), o.summary(), (System.nanoTime() - start) / 1_000_000);
+            return o;
+        } catch (Exception e) {
+            LOG.warn("{} {} failed after {} ms", table, kind.key(), (System.nanoTime() - start) / 1_000_000, e);
+            throw e;
+        } finally {
+            locks.release(table);
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package io.strata.scheduler.quartz;
+
+import io.strata.scheduler.ops.OperationKind;
+import java.time.Instant;
+import org.quartz.DisallowConcurrentExecution;
+import org.quartz.InterruptableJob;
+import org.quartz.JobExecutionContext;
+import org.quartz.JobExecutionException;
+import org.quartz.SchedulerException;
+
+/**
+ * The Quartz job of every schedule: reads the table and operation from its job data and hands
+ * them, with the time the fire was due, to the {@link OperationDispatcher} in the scheduler
+ * context. A failure is rethrown to Quartz (logged there and by the operation), not swallowed.
+ */
+@DisallowConcurrentExecution
+public final class OperationJob implements InterruptableJob {
+    static final String DISPATCHER = "strata.dispatcher";
+
+    private volatile Thread runner;
+
+    @Override
+    public void execute(JobExecutionContext context) throws JobExecutionException {
+        String table = context.getMergedJobDataMap().getString(Schedule.TABLE);
+        OperationKind kind = OperationKind.ofKey(context.getMergedJobDataMap().getString(Schedule.OPERATION));
+        Instant due = (context.getScheduledFireTime() != null ? context.getScheduledFireTime() : context.getFireTime())
+                .toInstant();
+        OperationDispatcher dispatcher;
+        try {
+            dispatcher =
+                    (OperationDispatcher) context.getScheduler().getContext().get(DISPATCHER);
+        } catch (SchedulerException e) {
+            throw new JobExecutionException("no scheduler context for " + table + " " + kind.key(), e, false);
+        }
+        runner = Thread.currentThread();
+        try {
+            dispatcher.run(table, kind, due);
+        } catch (Exception e) {
+            throw new JobExecutionException(table + " " + kind.key() + " failed: " + e.getMessage(), e, false);
+        } finally {
+            runner = null;
+        }
+    }
+
+    /** Interrupts the running operation: a compaction job is cancelled, uncommitted work discarded. */
+    @Override
+    public void interrupt() {
+        Thread t = runner;
+        if (t != null) {
+            t.interrupt();
+        }
+    }
+}

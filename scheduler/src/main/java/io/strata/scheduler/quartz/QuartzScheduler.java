@@ -1,0 +1,59 @@
+package io.strata.scheduler.quartz;
+
+import io.strata.scheduler.config.SchedulerConfig;
+import io.strata.scheduler.config.SchedulerConfig.StoreConfig;
+import java.sql.SQLException;
+import java.util.Properties;
+import java.util.UUID;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.impl.StdSchedulerFactory;
+import org.quartz.utils.DBConnectionManager;
+
+/**
+ * A Quartz scheduler on a JDBC job store ({@code JobStoreTX}): an H2 file or PostgreSQL, through a
+ * HikariCP pool, its tables created on first use. Not clustered: one scheduler process per store.
+ * Created in standby; {@code start()} begins firing.
+ */
+public final class QuartzScheduler {
+    /** Quartz keys its rows by this name: it must stay the same across restarts. */
+    static final String INSTANCE_NAME = "strata-scheduler";
+
+    private QuartzScheduler() {}
+
+    public static Scheduler create(SchedulerConfig config, OperationDispatcher dispatcher)
+            throws SchedulerException, SQLException {
+        StoreConfig store = config.store();
+        // Quartz's own threads plus the misfire handler and the schema check
+        HikariConnectionProvider pool = new HikariConnectionProvider(store, config.maxConcurrentOperations() + 3);
+        try {
+            JobStoreSchema.ensure(pool.dataSource(), store);
+        } catch (SQLException | RuntimeException e) {
+            pool.shutdown();
+            throw e;
+        }
+        String dataSource = "strata-store-" + UUID.randomUUID();
+        DBConnectionManager.getInstance().addConnectionProvider(dataSource, pool);
+        Properties p = new Properties();
+        p.setProperty(StdSchedulerFactory.PROP_SCHED_INSTANCE_NAME, INSTANCE_NAME);
+        p.setProperty(StdSchedulerFactory.PROP_SCHED_INSTANCE_ID, "local");
+        p.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
+        p.setProperty("org.quartz.threadPool.class", "org.quartz.simpl.SimpleThreadPool");
+        p.setProperty("org.quartz.threadPool.threadCount", String.valueOf(config.maxConcurrentOperations()));
+        p.setProperty("org.quartz.threadPool.threadNamePrefix", "strata-operation");
+        p.setProperty("org.quartz.jobStore.class", "org.quartz.impl.jdbcjobstore.JobStoreTX");
+        p.setProperty(
+                "org.quartz.jobStore.driverDelegateClass",
+                store.isPostgres()
+                        ? "org.quartz.impl.jdbcjobstore.PostgreSQLDelegate"
+                        : "org.quartz.impl.jdbcjobstore.StdJDBCDelegate");
+        p.setProperty("org.quartz.jobStore.dataSource", dataSource);
+        p.setProperty("org.quartz.jobStore.useProperties", "true");
+        p.setProperty("org.quartz.jobStore.misfireThreshold", "60000");
+        p.setProperty("org.quartz.jobStore.isClustered", "false");
+        Scheduler s = new StdSchedulerFactory(p).getScheduler();
+        s.getContext().put(OperationJob.DISPATCHER, dispatcher);
+        dispatcher.attach(s);
+        return s;
+    }
+}

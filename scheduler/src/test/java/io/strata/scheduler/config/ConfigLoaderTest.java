@@ -1,0 +1,171 @@
+package io.strata.scheduler.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneId;
+import org.junit.jupiter.api.Test;
+
+class ConfigLoaderTest {
+    private static final Path SAMPLE = Path.of("..", "configs", "scheduler.yaml");
+
+    @Test
+    void theSampleConfigLoads() {
+        SchedulerConfig c = ConfigLoader.load(SAMPLE);
+        assertThat(c.warehouse()).isEqualTo("./warehouse");
+        assertThat(c.store().isH2()).isTrue();
+        assertThat(c.store().jdbcUrl()).endsWith("warehouse/_scheduler/quartz");
+        assertThat(c.tables().databases()).singleElement().satisfies(d -> {
+            assertThat(d.matches("events")).isTrue();
+            assertThat(d.matches("tmp_events")).isFalse();
+        });
+        TableSettings d = c.defaults();
+        assertThat(d.expiration()).hasValueSatisfying(e -> assertThat(e.cron()).isEqualTo("0 0 * * * ?"));
+        assertThat(d.orphanCleanup()).hasValueSatisfying(o -> {
+            assertThat(o.olderThan()).isEqualTo(Duration.ofDays(1));
+            assertThat(o.dryRun()).isFalse();
+        });
+        assertThat(d.fullCompaction())
+                .hasValueSatisfying(f -> assertThat(f.window().zone()).isEqualTo(ZoneId.of("Europe/Berlin")));
+        assertThat(d.backlogCompaction()).hasValueSatisfying(b -> {
+            assertThat(b.pollInterval()).isEqualTo(Duration.ofMinutes(1));
+            assertThat(b.maxSortedRuns()).isEqualTo(10);
+        });
+        assertThat(c.shutdownTimeout()).isEqualTo(Duration.ofMinutes(2));
+        TableSettings events = c.settingsFor("default.events");
+        assertThat(events.expiration().get().retainMax()).hasValue(50);
+        assertThat(events.expiration().get().cron()).as("merged from defaults").isEqualTo("0 0 * * * ?");
+        assertThat(events.fullCompaction()).as("turned off by the override").isEmpty();
+        assertThat(c.settingsFor("default.other")).isSameAs(c.defaults());
+    }
+
+    @Test
+    void anUnknownKeyIsNamedWithItsLineAndColumn() {
+        String yaml = """
+                warehouse: /tmp/w
+                defaults:
+                  expiration:
+                    cron: "0 0 * * * ?"
+                    retain-mni: 3
+                """;
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", yaml))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("s.yaml:5:5: defaults.expiration.retain-mni: unknown key 'retain-mni'")
+                .satisfies(e -> assertThat(((ConfigException) e).line()).isEqualTo(5));
+    }
+
+    @Test
+    void aBadCronIsNamedWithItsLineAndColumn() {
+        String yaml = """
+                warehouse: /tmp/w
+                defaults:
+                  orphan-cleanup:
+                    cron: "0 0 25 * * ?"
+                """;
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", yaml))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("s.yaml:4:5: defaults.orphan-cleanup.cron: not a Quartz cron expression");
+    }
+
+    @Test
+    void aWindowWithoutAZoneIsNamedWithItsLineAndColumn() {
+        String yaml = """
+                warehouse: /tmp/w
+                defaults:
+                  full-compaction:
+                    cron: "0 0 2 * * ?"
+                    window: 02:00-05:00
+                """;
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", yaml))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith(
+                        "s.yaml:5:5: defaults.full-compaction.window: the window 02:00-05:00 needs a " + "time zone");
+    }
+
+    @Test
+    void aBadDurationInAnOverrideIsNamedWhereTheOverrideWritesIt() {
+        String yaml = """
+                warehouse: /tmp/w
+                defaults:
+                  backlog-compaction:
+                    poll-interval: 1m
+                overrides:
+                  db.t:
+                    backlog-compaction:
+                      poll-interval: soon
+                """;
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", yaml))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("s.yaml:8:7: overrides.db.t.backlog-compaction.poll-interval:")
+                .hasMessageContaining("soon");
+    }
+
+    @Test
+    void aValueOfTheWrongTypeIsNamedWithItsLineAndColumn() {
+        String yaml = """
+                warehouse: /tmp/w
+                defaults:
+                  backlog-compaction:
+                    max-sorted-runs: many
+                """;
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", yaml))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("s.yaml:4:22: defaults.backlog-compaction.max-sorted-runs:");
+    }
+
+    @Test
+    void compactionOnAFlinkClusterIsRejectedAsNotSupportedYet() {
+        String yaml = """
+                warehouse: /tmp/w
+                defaults:
+                  compaction:
+                    runs-on: rest
+                """;
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", yaml))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("s.yaml:4:5: defaults.compaction.runs-on: runs-on: rest (a Flink cluster) is "
+                        + "not supported yet");
+    }
+
+    @Test
+    void orphanCleanupOfRecentFilesIsRefused() {
+        String yaml = """
+                defaults:
+                  orphan-cleanup:
+                    cron: "0 0 3 * * ?"
+                    older-than: 10m
+                """;
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", yaml))
+                .hasMessageStartingWith("s.yaml:4:5: defaults.orphan-cleanup.older-than: must be at least 1h");
+    }
+
+    @Test
+    void badTableNamesAreNamed() {
+        String yaml = """
+                tables:
+                  names: [db.t, justone]
+                """;
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", yaml))
+                .hasMessageStartingWith("s.yaml:2:")
+                .hasMessageContaining("tables.names[1]: expected <database>.<table>, got justone");
+    }
+
+    @Test
+    void aJdbcStoreAndDefaults() {
+        SchedulerConfig c = ConfigLoader.parse("s.yaml", """
+                warehouse: hdfs://nn/w
+                store:
+                  jdbc-url: jdbc:postgresql://localhost:5432/strata
+                  user: u
+                  password: p
+                """);
+        assertThat(c.store().isPostgres()).isTrue();
+        assertThat(c.store().toString()).doesNotContain("p]");
+        assertThat(c.defaults().expiration()).isEmpty();
+        assertThat(c.discoveryInterval()).isEqualTo(Duration.ofSeconds(30));
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "warehouse: hdfs://nn/w\n"))
+                .hasMessageContaining("store: the warehouse hdfs://nn/w is not local");
+    }
+}
