@@ -255,39 +255,32 @@ abstract class LeaseStoreContract {
     }
 
     @Test
-    void leaseOfAKilledProcessBecomesAcquirableAfterItsTtlWithAHigherEpoch() throws Exception {
+    void twoProcessesRaceForOneLeaseAndTheKilledHoldersLeaseExpiresAfterItsTtl() throws Exception {
         LeaseStore realTime = LeaseStore.open(database.dataSource(), Clock.systemUTC());
         long ttlMillis = 1500;
         Duration ttl = Duration.ofMillis(ttlMillis);
-        Path log = tempDir.resolve("child.log");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(
-                        java,
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        LeaseHolderMain.class.getName(),
-                        database.jdbcUrl(),
-                        database.user(),
-                        database.password(),
-                        "db.t",
-                        Long.toString(ttlMillis),
-                        "250")
-                .redirectError(log.toFile())
-                .start();
+        List<Process> children = List.of(startHolder("a", ttlMillis), startHolder("b", ttlMillis));
         try {
-            BufferedReader out =
-                    new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-            String line = CompletableFuture.supplyAsync(() -> readLine(out)).get(30, TimeUnit.SECONDS);
-            assertThat(line).as("child output (stderr in %s)", log).startsWith("GRANTED ");
-            long childEpoch = Long.parseLong(line.substring("GRANTED ".length()));
+            List<String> lines = new ArrayList<>();
+            for (Process child : children) {
+                lines.add(firstLine(child));
+            }
+            assertThat(lines)
+                    .as("first lines of the two children (stderr in %s)", tempDir)
+                    .filteredOn(line -> line.startsWith("GRANTED "))
+                    .hasSize(1);
+            int winner = lines.get(0).startsWith("GRANTED ") ? 0 : 1;
+            Process holder = children.get(winner);
+            assertThat(lines.get(1 - winner)).startsWith("BLOCKED ").contains("'child-" + holder.pid() + "'");
+            long childEpoch = Long.parseLong(lines.get(winner).substring("GRANTED ".length()));
 
             Thread.sleep(2 * ttlMillis);
             LeaseAcquisition whileAlive = realTime.acquire("db.t", FULL_COMPACTION, "parent", ttl);
             assertThat(whileAlive.isGranted()).as("the child renews its lease").isFalse();
-            assertThat(whileAlive.blockers()).extracting(Lease::owner).containsExactly("child-" + child.pid());
+            assertThat(whileAlive.blockers()).extracting(Lease::owner).containsExactly("child-" + holder.pid());
 
-            child.destroyForcibly();
-            assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            holder.destroyForcibly(); // SIGKILL: no release, no shutdown hook
+            assertThat(holder.waitFor(10, TimeUnit.SECONDS)).isTrue();
             long killed = System.nanoTime();
             assertThat(realTime.acquire("db.t", FULL_COMPACTION, "parent", ttl).isGranted())
                     .as("still live right after the kill")
@@ -302,8 +295,33 @@ abstract class LeaseStoreContract {
             assertThat(waitedMillis).isLessThanOrEqualTo(ttlMillis + 1000);
             assertThat(after.lease().epoch()).isGreaterThan(childEpoch);
         } finally {
-            child.destroyForcibly();
+            for (Process child : children) {
+                child.destroyForcibly();
+            }
         }
+    }
+
+    private Process startHolder(String name, long ttlMillis) throws java.io.IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return new ProcessBuilder(
+                        java,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        LeaseHolderMain.class.getName(),
+                        database.jdbcUrl(),
+                        database.user(),
+                        database.password(),
+                        "db.t",
+                        Long.toString(ttlMillis),
+                        "250")
+                .redirectError(tempDir.resolve("child-" + name + ".log").toFile())
+                .start();
+    }
+
+    private static String firstLine(Process child) throws Exception {
+        BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+        String line = CompletableFuture.supplyAsync(() -> readLine(out)).get(60, TimeUnit.SECONDS);
+        return line == null ? "(no output, exit " + child.waitFor() + ")" : line;
     }
 
     @Test

@@ -19,6 +19,7 @@ import javax.sql.DataSource;
  */
 public final class TestDatabase implements AutoCloseable {
     private static final AtomicInteger DATABASES = new AtomicInteger();
+    private static final AtomicInteger POSTGRES_DATABASES = new AtomicInteger();
 
     private final String jdbcUrl;
     private final String user;
@@ -39,13 +40,22 @@ public final class TestDatabase implements AutoCloseable {
 
     /** A new, empty database in {@code postgres}. */
     public static TestDatabase postgres(EmbeddedPostgres postgres) {
-        String name = "scheduler_" + DATABASES.incrementAndGet();
+        return createPostgres(postgres, "scheduler_" + POSTGRES_DATABASES.incrementAndGet());
+    }
+
+    /** A new, empty database {@code name} in {@code postgres}. */
+    public static TestDatabase createPostgres(EmbeddedPostgres postgres, String name) {
         try (Connection connection = postgres.getPostgresDatabase().getConnection();
                 Statement statement = connection.createStatement()) {
             statement.execute("CREATE DATABASE " + name);
         } catch (SQLException e) {
             throw new IllegalStateException("Cannot create PostgreSQL database " + name, e);
         }
+        return new TestDatabase(postgres.getJdbcUrl("postgres", name), "postgres", "postgres");
+    }
+
+    /** The database {@code name} created earlier, for instance before a server restart. */
+    public static TestDatabase existingPostgres(EmbeddedPostgres postgres, String name) {
         return new TestDatabase(postgres.getJdbcUrl("postgres", name), "postgres", "postgres");
     }
 
