@@ -325,6 +325,42 @@ abstract class LeaseStoreContract {
     }
 
     @Test
+    void concurrentOpenersOfAnEmptyDatabaseCreateTheSchemaOnce() throws Exception {
+        try (TestDatabase empty = newDatabase(tempDir.resolve("empty"))) {
+            int openers = 4;
+            ExecutorService pool = Executors.newFixedThreadPool(openers);
+            try {
+                CyclicBarrier start = new CyclicBarrier(openers);
+                List<Future<LeaseStore>> opened = new ArrayList<>();
+                for (int i = 0; i < openers; i++) {
+                    opened.add(pool.submit(() -> {
+                        start.await(10, TimeUnit.SECONDS);
+                        return LeaseStore.open(empty.dataSource(), clock);
+                    }));
+                }
+                int granted = 0;
+                for (Future<LeaseStore> store : opened) {
+                    if (store.get(30, TimeUnit.SECONDS)
+                            .acquire("db.t", ROLLBACK, "s1", TTL)
+                            .isGranted()) {
+                        granted++;
+                    }
+                }
+                assertThat(granted).as("a rollback conflicts with every other").isEqualTo(1);
+            } finally {
+                pool.shutdownNow();
+            }
+            try (Connection connection = empty.dataSource().getConnection();
+                    Statement statement = connection.createStatement();
+                    java.sql.ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM strata_lease_schema")) {
+                rows.next();
+                assertThat(rows.getLong(1)).isEqualTo(1);
+            }
+            assertThat(LeaseStore.open(empty.dataSource(), clock).live("db.t")).hasSize(1);
+        }
+    }
+
+    @Test
     void schemaIsCreatedOnceAndANewerVersionIsRefused() throws SQLException {
         LeaseStore.open(database.dataSource(), clock);
         try (Connection connection = database.dataSource().getConnection();
