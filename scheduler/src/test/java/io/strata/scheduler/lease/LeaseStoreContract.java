@@ -230,6 +230,41 @@ abstract class LeaseStoreContract {
     }
 
     @Test
+    void keeperWhoseRenewalFindsTheLeaseGoneStopsRenewing() throws Exception {
+        Lease stale = store.acquire("db.t", FULL_COMPACTION, "scheduler-a", TTL).lease();
+        try (LeaseKeeper keeper = LeaseKeeper.keep(store, stale, TTL, Duration.ofMillis(50))) {
+            clock.advance(TTL);
+            Lease taker =
+                    store.acquire("db.t", FULL_COMPACTION, "scheduler-b", TTL).lease();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!keeper.lost() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(keeper.lost()).as("a renewal found the lease gone").isTrue();
+            assertThatThrownBy(keeper::checkHeld)
+                    .isInstanceOf(LeaseLostException.class)
+                    .hasMessageContaining("not renewed")
+                    .hasMessageContaining("'scheduler-b' (epoch " + taker.epoch());
+            assertThat(store.live("db.t")).containsExactly(taker);
+        }
+    }
+
+    @Test
+    void withTheDatabaseUnreachableALeaseIsHeldUntilItsLastExpiry() throws SQLException {
+        Lease lease = store.acquire("db.t", FULL_COMPACTION, "s1", TTL).lease();
+        LeaseKeeper keeper = LeaseKeeper.keep(store, lease, TTL, TTL.minusSeconds(1));
+        database.close();
+        clock.advance(TTL.minusSeconds(1));
+        keeper.checkHeld();
+        clock.advance(Duration.ofSeconds(1));
+        assertThatThrownBy(keeper::checkHeld)
+                .isInstanceOf(LeaseLostException.class)
+                .hasMessageContaining("cannot be reached")
+                .hasMessageContaining("epoch " + lease.epoch());
+        assertThatThrownBy(keeper::close).isInstanceOf(SQLException.class);
+    }
+
+    @Test
     void keeperRenewsWhileTheOperationRunsAndReleasesOnClose() throws Exception {
         LeaseStore realTime = LeaseStore.open(database.dataSource(), Clock.systemUTC());
         Duration ttl = Duration.ofMillis(800);
