@@ -1,6 +1,6 @@
 package io.strata.scheduler.http;
 
-import io.strata.scheduler.metrics.TableHealth;
+import io.strata.scheduler.table.TableHealth;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

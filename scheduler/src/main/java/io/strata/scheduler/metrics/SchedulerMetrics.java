@@ -5,6 +5,7 @@ import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.strata.scheduler.table.TableHealth;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;

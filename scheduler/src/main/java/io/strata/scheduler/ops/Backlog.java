@@ -1,12 +1,8 @@
 package io.strata.scheduler.ops;
 
 import io.strata.scheduler.config.TableSettings.BacklogCompaction;
-import io.strata.storage.data.BucketId;
-import io.strata.storage.manifest.EntryFilter;
-import io.strata.storage.mergetree.Levels;
-import io.strata.storage.snapshot.Snapshot;
+import io.strata.scheduler.table.TableHealth;
 import io.strata.storage.table.FileStoreTable;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -18,24 +14,24 @@ public record Backlog(long snapshotId, int buckets, int bucketsOver, int maxSort
 
     /** The backlog of {@code table}'s latest snapshot; empty when it has none. */
     public static Optional<Backlog> of(FileStoreTable table, BacklogCompaction thresholds) {
-        Optional<Snapshot> latest = table.snapshotManager().latest();
-        if (latest.isEmpty()) {
+        return of(TableHealth.probe(table), thresholds);
+    }
+
+    /** The backlog a poll found; empty before the table's first snapshot. */
+    public static Optional<Backlog> of(TableHealth health, BacklogCompaction thresholds) {
+        if (health.latestSnapshot() == 0) {
             return Optional.empty();
         }
-        Map<BucketId, Levels> levels = table.newCompactor().levels(latest.get(), EntryFilter.ALL);
         int over = 0;
-        int runs = 0;
         int level0 = 0;
-        for (Levels l : levels.values()) {
-            int r = l.numberOfSortedRuns();
-            int z = l.level0().size();
-            runs = Math.max(runs, r);
-            level0 = Math.max(level0, z);
-            if (r > thresholds.maxSortedRuns() || z > thresholds.maxLevel0Files()) {
+        for (TableHealth.Bucket b : health.buckets()) {
+            level0 = Math.max(level0, b.level0Files());
+            if (b.sortedRuns() > thresholds.maxSortedRuns() || b.level0Files() > thresholds.maxLevel0Files()) {
                 over++;
             }
         }
-        return Optional.of(new Backlog(latest.get().id(), levels.size(), over, runs, level0));
+        return Optional.of(
+                new Backlog(health.latestSnapshot(), health.buckets().size(), over, health.maxSortedRuns(), level0));
     }
 
     public boolean exceeds() {

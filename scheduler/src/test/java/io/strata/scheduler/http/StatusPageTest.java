@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import io.strata.scheduler.metrics.SchedulerMetrics;
-import io.strata.scheduler.metrics.TableHealth;
+import io.strata.scheduler.table.TableHealth;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;

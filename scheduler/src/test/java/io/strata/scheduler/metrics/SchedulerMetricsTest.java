@@ -2,6 +2,7 @@ package io.strata.scheduler.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.strata.scheduler.table.TableHealth;
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.data.GenericRow;

@@ -1,4 +1,4 @@
-package io.strata.scheduler.metrics;
+package io.strata.scheduler.table;
 
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.system.BucketsTable;
