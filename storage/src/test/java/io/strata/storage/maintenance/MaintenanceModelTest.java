@@ -22,15 +22,20 @@ class MaintenanceModelTest {
     @Test
     void everyOperationInterleavedKeepsEveryRetainedSnapshotTagAndConsumerExact() throws Exception {
         Map<String, Integer> ran = new TreeMap<>();
+        Map<String, Integer> seen = new TreeMap<>();
         for (long seed = 1; seed <= 3L * TestTables.iterations(); seed++) {
             MaintenanceModel run = new MaintenanceModel(
                     Catalog.open(dir.resolve("seed-" + seed).toString()), "t", seed, null);
-            run.run(45, ran);
+            run.run(45, ran, seen);
         }
+        System.out.println("RAN " + ran + "\nSEEN " + seen);
         assertThat(ran.keySet())
                 .as("every operation ran")
                 .containsExactlyInAnyOrderElementsOf(MaintenanceModel.OPERATIONS.stream()
                         .filter(o -> !o.equals("other compaction"))
                         .toList());
+        assertThat(seen.keySet())
+                .as("what the steps did: %s", seen)
+                .containsExactlyInAnyOrderElementsOf(MaintenanceModel.EVENTS);
     }
 }
