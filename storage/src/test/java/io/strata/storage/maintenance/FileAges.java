@@ -5,10 +5,13 @@ import io.strata.storage.table.FileStoreTable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * When each data, changelog, manifest and manifest-list file of a table was written, by a model's
@@ -44,6 +47,19 @@ final class FileAges {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The distinct ages now of the files {@code names} that were stamped, oldest last. */
+    List<Duration> agesOf(Set<String> names) {
+        long now = clock.millis();
+        TreeSet<Long> ages = new TreeSet<>();
+        for (String name : names) {
+            Long at = writtenAt.get(name);
+            if (at != null) {
+                ages.add(now - at);
+            }
+        }
+        return ages.stream().map(Duration::ofMillis).toList();
     }
 
     /** The names of the files written at or after {@code cutoffMillis}: younger than a threshold ending there. */

@@ -78,6 +78,7 @@ public final class MaintenanceModel {
             "in-flight rows committed",
             "old files of a writer with a fresh heartbeat kept",
             "young unreferenced files kept",
+            "threshold at an unreferenced file's age",
             "files of a crashed or stopped writer deleted",
             "stale registration deleted",
             "changelog of expired snapshots kept",
@@ -86,9 +87,9 @@ public final class MaintenanceModel {
             "consumer read kept changelogs");
 
     /** The table's changelog retention ({@code changelog.*}): the changes outlive the snapshots. */
-    private static final ChangeHistory.Retention CHANGELOG = new ChangeHistory.Retention(4, 30, Duration.ofHours(6));
+    private static final ChangeHistory.Retention CHANGELOG = new ChangeHistory.Retention(4, 12, Duration.ofHours(6));
 
-    private static final Duration HEARTBEAT_TIMEOUT = Duration.ofHours(2);
+    private static final Duration HEARTBEAT_TIMEOUT = Duration.ofHours(1);
 
     public final long seed;
     private final Random rnd;
@@ -99,7 +100,7 @@ public final class MaintenanceModel {
 
     private final FileStoreTable t;
     private final Compaction other;
-    /** Consumers hold back the changes they have not read, not the snapshots: on for even seeds. */
+    /** Consumers hold back the changes they have not read, not the snapshots: for two seeds of three. */
     private final boolean consumerChangelogOnly;
 
     private final Map<List<Object>, List<Object>> current = new HashMap<>();
@@ -127,7 +128,7 @@ public final class MaintenanceModel {
         this.rnd = new Random(seed);
         this.pick = new Random(~seed);
         this.other = other;
-        this.consumerChangelogOnly = seed % 2 == 1;
+        this.consumerChangelogOnly = seed % 3 != 0;
         this.t = catalog.withClock(clock)
                 .createTable(
                         "db",
@@ -175,10 +176,7 @@ public final class MaintenanceModel {
         this.seen = seen;
         try {
             for (int step = 0; step < steps; step++) {
-                String name = operation(rnd.nextInt(100));
-                if (name.equals("compact") && other != null && rnd.nextBoolean()) {
-                    name = "other compaction";
-                }
+                String name = nextOperation();
                 where = "seed " + seed + ", step " + step + " (" + name + ")";
                 step(name);
                 ran.merge(name, 1, Integer::sum);
@@ -190,18 +188,46 @@ public final class MaintenanceModel {
         }
     }
 
-    /** The operation of a draw in [0, 100). */
-    private static String operation(int draw) {
-        // the shares of OPERATIONS, in its order; "other compaction" takes half of "compact"'s when there is one
-        int[] shares = {29, 11, 0, 9, 5, 6, 3, 6, 4, 3, 7, 4, 3, 3, 7};
-        int bound = 0;
-        for (int i = 0; i < shares.length; i++) {
-            bound += shares[i];
-            if (draw < bound) {
-                return OPERATIONS.get(i);
+    /**
+     * Each kind of step's share of the draws, of 100: a compaction is the other compactor's half of
+     * the time when there is one; an in-flight writer step starts, commits or crashes a writer.
+     */
+    private static final List<Map.Entry<String, Integer>> SHARES = List.of(
+            Map.entry("append", 26),
+            Map.entry("compact", 10),
+            Map.entry("expire", 9),
+            Map.entry("expire changelog", 5),
+            Map.entry("tag", 5),
+            Map.entry("delete tag", 3),
+            Map.entry("consume", 8),
+            Map.entry("rollback", 2),
+            Map.entry("expire partitions", 3),
+            Map.entry("orphan clean", 8),
+            Map.entry("in-flight writer", 12),
+            Map.entry("advance the clock", 9));
+
+    /** The operation (of {@link #OPERATIONS}) of the next step. */
+    private String nextOperation() {
+        int draw = rnd.nextInt(100);
+        String kind = null;
+        for (Map.Entry<String, Integer> share : SHARES) {
+            draw -= share.getValue();
+            if (draw < 0) {
+                kind = share.getKey();
+                break;
             }
         }
-        throw new IllegalArgumentException("draw " + draw);
+        if (kind.equals("compact") && other != null && rnd.nextBoolean()) {
+            return "other compaction";
+        }
+        if (kind.equals("in-flight writer")) {
+            int live = writers.live().size();
+            int action = live == 0 ? 0 : rnd.nextInt(3);
+            return action == 0 && live < 2
+                    ? "start in-flight writer"
+                    : action == 1 ? "crash in-flight writer" : "commit in-flight writer";
+        }
+        return kind;
     }
 
     private void step(String name) throws Exception {
@@ -388,11 +414,13 @@ public final class MaintenanceModel {
         if (from < earliest()) {
             saw("consumer read kept changelogs");
         }
+        // up to the latest snapshot or short of it: the consumer may stay behind
+        long to = from - 1 + rnd.nextInt((int) (latest() - from + 2));
         ChangeHistory.assertSameChanges(
-                t.newIncrementalRead().readAs("c", latest()),
-                history.changes(from - 1, latest()),
-                where + ": consumer from snapshot " + from);
-        consumerNext = latest() + 1;
+                t.newIncrementalRead().readAs("c", to),
+                history.changes(from - 1, to),
+                where + ": consumer from snapshot " + from + " to " + to);
+        consumerNext = to + 1;
     }
 
     private void rollback() {
@@ -449,9 +477,9 @@ public final class MaintenanceModel {
         if (latest() == 0) {
             return;
         }
-        Duration olderThan = Duration.ofMinutes(60 + rnd.nextInt(24 * 60));
         Set<String> before = TableFiles.onDisk(t);
         Set<String> referenced = TableFiles.referenced(t);
+        Duration olderThan = threshold(minus(before, referenced));
         Set<String> young = ages.writtenSince(clock.millis() - olderThan.toMillis());
         young.retainAll(before);
         Set<String> registered = writers.protectedFiles();
@@ -460,7 +488,8 @@ public final class MaintenanceModel {
         stay.addAll(young);
         stay.addAll(registered);
 
-        t.newOrphanFilesClean(olderThan).clean();
+        // under an hour is safe here: the model's steps run one at a time, no commit is in flight
+        OrphanFilesClean.olderThanAllowingRecent(t.context(), olderThan).clean();
 
         Set<String> after = TableFiles.onDisk(t);
         String what = where + ", older than " + olderThan;
@@ -482,6 +511,25 @@ public final class MaintenanceModel {
         }
     }
 
+    /**
+     * A third of the time the age of an unreferenced file or a minute less, so that files right
+     * at the threshold are met (one exactly as old stays, one a minute older goes); else under an
+     * hour, or one hour to a day.
+     */
+    private Duration threshold(Set<String> unreferenced) {
+        List<Duration> ages = this.ages.agesOf(unreferenced).stream()
+                .filter(a -> a.toMinutes() >= 1)
+                .toList();
+        int kind = rnd.nextInt(3);
+        if (kind == 0 && !ages.isEmpty()) {
+            saw("threshold at an unreferenced file's age");
+            return ages.get(rnd.nextInt(ages.size())).minusMinutes(rnd.nextInt(2));
+        }
+        return kind == 1
+                ? Duration.ofMinutes(rnd.nextInt(60))
+                : Duration.ofMinutes(60 + rnd.nextInt(rnd.nextBoolean() ? 3 * 60 : 24 * 60));
+    }
+
     private static Set<String> minus(Set<String> a, Set<String> b) {
         Set<String> out = new HashSet<>(a);
         out.removeAll(b);
@@ -489,16 +537,11 @@ public final class MaintenanceModel {
     }
 
     private void startInFlight() {
-        if (writers.live().size() < 2) {
-            writers.start(t, rnd, today(), DAYS_BACK);
-        }
+        writers.start(t, rnd, today(), DAYS_BACK);
     }
 
     /** A live writer commits what it prepared, sometimes after one more batch; its rows are the table's then. */
     private void commitInFlight() {
-        if (writers.live().isEmpty()) {
-            return;
-        }
         InFlightWriterModel.Writer w =
                 writers.live().get(rnd.nextInt(writers.live().size()));
         if (rnd.nextBoolean()) {
@@ -511,9 +554,7 @@ public final class MaintenanceModel {
     }
 
     private void crashInFlight() {
-        if (!writers.live().isEmpty()) {
-            writers.crash(writers.live().get(rnd.nextInt(writers.live().size())));
-        }
+        writers.crash(writers.live().get(rnd.nextInt(writers.live().size())));
     }
 
     /** Mostly minutes, sometimes most of a day: heartbeats go stale or stay fresh, files age past thresholds. */
