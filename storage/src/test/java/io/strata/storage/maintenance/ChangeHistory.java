@@ -25,7 +25,7 @@ import java.util.Random;
  * that an expiration let go only history that changelog retention and the consumer let go.
  */
 final class ChangeHistory {
-    /** The changelog retention of one expiration run ({@code changelog.num-retained.min/max}, {@code changelog.time-retained}). */
+    /** One expiration run's {@code changelog.num-retained.min/max} and {@code changelog.time-retained}. */
     record Retention(int min, int max, Duration time) {
         /** Whether the changes of snapshot {@code id}, committed at {@code committedMillis}, must stay. */
         boolean keeps(long id, long latest, long committedMillis, long nowMillis) {
@@ -67,12 +67,29 @@ final class ChangeHistory {
     }
 
     /**
-     * An expiration run with changelog retention {@code r} moved the start of history to {@code
-     * startAfter}: every snapshot whose changes went was one {@code r} and the consumer let go, the
-     * run expired the kept changelogs it says, and it stopped only where retention, the consumer or
-     * its limit stopped it. Then this model's start moves there too.
+     * What one expiration run saw and did.
      *
+     * @param retention the run's changelog retention
+     * @param limit its {@code snapshot.expire.limit}
      * @param consumerFrom the consumer's next snapshot; {@code Long.MAX_VALUE} before its first read
+     * @param startAfter where history starts after the run
+     */
+    record Expiration(
+            Retention retention,
+            int limit,
+            long latest,
+            long nowMillis,
+            long consumerFrom,
+            long earliestBefore,
+            long earliestAfter,
+            long startAfter,
+            long changelogsExpired) {}
+
+    /**
+     * An expiration run moved the start of history: every snapshot whose changes went was one the
+     * run's changelog retention and the consumer let go, the run expired as many kept changelogs
+     * as it says, and a kept changelog that stays is one retention or the consumer holds, or the
+     * run reached its limit. This model's start moves with it.
      */
     void expired(Expiration run, String what) {
         assertThat(run.startAfter)
@@ -86,37 +103,25 @@ final class ChangeHistory {
                     .as("%s: the changes of snapshot %d went; the consumer reads %d next", what, id, run.consumerFrom)
                     .isLessThan(run.consumerFrom);
         }
-        long keptBefore = start < run.earliestBefore ? Math.min(run.startAfter, run.earliestBefore) - start : 0;
+        long keptExpired = start < run.earliestBefore ? Math.min(run.startAfter, run.earliestBefore) - start : 0;
         assertThat(run.changelogsExpired)
                 .as(
                         "%s: kept changelogs expired (history %d.. -> %d.., earliest snapshot was %d)",
                         what, start, run.startAfter, run.earliestBefore)
-                .isEqualTo(keptBefore);
+                .isEqualTo(keptExpired);
         if (run.startAfter < run.earliestAfter) {
             long s = run.startAfter;
             assertThat(run.retention.keeps(s, run.latest, committedAt.get(s), run.nowMillis)
                             || s >= run.consumerFrom
                             || run.changelogsExpired == run.limit)
                     .as(
-                            "%s: the kept changelog of snapshot %d stays, though %s, the consumer (%d) and the limit"
-                                    + " (%d) let it go",
+                            "%s: the kept changelog of snapshot %d stays, though %s, the consumer (%d) and the"
+                                    + " limit (%d) let it go",
                             what, s, run.retention, run.consumerFrom, run.limit)
                     .isTrue();
         }
         start = run.startAfter;
     }
-
-    /** What one expiration run saw and did, for {@link #expired}. */
-    record Expiration(
-            Retention retention,
-            int limit,
-            long latest,
-            long nowMillis,
-            long consumerFrom,
-            long earliestBefore,
-            long earliestAfter,
-            long startAfter,
-            long changelogsExpired) {}
 
     /**
      * The table's history starts where this model's does and reads the model's changes, every
@@ -161,7 +166,7 @@ final class ChangeHistory {
         return start < earliest;
     }
 
-    /** {@code got} has exactly the changes {@code expected} has: the same row kinds and values, in the same order per key. */
+    /** {@code got} has exactly {@code expected}'s changes: the same row kinds and values, in the same order per key. */
     static void assertSameChanges(CloseableIterator<GenericRow> got, List<GenericRow> expected, String what) {
         assertThat(perKey(drain(got))).as(what).isEqualTo(perKey(expected));
     }

@@ -25,7 +25,9 @@ import java.util.Set;
  * registrations the table must hold.
  *
  * <p>Each writer writes keys no other writer of the model writes ({@code id >= 1000}), so the order
- * of its commit among the others decides nothing about which row wins.
+ * of its commit among the others decides nothing about which row wins. A writer's own background
+ * renewal runs by the wall clock, every quarter of the timeout (15 minutes for the model's hour):
+ * longer than a run of the model lasts, so only the model's steps renew.
  */
 final class InFlightWriterModel {
     /** One writer: its files, in-flight until it commits, and the rows they hold, in write order. */

@@ -55,7 +55,7 @@ public final class MaintenanceModel {
     /** Days the rows fall into, counted back from the clock's start: the oldest ones expire. */
     private static final int[] DAYS_BACK = {0, 3, 6};
 
-    /** The operations of a step, in the order their share of the steps is drawn. */
+    /** The operations of a step: what {@link #run} counts per step. */
     public static final List<String> OPERATIONS = List.of(
             "append",
             "compact",
@@ -86,6 +86,24 @@ public final class MaintenanceModel {
             "history read across expired snapshots",
             "consumer read kept changelogs");
 
+    /**
+     * Each kind of step's share of the draws, of 100: a compaction is the other compactor's half of
+     * the time when there is one; an in-flight writer step starts, commits or crashes a writer.
+     */
+    private static final List<Map.Entry<String, Integer>> SHARES = List.of(
+            Map.entry("append", 26),
+            Map.entry("compact", 10),
+            Map.entry("expire", 9),
+            Map.entry("expire changelog", 5),
+            Map.entry("tag", 5),
+            Map.entry("delete tag", 3),
+            Map.entry("consume", 8),
+            Map.entry("rollback", 2),
+            Map.entry("expire partitions", 3),
+            Map.entry("orphan clean", 8),
+            Map.entry("in-flight writer", 12),
+            Map.entry("advance the clock", 9));
+
     /** The table's changelog retention ({@code changelog.*}): the changes outlive the snapshots. */
     private static final ChangeHistory.Retention CHANGELOG = new ChangeHistory.Retention(4, 12, Duration.ofHours(6));
 
@@ -95,7 +113,7 @@ public final class MaintenanceModel {
     private final Random rnd;
     /** Draws what the checks read, apart from {@link #rnd}, so that the checks do not change the steps. */
     private final Random pick;
-    /** Files' ages are this clock's ({@link FileAges}), whatever the file system's clock says. */
+    /** The model's time: of commits, of heartbeats, and of files' ages through {@link #ages}. */
     private final ManualClock clock = new ManualClock(Instant.now().plus(Duration.ofDays(3)));
 
     private final FileStoreTable t;
@@ -187,24 +205,6 @@ public final class MaintenanceModel {
             writers.closeAll();
         }
     }
-
-    /**
-     * Each kind of step's share of the draws, of 100: a compaction is the other compactor's half of
-     * the time when there is one; an in-flight writer step starts, commits or crashes a writer.
-     */
-    private static final List<Map.Entry<String, Integer>> SHARES = List.of(
-            Map.entry("append", 26),
-            Map.entry("compact", 10),
-            Map.entry("expire", 9),
-            Map.entry("expire changelog", 5),
-            Map.entry("tag", 5),
-            Map.entry("delete tag", 3),
-            Map.entry("consume", 8),
-            Map.entry("rollback", 2),
-            Map.entry("expire partitions", 3),
-            Map.entry("orphan clean", 8),
-            Map.entry("in-flight writer", 12),
-            Map.entry("advance the clock", 9));
 
     /** The operation (of {@link #OPERATIONS}) of the next step. */
     private String nextOperation() {
@@ -328,7 +328,7 @@ public final class MaintenanceModel {
         }
     }
 
-    /** Expires snapshots by random options; the changes of the expired ones are kept by the table's {@link #CHANGELOG}. */
+    /** Expires snapshots by random options, keeping their changes by the table's {@link #CHANGELOG}. */
     private void expire() {
         int limit = 1 + rnd.nextInt(8);
         expire(
@@ -358,11 +358,11 @@ public final class MaintenanceModel {
     }
 
     private void expire(Map<String, String> options, ChangeHistory.Retention changelog, int limit) {
+        long earliestBefore = earliest();
+        ExpireResult r = t.copyWithOptions(options).newSnapshotExpiration().expire();
         if (latest() == 0) {
             return;
         }
-        long earliestBefore = earliest();
-        ExpireResult r = t.copyWithOptions(options).newSnapshotExpiration().expire();
         history.expired(
                 new ChangeHistory.Expiration(
                         changelog,
