@@ -363,6 +363,11 @@ public final class MaintenanceModel {
         if (latest() == 0) {
             return;
         }
+        if (!consumerChangelogOnly && consumerNext != null) {
+            assertThat(earliest())
+                    .as("%s: the consumer holds the snapshots from the one it reads next (%d)", where, consumerNext)
+                    .isLessThanOrEqualTo(Math.max(earliestBefore, consumerNext));
+        }
         history.expired(
                 new ChangeHistory.Expiration(
                         changelog,
@@ -580,7 +585,7 @@ public final class MaintenanceModel {
                 .isEqualTo(current);
         long earliest = earliest();
         if (consumerNext != null) {
-            assertThat(consumerChangelogOnly ? history.start() : earliest)
+            assertThat(history.start())
                     .as("%s: what the consumer reads next is kept", where)
                     .isLessThanOrEqualTo(consumerNext);
         }
