@@ -63,12 +63,13 @@ final class InFlightWriterModel {
     private final List<Writer> live = new ArrayList<>();
     /** Crashed writers whose registrations are still on disk. */
     private final List<Writer> crashed = new ArrayList<>();
-    /** Every writer not yet closed; a crashed one is closed only at the end, its registration gone by then or not. */
+    /** Every writer not yet closed: a crashed one is closed only at the end of the run. */
     private final List<Writer> open = new ArrayList<>();
 
+    /** The files of the writers that crashed or stopped. */
     private final Set<String> abandoned = new HashSet<>();
 
-    private int written;
+    private int started;
 
     InFlightWriterModel(Clock clock, Duration timeout) {
         this.clock = clock;
@@ -81,7 +82,7 @@ final class InFlightWriterModel {
 
     /** A new writer that has written one batch of rows and holds their files uncommitted. */
     Writer start(FileStoreTable t, Random rnd, int today, int[] daysBack) {
-        int number = ++written;
+        int number = ++started;
         Writer w = new Writer(number, t.newWrite(commitUser(number)));
         live.add(w);
         open.add(w);

@@ -26,7 +26,7 @@ class MaintenanceModelTest {
     void everyOperationInterleavedKeepsEveryRetainedSnapshotTagAndConsumerExact() throws Exception {
         Map<String, Integer> ran = new TreeMap<>();
         Map<String, Integer> seen = new TreeMap<>();
-        for (long seed = 1; seed <= 5L * TestTables.iterations(); seed++) {
+        for (long seed = 1; seed <= 6L * TestTables.iterations(); seed++) {
             MaintenanceModel run = new MaintenanceModel(
                     Catalog.open(dir.resolve("seed-" + seed).toString()), "t", seed, null);
             run.run(45, ran, seen);
