@@ -14,12 +14,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Storage's maintenance model ({@code MaintenanceModel}: writes, engine compactions, expiration,
- * tags, consumer reads, rollback, partition expiration, orphan cleanup, clock moves) with batch
- * runs of the compaction job on the MiniCluster as a second compactor: after every step every
- * retained snapshot, tag and consumer position reads what the model says, and after each orphan
- * cleanup the files on disk are exactly those referenced. Fixed seeds, in every assertion's
- * description; more with {@code -Dstrata.test.iterations}.
+ * Storage's maintenance model ({@code MaintenanceModel}: writes, engine compactions, in-flight
+ * writers, snapshot and changelog expiration, tags, consumer reads, rollback, partition expiration,
+ * orphan cleanup, clock moves) with batch runs of the compaction job on the MiniCluster as a second
+ * compactor: after every step every retained snapshot, tag, change and consumer position reads what
+ * the model says, and after each orphan cleanup the files on disk are exactly those referenced,
+ * younger than its threshold, or of a writer with a fresh heartbeat. Fixed seeds, in every
+ * assertion's description; more with {@code -Dstrata.test.iterations}.
  */
 class MaintenanceWithJobModelTest {
     @RegisterExtension

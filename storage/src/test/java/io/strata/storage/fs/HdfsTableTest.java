@@ -107,9 +107,9 @@ class HdfsTableTest {
 
     /**
      * The maintenance model of {@code MaintenanceModelTest} at a reduced size on HDFS: writes,
-     * compactions, expiration, tags, consumer reads, rollback, partition expiration, orphan cleanup
-     * and clock moves, every retained snapshot and tag checked after each step. Larger with
-     * {@code -Dstrata.test.iterations}.
+     * compactions, in-flight writers, snapshot and changelog expiration, tags, consumer reads,
+     * rollback, partition expiration, orphan cleanup and clock moves, every retained snapshot, tag
+     * and change checked after each step. Larger with {@code -Dstrata.test.iterations}.
      */
     @Test
     void maintenanceModelOnHdfs() throws Exception {

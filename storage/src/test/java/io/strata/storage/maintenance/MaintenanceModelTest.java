@@ -11,9 +11,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every maintenance operation interleaved at random with writes and engine compactions, against
- * {@link MaintenanceModel} (fixed seeds, printed on failure). The compaction job's runs join in
- * compaction-job's {@code MaintenanceWithJobModelTest}, HDFS in {@code HdfsTableTest}.
+ * Every maintenance operation interleaved at random with writes, engine compactions and in-flight
+ * writers, against {@link MaintenanceModel} (fixed seeds, printed on failure), with a check that
+ * the runs met what the model is there to check: files at and around orphan cleanup's threshold,
+ * registered writers fresh and stale, changes kept of expired snapshots and expired again. The
+ * compaction job's runs join in compaction-job's {@code MaintenanceWithJobModelTest}, HDFS in
+ * {@code HdfsTableTest}.
  */
 class MaintenanceModelTest {
     @TempDir
@@ -22,15 +25,19 @@ class MaintenanceModelTest {
     @Test
     void everyOperationInterleavedKeepsEveryRetainedSnapshotTagAndConsumerExact() throws Exception {
         Map<String, Integer> ran = new TreeMap<>();
-        for (long seed = 1; seed <= 3L * TestTables.iterations(); seed++) {
+        Map<String, Integer> seen = new TreeMap<>();
+        for (long seed = 1; seed <= 6L * TestTables.iterations(); seed++) {
             MaintenanceModel run = new MaintenanceModel(
                     Catalog.open(dir.resolve("seed-" + seed).toString()), "t", seed, null);
-            run.run(45, ran);
+            run.run(45, ran, seen);
         }
         assertThat(ran.keySet())
                 .as("every operation ran")
                 .containsExactlyInAnyOrderElementsOf(MaintenanceModel.OPERATIONS.stream()
                         .filter(o -> !o.equals("other compaction"))
                         .toList());
+        assertThat(seen.keySet())
+                .as("what the steps did: %s", seen)
+                .containsExactlyInAnyOrderElementsOf(MaintenanceModel.EVENTS);
     }
 }

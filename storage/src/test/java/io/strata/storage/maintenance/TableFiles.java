@@ -10,7 +10,9 @@ import io.strata.storage.snapshot.Tag;
 import io.strata.storage.table.FileStoreTable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.hadoop.fs.Path;
@@ -65,24 +67,28 @@ public final class TableFiles {
      * changelog/ and writer/.
      */
     public static Set<String> onDisk(FileStoreTable t) {
-        Set<String> names = new HashSet<>();
+        return entriesOnDisk(t).stream().map(e -> e.path().getName()).collect(Collectors.toSet());
+    }
+
+    /** The files of {@link #onDisk}, with their paths and modification times. */
+    public static List<FileIO.FileEntry> entriesOnDisk(FileStoreTable t) {
+        List<FileIO.FileEntry> files = new ArrayList<>();
         try {
-            walk(t.fileIO(), t.paths().root(), true, names);
+            walk(t.fileIO(), t.paths().root(), true, files);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return names;
+        return files;
     }
 
-    private static void walk(FileIO io, Path dir, boolean top, Set<String> names) throws IOException {
+    private static void walk(FileIO io, Path dir, boolean top, List<FileIO.FileEntry> files) throws IOException {
         for (FileIO.FileEntry e : io.list(dir)) {
-            String name = e.path().getName();
             if (e.isDirectory()) {
-                if (!(top && METADATA_DIRS.contains(name))) {
-                    walk(io, e.path(), false, names);
+                if (!(top && METADATA_DIRS.contains(e.path().getName()))) {
+                    walk(io, e.path(), false, files);
                 }
             } else {
-                names.add(name);
+                files.add(e);
             }
         }
     }
