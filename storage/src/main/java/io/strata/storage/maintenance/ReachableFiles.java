@@ -12,7 +12,6 @@ import io.strata.storage.snapshot.SnapshotManager;
 import io.strata.storage.snapshot.SnapshotNotFoundException;
 import io.strata.storage.snapshot.Tag;
 import io.strata.storage.store.TableContext;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -99,9 +98,10 @@ public final class ReachableFiles {
     /**
      * A table without a snapshot has nothing referenced, so every file would be an orphan: before
      * answering that, look for signs that the table did commit and the snapshots were only not
-     * seen (a listing that came back incomplete, an unreadable directory): a snapshot hint, or
-     * manifests (a commit that gives up deletes its own, so only a published snapshot leaves them).
-     * Any sign fails the call; a caller that deletes what is not referenced must not go on.
+     * seen (a listing that came back incomplete, an unreadable directory): a snapshot hint, which
+     * is written only after a snapshot is published and never deleted. Manifests are no such sign:
+     * a first commit writes its manifests before it publishes. Any sign fails the call; a caller
+     * that deletes what is not referenced must not go on.
      */
     private void refuseIfSnapshotsVanished() {
         FileIO io = table.fileIO();
@@ -112,17 +112,10 @@ public final class ReachableFiles {
                     signs.add("the hint " + hint + " exists");
                 }
             }
-            try {
-                if (!io.list(table.paths().manifestDir()).isEmpty()) {
-                    signs.add("the manifest directory " + table.paths().manifestDir() + " holds files");
-                }
-            } catch (FileNotFoundException none) {
-                // no manifest directory: no commit ever published
-            }
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "table " + table.name() + ": no snapshot was found in "
-                            + table.paths().snapshotDir() + " and the table's hints and manifests cannot be checked: "
+                            + table.paths().snapshotDir() + " and the table's snapshot hints cannot be checked: "
                             + e.getMessage(),
                     e);
         }
