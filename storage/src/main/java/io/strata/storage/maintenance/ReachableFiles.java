@@ -61,8 +61,18 @@ public final class ReachableFiles {
         OptionalLong latest = snapshots.latestId();
         OptionalLong earliest = snapshots.earliestId();
         if (latest.isEmpty() || earliest.isEmpty()) {
-            refuseIfSnapshotsVanished();
-            return names;
+            List<String> signs = signsOfACommit();
+            if (signs.isEmpty()) {
+                return names;
+            }
+            // a first commit may have landed since the probe: look once more before refusing
+            latest = snapshots.latestId();
+            earliest = snapshots.earliestId();
+            if (latest.isEmpty() || earliest.isEmpty()) {
+                throw new IllegalStateException("table " + table.name() + ": no snapshot was found in "
+                        + table.paths().snapshotDir() + ", but " + String.join(" and ", signs)
+                        + "; refusing to treat the table's files as unreferenced (is the listing incomplete?)");
+            }
         }
         boolean first = true;
         for (long id = earliest.getAsLong(); id <= latest.getAsLong(); id++) {
@@ -103,7 +113,7 @@ public final class ReachableFiles {
      * a first commit writes its manifests before it publishes. Any sign fails the call; a caller
      * that deletes what is not referenced must not go on.
      */
-    private void refuseIfSnapshotsVanished() {
+    private List<String> signsOfACommit() {
         FileIO io = table.fileIO();
         List<String> signs = new ArrayList<>();
         try {
@@ -119,11 +129,7 @@ public final class ReachableFiles {
                             + e.getMessage(),
                     e);
         }
-        if (!signs.isEmpty()) {
-            throw new IllegalStateException("table " + table.name() + ": no snapshot was found in "
-                    + table.paths().snapshotDir() + ", but " + String.join(" and ", signs)
-                    + "; refusing to treat the table's files as unreferenced (is the listing incomplete?)");
-        }
+        return signs;
     }
 
     /** The files the kept changelogs hold. */

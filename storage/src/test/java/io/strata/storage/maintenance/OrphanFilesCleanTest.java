@@ -305,6 +305,47 @@ class OrphanFilesCleanTest {
         assertReadsTheModel(Catalog.open(wh).getTable("db.t"));
     }
 
+    /**
+     * The table's first commit lands while the cleanup reads the referenced set: the snapshot
+     * probe found none, the hint check finds the new hint. The cleanup looks again instead of
+     * refusing, and keeps the commit's files.
+     */
+    @Test
+    void aFirstCommitDuringTheCleanupIsSeenNotRefused() throws Exception {
+        String wh = dir.resolve("first-commit").toString();
+        AtomicBoolean armed = new AtomicBoolean();
+        List<List<CommitMessage>> pending = new ArrayList<>();
+        FileStoreTable[] handle = new FileStoreTable[1];
+        FileIO racing = new DelegatingFileIO(wh) {
+            @Override
+            public boolean exists(org.apache.hadoop.fs.Path path) throws IOException {
+                if (path.getName().equals("LATEST") && armed.getAndSet(false)) {
+                    try (TableCommit c = handle[0].newCommit("first")) {
+                        c.commit(1, pending.get(0));
+                    }
+                }
+                return super.exists(path);
+            }
+        };
+        FileStoreTable t = create(Catalog.open(wh, racing).withClock(later));
+        handle[0] = t;
+        try (TableWrite w = t.newWrite("first")) {
+            for (int r = 0; r < 30; r++) {
+                GenericRow row = TableModel.randomRow(rnd, 40);
+                model.apply(row);
+                w.write(row);
+            }
+            pending.add(w.prepareCommit());
+        }
+        armed.set(true);
+
+        OrphanCleanResult r = t.newOrphanFilesClean(Duration.ofDays(1)).clean();
+
+        assertThat(armed.get()).as("the first commit ran during the cleanup").isFalse();
+        assertThat(r.deleted()).isEmpty();
+        assertReadsTheModel(Catalog.open(wh).getTable("db.t"));
+    }
+
     /** A listing that comes back empty (a flaky store) deletes nothing, and never a directory. */
     @Test
     @DisplayName("paimon #7920: a transient empty listing deletes nothing, never a directory")
