@@ -1,6 +1,7 @@
 package io.strata.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.strata.scheduler.config.SchedulerConfig;
 import io.strata.scheduler.history.Run;
@@ -108,6 +109,23 @@ class ServiceWiringTest {
             assertThat(skippedByLease.heldBack())
                     .hasValueSatisfying(h -> assertThat(h).contains("other-host"));
 
+            s.database().leases().release(other.lease());
+            assertThatThrownBy(() -> s.guard().run("db.t", OperationKind.EXPIRATION, Optional.of("fire-1"), () -> {
+                        throw new IllegalStateException("disk full");
+                    }))
+                    .hasMessage("disk full");
+            Run failed = history.recent(Optional.of("db.t"), 1).get(0);
+            assertThat(failed.outcome()).isEqualTo(RunOutcome.FAILED);
+            assertThat(failed.fireId()).contains("fire-1");
+            assertThat(failed.error()).hasValueSatisfying(e -> assertThat(e).contains("disk full"));
+            assertThat(s.database().leases().live())
+                    .as("released after a failure")
+                    .isEmpty();
+            other = s.database()
+                    .leases()
+                    .acquire("db.t", LeaseOperation.SNAPSHOT_EXPIRATION, "other-host", Duration.ofMinutes(1));
+            s.guard().publishLeases();
+
             HttpClient client = HttpClient.newHttpClient();
             String metrics = get(client, http.port(), "/metrics");
             assertThat(metrics)
@@ -118,7 +136,11 @@ class ServiceWiringTest {
                     .contains(
                             "strata_lease_held{operation=\"snapshot-expiration\",owner=\"other-host\",table=\"db.t\"}");
             String page = get(client, http.port(), "/");
-            assertThat(page).contains("db.t").contains("expiration").contains(OWNER);
+            assertThat(page)
+                    .contains("db.t")
+                    .contains("expiration")
+                    .contains(OWNER)
+                    .contains("disk full");
             s.database().leases().release(other.lease());
         }
     }
