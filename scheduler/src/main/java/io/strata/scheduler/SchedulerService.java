@@ -38,7 +38,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The scheduler service: discovers the configured tables (again every discovery interval, so new
  * tables are picked up), keeps their schedules in the Quartz job store and runs the operations
- * they fire. {@link #close} is the graceful shutdown: no new operation starts, running ones get
+ * they fire, each through the {@link OperationGuard} (pause, fenced lease, run history, metrics)
+ * on the scheduler's database it opens beside the job store. Each discovery round also polls every
+ * table's health for the metrics and the status page. {@link #close} is the graceful shutdown: no new operation starts, running ones get
  * the configured shutdown timeout to finish and are then interrupted (a compaction job is
  * cancelled, committing nothing), and Quartz shuts down.
  */
