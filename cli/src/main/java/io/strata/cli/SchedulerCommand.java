@@ -24,14 +24,25 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = "The scheduler service: snapshot expiration, orphan cleanup, off-peak full compaction and "
                 + "backlog-driven compaction for the tables of a config (configs/scheduler.yaml).",
-        subcommands = {SchedulerCommand.Validate.class, SchedulerCommand.Run.class})
+        subcommands = {
+            SchedulerCommand.Validate.class,
+            SchedulerCommand.Run.class,
+            SchedulerStateCommands.Status.class,
+            SchedulerStateCommands.History.class,
+            SchedulerStateCommands.PauseCommand.class,
+            SchedulerStateCommands.Resume.class,
+            SchedulerStateCommands.Trigger.class
+        })
 final class SchedulerCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
-        spec.commandLine().getErr().println("strata: error: give a scheduler command: validate or run");
+        spec.commandLine()
+                .getErr()
+                .println(
+                        "strata: error: give a scheduler command: validate, run, status, history, pause, resume or trigger");
         spec.commandLine().usage(spec.commandLine().getErr());
         return StrataCli.USAGE_ERROR;
     }
@@ -96,7 +107,8 @@ final class SchedulerCommand implements Callable<Integer> {
                 names = "--port",
                 defaultValue = "9464",
                 paramLabel = "N",
-                description = "Port of GET /health on 127.0.0.1 (default ${DEFAULT-VALUE}; 0: any free port).")
+                description = "Port of GET /health, /metrics and / on 127.0.0.1 (default ${DEFAULT-VALUE}; 0: any free "
+                        + "port).")
         int port;
 
         @Override
@@ -110,7 +122,7 @@ final class SchedulerCommand implements Callable<Integer> {
                 health = HealthServer.start(port, service);
             } catch (Exception e) {
                 service.close();
-                throw new IllegalStateException("cannot serve /health on 127.0.0.1:" + port + ": " + e.getMessage(), e);
+                throw new IllegalStateException("cannot serve HTTP on 127.0.0.1:" + port + ": " + e.getMessage(), e);
             }
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime()
@@ -134,7 +146,7 @@ final class SchedulerCommand implements Callable<Integer> {
                             "strata-scheduler-stop"));
             out.println("strata: scheduler running on " + c.warehouse() + " with "
                     + service.schedules().size() + " schedules; health on http://127.0.0.1:" + health.port()
-                    + "/health");
+                    + "/health (status page on /, metrics on /metrics)");
             out.flush();
             stopped.await();
             return 0;

@@ -2,6 +2,7 @@ package io.strata.scheduler;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.strata.scheduler.http.MetricsHandler;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -9,8 +10,9 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 
 /**
- * {@code GET /health} on 127.0.0.1 (JDK HttpServer): 200 with {@code {"status":"running",...}}
- * while the service runs, 503 with its state once shutdown has begun.
+ * The service's HTTP endpoints on 127.0.0.1 (JDK HttpServer): {@code GET /health}, 200 with
+ * {@code {"status":"running",...}} while the service runs and 503 with its state once shutdown has
+ * begun; {@code GET /metrics} (Prometheus) and {@code GET /} (the status page, built per request).
  */
 public final class HealthServer implements AutoCloseable {
     private final HttpServer server;
@@ -23,6 +25,8 @@ public final class HealthServer implements AutoCloseable {
     public static HealthServer start(int port, SchedulerService service) throws IOException {
         HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
         http.createContext("/health", exchange -> respond(exchange, service));
+        http.createContext("/metrics", MetricsHandler.metrics(service.metrics()));
+        http.createContext("/", MetricsHandler.statusPage(service::statusView));
         http.start();
         return new HealthServer(http);
     }
@@ -40,7 +44,7 @@ public final class HealthServer implements AutoCloseable {
             SchedulerService.State state = service.state();
             String body = "{\"status\":\"" + state.name().toLowerCase() + "\",\"schedules\":"
                     + service.schedules().size() + ",\"running\":"
-                    + service.operations().locks().running().size() + "}\n";
+                    + service.guard().running() + "}\n";
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "application/json");
             exchange.sendResponseHeaders(state == SchedulerService.State.RUNNING ? 200 : 503, bytes.length);

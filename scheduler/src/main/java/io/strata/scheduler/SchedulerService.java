@@ -1,19 +1,26 @@
 package io.strata.scheduler;
 
 import io.strata.scheduler.config.SchedulerConfig;
+import io.strata.scheduler.http.StatusView;
+import io.strata.scheduler.metrics.SchedulerMetrics;
 import io.strata.scheduler.ops.CompactionRunner;
 import io.strata.scheduler.ops.EmbeddedCompactionRunner;
 import io.strata.scheduler.ops.Outcome;
 import io.strata.scheduler.ops.TableOperations;
+import io.strata.scheduler.quartz.HealthPolls;
 import io.strata.scheduler.quartz.OperationDispatcher;
+import io.strata.scheduler.quartz.OperationGuard;
 import io.strata.scheduler.quartz.QuartzScheduler;
 import io.strata.scheduler.quartz.Schedule;
 import io.strata.scheduler.quartz.ScheduleSync;
+import io.strata.scheduler.quartz.SchedulerDatabase;
 import io.strata.scheduler.table.TableDiscovery;
 import io.strata.storage.table.Catalog;
 import java.io.File;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Date;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -22,13 +29,18 @@ import java.util.function.Consumer;
 import org.quartz.JobExecutionContext;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
+import org.quartz.Trigger;
+import org.quartz.TriggerKey;
+import org.quartz.impl.matchers.GroupMatcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The scheduler service: discovers the configured tables (again every discovery interval, so new
  * tables are picked up), keeps their schedules in the Quartz job store and runs the operations
- * they fire. {@link #close} is the graceful shutdown: no new operation starts, running ones get
+ * they fire, each through the {@link OperationGuard} (pause, fenced lease, run history, metrics)
+ * on the scheduler's database it opens beside the job store. Each discovery round also polls every
+ * table's health for the metrics and the status page. {@link #close} is the graceful shutdown: no new operation starts, running ones get
  * the configured shutdown timeout to finish and are then interrupted (a compaction job is
  * cancelled, committing nothing), and Quartz shuts down.
  */
@@ -45,22 +57,46 @@ public final class SchedulerService implements AutoCloseable {
     }
 
     private final SchedulerConfig config;
+    private final Clock clock;
     private final TableDiscovery discovery;
     private final TableOperations ops;
+    private final SchedulerMetrics metrics;
+    private final SchedulerDatabase database;
+    private final OperationGuard guard;
+    private final HealthPolls polls;
     private final OperationDispatcher dispatcher;
     private final Scheduler scheduler;
     private final ScheduledExecutorService discoveryLoop;
     private volatile List<Schedule> schedules = List.of();
+    private volatile List<String> tables = List.of();
     private volatile State state = State.RUNNING;
 
     private SchedulerService(SchedulerConfig config, CompactionRunner compactions, Clock clock, Consumer<Outcome> l)
             throws Exception {
         this.config = config;
+        this.clock = clock;
         Catalog catalog = Catalog.open(config.warehouse());
         this.discovery = new TableDiscovery(catalog, config.tables());
         this.ops = new TableOperations(catalog, compactions, clock);
-        this.dispatcher = new OperationDispatcher(config, ops, l);
-        this.scheduler = QuartzScheduler.create(config, dispatcher);
+        this.metrics = new SchedulerMetrics(config.maxBucketSeries());
+        // every operation thread, the discovery loop and the HTTP handlers at once
+        this.database = SchedulerDatabase.open(config.store(), config.maxConcurrentOperations() + 3, clock);
+        try {
+            this.guard = new OperationGuard(
+                    database.leases(),
+                    database.history(),
+                    database.pauses(),
+                    metrics,
+                    config.schedulerId(),
+                    config.leaseTtl(),
+                    clock);
+            this.polls = new HealthPolls(config, ops, metrics);
+            this.dispatcher = new OperationDispatcher(config, ops, guard, polls, l);
+            this.scheduler = QuartzScheduler.create(config, dispatcher);
+        } catch (Exception e) {
+            database.close();
+            throw e;
+        }
         this.discoveryLoop = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "strata-discovery"));
     }
 
@@ -76,10 +112,20 @@ public final class SchedulerService implements AutoCloseable {
             throws Exception {
         SchedulerService s = new SchedulerService(config, compactions, clock, listener);
         try {
+            int interrupted = s.database.history().markInterrupted(config.schedulerId());
+            if (interrupted > 0) {
+                LOG.warn(
+                        "{} runs left running by an earlier process of {} marked interrupted",
+                        interrupted,
+                        config.schedulerId());
+            }
+            s.pruneHistory();
             s.discoverNow();
             s.scheduler.start();
             long every = config.discoveryInterval().toMillis();
             s.discoveryLoop.scheduleWithFixedDelay(s::discoverLogged, every, every, TimeUnit.MILLISECONDS);
+            long day = Duration.ofDays(1).toMillis();
+            s.discoveryLoop.scheduleWithFixedDelay(s::pruneLogged, day, day, TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             s.close();
             throw e;
@@ -92,10 +138,51 @@ public final class SchedulerService implements AutoCloseable {
         return s;
     }
 
-    /** Lists the warehouse and brings the schedules in line with the tables found. */
+    /**
+     * Lists the warehouse and brings the schedules in line with the tables found; then polls the
+     * health of every table found (the tables gone are forgotten by the metrics) and refreshes the
+     * lease and queue series.
+     */
     public synchronized List<Schedule> discoverNow() throws SchedulerException {
-        schedules = ScheduleSync.sync(scheduler, config, discovery.discover());
+        List<String> tables = List.copyOf(discovery.discover());
+        schedules = ScheduleSync.sync(scheduler, config, tables);
+        this.tables = tables;
+        polls.pollAll(tables);
+        guard.publishLeases();
+        metrics.setQueue(waiting(), guard.running());
         return schedules;
+    }
+
+    /** Triggers due already that wait for a free operation thread. */
+    private int waiting() throws SchedulerException {
+        Date now = Date.from(clock.instant());
+        int due = 0;
+        for (String group : scheduler.getTriggerGroupNames()) {
+            for (TriggerKey k : scheduler.getTriggerKeys(GroupMatcher.triggerGroupEquals(group))) {
+                Trigger t = scheduler.getTrigger(k);
+                if (t != null
+                        && t.getNextFireTime() != null
+                        && t.getNextFireTime().before(now)) {
+                    due++;
+                }
+            }
+        }
+        return due;
+    }
+
+    private void pruneHistory() throws SQLException {
+        int pruned = database.history().prune(config.historyRetention());
+        if (pruned > 0) {
+            LOG.info("pruned {} runs older than {} from the run history", pruned, config.historyRetention());
+        }
+    }
+
+    private void pruneLogged() {
+        try {
+            pruneHistory();
+        } catch (Exception e) {
+            LOG.warn("pruning the run history failed; trying again in a day", e);
+        }
     }
 
     private void discoverLogged() {
@@ -110,6 +197,10 @@ public final class SchedulerService implements AutoCloseable {
         }
     }
 
+    public SchedulerConfig config() {
+        return config;
+    }
+
     public List<Schedule> schedules() {
         return schedules;
     }
@@ -120,6 +211,40 @@ public final class SchedulerService implements AutoCloseable {
 
     public TableOperations operations() {
         return ops;
+    }
+
+    /** The tables the last discovery found. */
+    public List<String> tables() {
+        return tables;
+    }
+
+    public SchedulerMetrics metrics() {
+        return metrics;
+    }
+
+    public SchedulerDatabase database() {
+        return database;
+    }
+
+    public OperationGuard guard() {
+        return guard;
+    }
+
+    public HealthPolls polls() {
+        return polls;
+    }
+
+    public OperationDispatcher dispatcher() {
+        return dispatcher;
+    }
+
+    /** What the status page shows now, read from Quartz, the polls and the scheduler's database. */
+    public StatusView statusView() {
+        try {
+            return StatusViews.build(this, clock.instant());
+        } catch (SQLException | SchedulerException e) {
+            throw new IllegalStateException("cannot read the scheduler's state: " + e.getMessage(), e);
+        }
     }
 
     public State state() {
@@ -144,7 +269,11 @@ public final class SchedulerService implements AutoCloseable {
             return;
         }
         state = State.STOPPING;
-        discoveryLoop.shutdownNow();
+        // not interrupted: a poll or prune writing to an H2 file must not have its channel closed
+        discoveryLoop.shutdown();
+        if (!discoveryLoop.awaitTermination(10, TimeUnit.SECONDS)) {
+            discoveryLoop.shutdownNow();
+        }
         dispatcher.stopAccepting();
         scheduler.standby();
         Duration timeout = config.shutdownTimeout();
@@ -166,6 +295,7 @@ public final class SchedulerService implements AutoCloseable {
         }
         // waiting for jobs lets Quartz record their completion before its store closes
         scheduler.shutdown(running.isEmpty());
+        database.close();
         state = State.STOPPED;
         LOG.info("scheduler stopped");
     }

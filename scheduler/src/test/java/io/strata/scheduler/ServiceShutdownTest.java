@@ -3,9 +3,12 @@ package io.strata.scheduler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.strata.scheduler.config.SchedulerConfig;
+import io.strata.scheduler.history.Run;
+import io.strata.scheduler.history.RunOutcome;
 import io.strata.scheduler.ops.CompactionReport;
 import io.strata.scheduler.ops.CompactionRunner;
 import io.strata.scheduler.ops.Outcome;
+import io.strata.scheduler.quartz.SchedulerDatabase;
 import io.strata.scheduler.support.SchedulerTests;
 import io.strata.storage.testutil.TestTables;
 import java.nio.file.Path;
@@ -13,6 +16,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -92,5 +96,11 @@ class ServiceShutdownTest {
         }
         assertThat(interrupted).isTrue();
         assertThat(s.state()).isEqualTo(SchedulerService.State.STOPPED);
+        try (SchedulerDatabase db = SchedulerDatabase.open(config.store(), 1, Clock.systemUTC())) {
+            Run run = db.history().recent(Optional.of("db.t"), 1).get(0);
+            assertThat(run.outcome()).isEqualTo(RunOutcome.INTERRUPTED);
+            assertThat(run.error()).hasValueSatisfying(e -> assertThat(e).contains("interrupted"));
+            assertThat(db.leases().live()).as("the lease is released").isEmpty();
+        }
     }
 }

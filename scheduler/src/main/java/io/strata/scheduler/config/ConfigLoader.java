@@ -22,6 +22,8 @@ import io.strata.storage.maintenance.OrphanFilesClean;
 import io.strata.storage.options.DurationParser;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -138,8 +140,51 @@ public final class ConfigLoader {
         if (concurrency < 1) {
             throw fail("max-concurrent-operations", "must be at least 1, got " + concurrency);
         }
+        String id = raw.schedulerId() == null ? defaultSchedulerId() : raw.schedulerId();
+        if (id.isBlank() || id.length() > 200) {
+            throw fail("scheduler-id", "must be a non-blank name of at most 200 characters, got '" + id + "'");
+        }
+        Duration leaseTtl = duration("lease-ttl", raw.leaseTtl()).orElse(Duration.ofMinutes(2));
+        if (leaseTtl.compareTo(Duration.ofSeconds(3)) < 0) {
+            throw fail("lease-ttl", "must be at least 3 s (renewed every third of it), got " + raw.leaseTtl());
+        }
+        Duration retention =
+                duration("history-retention", raw.historyRetention()).orElse(Duration.ofDays(30));
+        if (retention.isZero() || retention.isNegative()) {
+            throw fail("history-retention", "must be positive, got " + raw.historyRetention());
+        }
+        int bucketSeries = raw.maxBucketSeries() == null ? 20 : raw.maxBucketSeries();
+        if (bucketSeries < 0) {
+            throw fail("max-bucket-series", "must be 0 or more, got " + bucketSeries);
+        }
         return new SchedulerConfig(
-                file, warehouse, store, tables, defaults, overrides, discovery, shutdown, concurrency);
+                file,
+                warehouse,
+                store,
+                tables,
+                defaults,
+                overrides,
+                discovery,
+                shutdown,
+                concurrency,
+                id,
+                leaseTtl,
+                retention,
+                bucketSeries);
+    }
+
+    /**
+     * The host name with a fixed suffix: the same for every restart on that host, so a restart
+     * marks the runs its previous process left running as interrupted.
+     */
+    private static String defaultSchedulerId() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            host = "localhost";
+        }
+        return host + "-scheduler";
     }
 
     private StoreConfig store(RawConfig.Store s, String warehouse) {
@@ -155,7 +200,9 @@ public final class ConfigLoader {
             return new StoreConfig(s.jdbcUrl(), nullToEmpty(s.user()), nullToEmpty(s.password()));
         }
         String h2 = s != null && s.h2Path() != null ? s.h2Path() : defaultH2Path(warehouse);
-        return new StoreConfig("jdbc:h2:file:" + Path.of(h2).toAbsolutePath().normalize(), "sa", "");
+        // AUTO_SERVER lets the CLI (history, status, pause) open the file while the service runs
+        return new StoreConfig(
+                "jdbc:h2:file:" + Path.of(h2).toAbsolutePath().normalize() + ";AUTO_SERVER=TRUE", "sa", "");
     }
 
     /** The job store beside a local warehouse (outside any {@code .db} directory, so not a database). */
@@ -303,7 +350,10 @@ public final class ConfigLoader {
         if (level0 != null && level0 < 1) {
             throw fail(l.path("max-level0-files"), "must be at least 1, got " + level0);
         }
-        return Optional.of(new BacklogCompaction(poll, runs == null ? 10 : runs, level0 == null ? 10 : level0));
+        return Optional.of(new BacklogCompaction(
+                poll,
+                runs == null ? BacklogCompaction.DEFAULT_THRESHOLD : runs,
+                level0 == null ? BacklogCompaction.DEFAULT_THRESHOLD : level0));
     }
 
     private Compaction compaction(Layered<RawConfig.Compaction> l) {

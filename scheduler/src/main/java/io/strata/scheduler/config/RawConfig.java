@@ -16,7 +16,11 @@ record RawConfig(
         @JsonProperty("overrides") Map<String, Settings> overrides,
         @JsonProperty("discovery-interval") String discoveryInterval,
         @JsonProperty("shutdown-timeout") String shutdownTimeout,
-        @JsonProperty("max-concurrent-operations") Integer maxConcurrentOperations) {
+        @JsonProperty("max-concurrent-operations") Integer maxConcurrentOperations,
+        @JsonProperty("scheduler-id") String schedulerId,
+        @JsonProperty("lease-ttl") String leaseTtl,
+        @JsonProperty("history-retention") String historyRetention,
+        @JsonProperty("max-bucket-series") Integer maxBucketSeries) {
 
     record Store(
             @JsonProperty("h2-path") String h2Path,

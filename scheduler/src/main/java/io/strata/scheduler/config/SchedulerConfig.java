@@ -12,6 +12,12 @@ import java.util.Map;
  * @param discoveryInterval how often the warehouse is listed for tables that appeared or went
  * @param shutdownTimeout how long running operations may take to finish once shutdown begins
  * @param maxConcurrentOperations Quartz worker threads: operations that run at once
+ * @param schedulerId the owner of this scheduler's leases and runs: stable across restarts, so a
+ *     restart finds the runs its previous process left running
+ * @param leaseTtl how long a lease lives without renewal (renewed every third of it while its
+ *     operation runs)
+ * @param historyRetention finished runs older than this are pruned from the run history
+ * @param maxBucketSeries buckets per table that get metric series of their own (the worst ones)
  */
 public record SchedulerConfig(
         String source,
@@ -22,7 +28,11 @@ public record SchedulerConfig(
         Map<String, TableSettings> overrides,
         Duration discoveryInterval,
         Duration shutdownTimeout,
-        int maxConcurrentOperations) {
+        int maxConcurrentOperations,
+        String schedulerId,
+        Duration leaseTtl,
+        Duration historyRetention,
+        int maxBucketSeries) {
 
     /** The operations of {@code table} ({@code db.name}): its override merged over the defaults. */
     public TableSettings settingsFor(String table) {

@@ -36,7 +36,10 @@ public record TableSettings(
      * {@code maxSortedRuns} sorted runs or more than {@code maxLevel0Files} level-0 files starts a
      * compaction of the table.
      */
-    public record BacklogCompaction(Duration pollInterval, int maxSortedRuns, int maxLevel0Files) {}
+    public record BacklogCompaction(Duration pollInterval, int maxSortedRuns, int maxLevel0Files) {
+        /** Both thresholds when the config leaves them out, and for tables without backlog compaction. */
+        public static final int DEFAULT_THRESHOLD = 10;
+    }
 
     /** Where compactions run: this slice runs them on an embedded Flink only. */
     public record Compaction(RunsOn runsOn, int parallelism) {}

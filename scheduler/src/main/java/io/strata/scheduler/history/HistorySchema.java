@@ -43,17 +43,21 @@ final class HistorySchema {
 
     /**
      * Creates the tables if missing and checks the version. A creation or version insert that loses
-     * a race with another process (a duplicate key or catalog entry) is retried once.
+     * a race with another process (a duplicate key, relation or type) is retried, once per table
+     * it may lose on.
      */
     static void ensure(DataSource dataSource) throws SQLException {
-        try {
-            createAndCheck(dataSource);
-        } catch (SQLException e) {
-            String state = e.getSQLState();
-            if (!"23505".equals(state) && !"42P07".equals(state)) {
-                throw e;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                createAndCheck(dataSource);
+                return;
+            } catch (SQLException e) {
+                String state = e.getSQLState();
+                boolean lostRace = "23505".equals(state) || "42P07".equals(state) || "42710".equals(state);
+                if (attempt == DDL.length + 1 || !lostRace) {
+                    throw e;
+                }
             }
-            createAndCheck(dataSource);
         }
     }
 

@@ -39,17 +39,19 @@ final class LeaseSchema {
 
     /**
      * Creates the tables if missing and checks the version. Two processes may run this at once: a
-     * creation that loses the race (PostgreSQL reports a duplicate catalog entry) is retried, and
-     * then finds the tables.
+     * creation that loses the race (PostgreSQL reports a duplicate catalog entry, relation or type,
+     * for any of the tables) is retried, and then finds the tables.
      */
     static void ensure(DataSource dataSource) throws SQLException {
-        try {
-            create(dataSource);
-        } catch (SQLException e) {
-            if (!Transactions.duplicateKey(e) && !"42P07".equals(e.getSQLState())) {
-                throw e;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                create(dataSource);
+                break;
+            } catch (SQLException e) {
+                if (attempt == TABLES.length + 1 || !lostCreationRace(e)) {
+                    throw e;
+                }
             }
-            create(dataSource);
         }
         try {
             Transactions.inTransaction(dataSource, LeaseSchema::checkVersion);
@@ -59,6 +61,12 @@ final class LeaseSchema {
             }
             Transactions.inTransaction(dataSource, LeaseSchema::checkVersion);
         }
+    }
+
+    /** A duplicate key in the catalog (23505), a duplicate relation (42P07) or type (42710). */
+    static boolean lostCreationRace(SQLException e) {
+        String state = e.getSQLState();
+        return Transactions.duplicateKey(e) || "42P07".equals(state) || "42710".equals(state);
     }
 
     private static void create(DataSource dataSource) throws SQLException {

@@ -54,7 +54,7 @@ public final class SchedulerMetrics {
             .register(registry);
     private final Gauge bucketSortedRuns = Gauge.builder()
             .name("strata_bucket_sorted_runs")
-            .help("Sorted runs of one bucket, for the buckets with the most (at most metrics.max-bucket-series"
+            .help("Sorted runs of one bucket, for the buckets with the most (at most max-bucket-series"
                     + " per table).")
             .labelNames("table", "partition", "bucket")
             .register(registry);
@@ -105,7 +105,7 @@ public final class SchedulerMetrics {
     /** @param maxBucketSeries buckets per table that get series of their own (0: none) */
     public SchedulerMetrics(int maxBucketSeries) {
         if (maxBucketSeries < 0) {
-            throw new IllegalArgumentException("metrics.max-bucket-series must be 0 or more, got " + maxBucketSeries);
+            throw new IllegalArgumentException("max-bucket-series must be 0 or more, got " + maxBucketSeries);
         }
         this.maxBucketSeries = maxBucketSeries;
     }

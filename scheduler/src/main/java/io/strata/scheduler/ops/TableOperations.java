@@ -5,6 +5,7 @@ import io.strata.scheduler.config.TableSettings.Compaction;
 import io.strata.scheduler.config.TableSettings.Expiration;
 import io.strata.scheduler.config.TableSettings.FullCompaction;
 import io.strata.scheduler.config.TableSettings.OrphanCleanup;
+import io.strata.scheduler.table.TableHealth;
 import io.strata.scheduler.time.StartDecision;
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.maintenance.ExpireResult;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The operations the scheduler runs against one table, through the engine API only. Each returns
  * its {@link Outcome} (and logs it) or throws; an operation whose table another operation of this
- * process holds is skipped.
+ * process holds is skipped (the lease in the scheduler's database is what excludes operations of
+ * other processes; see {@code quartz.OperationGuard}).
  */
 public final class TableOperations {
     private static final Logger LOG = LoggerFactory.getLogger(TableOperations.class);
@@ -87,30 +89,35 @@ public final class TableOperations {
                         compactions.compact(table, CompactStrategy.FULL, placement)));
     }
 
+    /** One poll of the table's latest snapshot (manifests only), for backlog, metrics and status. */
+    public TableHealth probe(String table) {
+        return TableHealth.probe(catalog.getTable(table));
+    }
+
     /**
-     * Reads the latest snapshot's backlog; when a bucket is over {@code b}'s thresholds, runs a
-     * minor compaction of the table (the table's own triggers pick what to merge, and a table
-     * producing lookup changelog gets its lookup compaction). A poll due more than one interval
-     * ago (queued behind a long run) is skipped.
+     * Whether a backlog poll due at {@code due} comes more than one interval late (queued behind a
+     * long run): then it is skipped, as the next one on schedule reads a fresher snapshot.
      */
-    public Outcome backlogCompaction(String table, BacklogCompaction b, Compaction placement, Instant due)
-            throws Exception {
-        if (Duration.between(due, clock.instant()).compareTo(b.pollInterval()) > 0) {
-            // polls queued behind a long run: the next one on schedule reads a fresher snapshot
-            LOG.debug("{} backlog poll due at {} skipped: more than one interval late", table, due);
-            return new Outcome.Skipped(
-                    table,
-                    OperationKind.BACKLOG_COMPACTION,
-                    "a poll due at " + due + " is more than one interval late",
-                    Optional.empty());
+    public Optional<Outcome> lateBacklogPoll(String table, BacklogCompaction b, Instant due) {
+        if (Duration.between(due, clock.instant()).compareTo(b.pollInterval()) <= 0) {
+            return Optional.empty();
         }
+        LOG.debug("{} backlog poll due at {} skipped: more than one interval late", table, due);
+        return Optional.of(new Outcome.Skipped(
+                table,
+                OperationKind.BACKLOG_COMPACTION,
+                "a poll due at " + due + " is more than one interval late",
+                Optional.empty()));
+    }
+
+    /**
+     * Runs a minor compaction of a table whose polled {@code backlog} is over the thresholds (the
+     * table's own triggers pick what to merge, and a table producing lookup changelog gets its
+     * lookup compaction).
+     */
+    public Outcome compactBacklog(String table, Backlog backlog, Compaction placement) throws Exception {
         return holding(table, OperationKind.BACKLOG_COMPACTION, () -> {
-            Optional<Backlog> backlog = Backlog.of(catalog.getTable(table), b);
-            if (backlog.isEmpty() || !backlog.get().exceeds()) {
-                String why = backlog.map(Backlog::toString).orElse("no snapshot yet");
-                return new Outcome.Skipped(table, OperationKind.BACKLOG_COMPACTION, why, Optional.empty());
-            }
-            LOG.info("{} backlog: {}; compacting", table, backlog.get());
+            LOG.info("{} backlog: {}; compacting", table, backlog);
             return new Outcome.Compacted(
                     table,
                     OperationKind.BACKLOG_COMPACTION,

@@ -64,7 +64,7 @@ public final class JobStoreSchema {
         throw new IllegalArgumentException("no Quartz DDL for job store " + store.jdbcUrl());
     }
 
-    private static boolean exists(DatabaseMetaData meta, String table) throws SQLException {
+    static boolean exists(DatabaseMetaData meta, String table) throws SQLException {
         for (String name : List.of(table, table.toLowerCase(Locale.ROOT))) {
             try (ResultSet rs = meta.getTables(null, null, name, new String[] {"TABLE"})) {
                 if (rs.next()) {

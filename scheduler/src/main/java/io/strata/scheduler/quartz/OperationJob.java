@@ -2,6 +2,7 @@ package io.strata.scheduler.quartz;
 
 import io.strata.scheduler.ops.OperationKind;
 import java.time.Instant;
+import java.util.Optional;
 import org.quartz.DisallowConcurrentExecution;
 import org.quartz.InterruptableJob;
 import org.quartz.JobExecutionContext;
@@ -34,7 +35,7 @@ public final class OperationJob implements InterruptableJob {
         }
         runner = Thread.currentThread();
         try {
-            dispatcher.run(table, kind, due);
+            dispatcher.run(table, kind, due, Optional.ofNullable(context.getFireInstanceId()));
         } catch (Exception e) {
             throw new JobExecutionException(table + " " + kind.key() + " failed: " + e.getMessage(), e, false);
         } finally {

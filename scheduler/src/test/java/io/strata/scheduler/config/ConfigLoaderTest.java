@@ -16,7 +16,7 @@ class ConfigLoaderTest {
         SchedulerConfig c = ConfigLoader.load(SAMPLE);
         assertThat(c.warehouse()).isEqualTo("./warehouse");
         assertThat(c.store().isH2()).isTrue();
-        assertThat(c.store().jdbcUrl()).endsWith("warehouse/_scheduler/quartz");
+        assertThat(c.store().jdbcUrl()).endsWith("warehouse/_scheduler/quartz;AUTO_SERVER=TRUE");
         assertThat(c.tables().databases()).singleElement().satisfies(d -> {
             assertThat(d.matches("events")).isTrue();
             assertThat(d.matches("tmp_events")).isFalse();
@@ -54,6 +54,31 @@ class ConfigLoaderTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("s.yaml:5:5: defaults.expiration.retain-mni: unknown key 'retain-mni'")
                 .satisfies(e -> assertThat(((ConfigException) e).line()).isEqualTo(5));
+    }
+
+    @Test
+    void theSchedulersOwnKeysHaveDefaultsAndAreChecked() {
+        SchedulerConfig d = ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\n");
+        assertThat(d.schedulerId()).endsWith("-scheduler").isNotBlank();
+        assertThat(d.leaseTtl()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(d.historyRetention()).isEqualTo(Duration.ofDays(30));
+        assertThat(d.maxBucketSeries()).isEqualTo(20);
+        SchedulerConfig c = ConfigLoader.parse(
+                "s.yaml",
+                "warehouse: /tmp/w\nscheduler-id: node-a\nlease-ttl: 30s\nhistory-retention: 7d\nmax-bucket-series: 0\n");
+        assertThat(c.schedulerId()).isEqualTo("node-a");
+        assertThat(c.leaseTtl()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(c.historyRetention()).isEqualTo(Duration.ofDays(7));
+        assertThat(c.maxBucketSeries()).isZero();
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\nlease-ttl: 1s\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("s.yaml:2:1: lease-ttl: must be at least 3 s");
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\nmax-bucket-series: -1\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("s.yaml:2:1: max-bucket-series: must be 0 or more");
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\nscheduler-id: \" \"\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("s.yaml:2:1: scheduler-id: must be a non-blank name");
     }
 
     @Test

@@ -1,0 +1,360 @@
+package io.strata.cli;
+
+import io.strata.scheduler.ManualRun;
+import io.strata.scheduler.config.ConfigLoader;
+import io.strata.scheduler.config.SchedulerConfig;
+import io.strata.scheduler.history.Pause;
+import io.strata.scheduler.history.Run;
+import io.strata.scheduler.lease.Lease;
+import io.strata.scheduler.ops.OperationKind;
+import io.strata.scheduler.ops.Outcome;
+import io.strata.scheduler.quartz.SchedulerDatabase;
+import java.io.File;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * The scheduler commands that read or change the scheduler's database directly (run history,
+ * status, pauses) or run one operation now; they work while the service runs (an H2 store is
+ * opened with {@code AUTO_SERVER}, PostgreSQL is shared anyway).
+ */
+final class SchedulerStateCommands {
+    private SchedulerStateCommands() {}
+
+    private static SchedulerDatabase open(SchedulerConfig c) throws Exception {
+        return SchedulerDatabase.open(c.store(), 2, Clock.systemUTC());
+    }
+
+    /** The operation named on the command line; a clear error naming the known ones otherwise. */
+    private static OperationKind operation(String key) {
+        try {
+            return OperationKind.ofKey(key);
+        } catch (IllegalArgumentException e) {
+            List<String> known = new ArrayList<>();
+            for (OperationKind k : OperationKind.values()) {
+                known.add(k.key());
+            }
+            throw new IllegalArgumentException(
+                    "unknown operation '" + key + "'; known: " + String.join(", ", known), e);
+        }
+    }
+
+    private static String orEmpty(Optional<?> o) {
+        return o.map(String::valueOf).orElse("");
+    }
+
+    /** {@code strata scheduler history}. */
+    @Command(
+            name = "history",
+            mixinStandardHelpOptions = true,
+            description = "The latest runs from the scheduler's run history, newest first.")
+    static final class History implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--config", required = true, paramLabel = "FILE", description = "The scheduler config.")
+        File config;
+
+        @Option(names = "--table", paramLabel = "DB.TABLE", description = "Only the runs of this table.")
+        String table;
+
+        @Option(
+                names = "--limit",
+                defaultValue = "20",
+                paramLabel = "N",
+                description = "At most N runs (default ${DEFAULT-VALUE}).")
+        int limit;
+
+        @Option(names = "--json", description = "Print JSON, with the error texts.")
+        boolean json;
+
+        @Override
+        public Integer call() throws Exception {
+            SchedulerConfig c = ConfigLoader.load(config.toPath());
+            PrintWriter out = spec.commandLine().getOut();
+            List<Run> runs;
+            try (SchedulerDatabase db = open(c)) {
+                runs = db.history().recent(Optional.ofNullable(table), limit);
+            }
+            if (json) {
+                List<Map<String, Object>> rows = new ArrayList<>();
+                for (Run r : runs) {
+                    rows.add(Json.object(
+                            "id", r.id(),
+                            "table", r.table(),
+                            "operation", r.operation(),
+                            "outcome", r.outcome().name(),
+                            "owner", r.owner(),
+                            "fireId", r.fireId().orElse(null),
+                            "start", r.start().toString(),
+                            "end", r.end().map(Object::toString).orElse(null),
+                            "snapshotsExpired", r.counters().snapshotsExpired(),
+                            "filesDeleted", r.counters().filesDeleted(),
+                            "bytesFreed", r.counters().bytesFreed(),
+                            "rowsCompacted", r.counters().rowsCompacted(),
+                            "heldBack", r.heldBack().orElse(null),
+                            "error", r.error().orElse(null)));
+                }
+                Json.print(out, rows);
+                return 0;
+            }
+            TextTable t = new TextTable(
+                    "id",
+                    "table",
+                    "operation",
+                    "outcome",
+                    "start (UTC)",
+                    "end (UTC)",
+                    "snapshots",
+                    "files",
+                    "bytes",
+                    "detail");
+            for (Run r : runs) {
+                String detail = r.error()
+                        .map(e -> e.lines().findFirst().orElse(""))
+                        .or(r::heldBack)
+                        .orElse("");
+                t.add(
+                        r.id(),
+                        r.table(),
+                        r.operation(),
+                        r.outcome().name(),
+                        r.start(),
+                        orEmpty(r.end()),
+                        r.counters().snapshotsExpired(),
+                        r.counters().filesDeleted(),
+                        r.counters().bytesFreed(),
+                        detail);
+            }
+            t.print(out);
+            out.println(runs.size() + " runs");
+            out.flush();
+            return 0;
+        }
+    }
+
+    /** {@code strata scheduler status}. */
+    @Command(
+            name = "status",
+            mixinStandardHelpOptions = true,
+            description = "Next fire times from the job store, running operations, live leases and pauses.")
+    static final class Status implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--config", required = true, paramLabel = "FILE", description = "The scheduler config.")
+        File config;
+
+        @Option(names = "--json", description = "Print JSON.")
+        boolean json;
+
+        @Override
+        public Integer call() throws Exception {
+            SchedulerConfig c = ConfigLoader.load(config.toPath());
+            PrintWriter out = spec.commandLine().getOut();
+            List<SchedulerDatabase.NextFire> fires;
+            List<Run> running;
+            List<Lease> leases;
+            List<Pause> pauses;
+            try (SchedulerDatabase db = open(c)) {
+                fires = db.nextFires();
+                running = db.history().running();
+                leases = db.leases().live();
+                pauses = db.pauses().pauses();
+            }
+            if (json) {
+                Json.print(
+                        out,
+                        Json.object(
+                                "schedules",
+                                fires.stream()
+                                        .map(f -> Json.object(
+                                                "table", f.table(),
+                                                "operation", f.operation(),
+                                                "nextFire", f.at().toString(),
+                                                "state", f.state()))
+                                        .toList(),
+                                "running",
+                                running.stream()
+                                        .map(r -> Json.object(
+                                                "id", r.id(),
+                                                "table", r.table(),
+                                                "operation", r.operation(),
+                                                "owner", r.owner(),
+                                                "start", r.start().toString()))
+                                        .toList(),
+                                "leases",
+                                leases.stream()
+                                        .map(l -> Json.object(
+                                                "table", l.table(),
+                                                "operation", l.operationId(),
+                                                "owner", l.owner(),
+                                                "epoch", l.epoch(),
+                                                "expiresAt", l.expiresAt().toString()))
+                                        .toList(),
+                                "pauses",
+                                pauses.stream()
+                                        .map(p -> Json.object(
+                                                "table", p.table().orElse("*"),
+                                                "operation", p.operation().orElse("*"),
+                                                "pausedBy", p.pausedBy(),
+                                                "reason", p.reason().orElse(null)))
+                                        .toList()));
+                return 0;
+            }
+            out.println("schedules (" + c.store().jdbcUrl() + "):");
+            TextTable s = new TextTable("table", "operation", "next fire (UTC)", "state");
+            fires.forEach(f -> s.add(f.table(), f.operation(), f.at(), f.state()));
+            s.print(out);
+            out.println("running: " + running.size());
+            TextTable r = new TextTable("id", "table", "operation", "owner", "start (UTC)");
+            running.forEach(x -> r.add(x.id(), x.table(), x.operation(), x.owner(), x.start()));
+            r.print(out);
+            out.println("leases: " + leases.size());
+            TextTable l = new TextTable("table", "operation", "owner", "epoch", "expires (UTC)");
+            leases.forEach(x -> l.add(x.table(), x.operationId(), x.owner(), x.epoch(), x.expiresAt()));
+            l.print(out);
+            out.println("pauses: " + pauses.size());
+            TextTable p = new TextTable("table", "operation", "paused by", "reason");
+            pauses.forEach(x -> p.add(
+                    x.table().orElse("*"),
+                    x.operation().orElse("*"),
+                    x.pausedBy(),
+                    x.reason().orElse("")));
+            p.print(out);
+            out.flush();
+            return 0;
+        }
+    }
+
+    /** {@code strata scheduler pause}. */
+    @Command(
+            name = "pause",
+            mixinStandardHelpOptions = true,
+            description = "Pause an operation (all without --operation) on a table (all without --table); the "
+                    + "scheduler records the fires it holds back as skipped.")
+    static final class PauseCommand implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--config", required = true, paramLabel = "FILE", description = "The scheduler config.")
+        File config;
+
+        @Option(names = "--table", paramLabel = "DB.TABLE", description = "The table (default: every table).")
+        String table;
+
+        @Option(names = "--operation", paramLabel = "OP", description = "The operation (default: every one).")
+        String operation;
+
+        @Option(names = "--reason", paramLabel = "TEXT", description = "Why, shown with the skipped runs.")
+        String reason;
+
+        @Override
+        public Integer call() throws Exception {
+            SchedulerConfig c = ConfigLoader.load(config.toPath());
+            Optional<String> op =
+                    Optional.ofNullable(operation).map(o -> operation(o).key());
+            boolean added;
+            try (SchedulerDatabase db = open(c)) {
+                added = db.pauses()
+                        .pause(
+                                Optional.ofNullable(table),
+                                op,
+                                "cli:" + System.getProperty("user.name", "unknown"),
+                                Optional.ofNullable(reason));
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            String scope = (table == null ? "every table" : table) + " / " + op.orElse("every operation");
+            out.println(added ? "paused " + scope : scope + " was paused already");
+            out.flush();
+            return 0;
+        }
+    }
+
+    /** {@code strata scheduler resume}. */
+    @Command(
+            name = "resume",
+            mixinStandardHelpOptions = true,
+            description = "Remove the pause of exactly this scope (as given to pause).")
+    static final class Resume implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--config", required = true, paramLabel = "FILE", description = "The scheduler config.")
+        File config;
+
+        @Option(names = "--table", paramLabel = "DB.TABLE", description = "The table (default: every table).")
+        String table;
+
+        @Option(names = "--operation", paramLabel = "OP", description = "The operation (default: every one).")
+        String operation;
+
+        @Override
+        public Integer call() throws Exception {
+            SchedulerConfig c = ConfigLoader.load(config.toPath());
+            Optional<String> op =
+                    Optional.ofNullable(operation).map(o -> operation(o).key());
+            boolean removed;
+            try (SchedulerDatabase db = open(c)) {
+                removed = db.pauses().resume(Optional.ofNullable(table), op);
+            }
+            String scope = (table == null ? "every table" : table) + " / " + op.orElse("every operation");
+            if (!removed) {
+                spec.commandLine().getErr().println("strata: error: " + scope + " is not paused");
+                spec.commandLine().getErr().flush();
+                return 1;
+            }
+            spec.commandLine().getOut().println("resumed " + scope);
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
+    }
+
+    /** {@code strata scheduler trigger}. */
+    @Command(
+            name = "trigger",
+            mixinStandardHelpOptions = true,
+            description = "Run one operation on one table now, in this process, as a fire would run it: held back "
+                    + "by a pause or a conflicting lease, recorded in the run history. Prints the outcome.")
+    static final class Trigger implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--config", required = true, paramLabel = "FILE", description = "The scheduler config.")
+        File config;
+
+        @Option(names = "--table", required = true, paramLabel = "DB.TABLE", description = "The table.")
+        String table;
+
+        @Option(names = "--operation", required = true, paramLabel = "OP", description = "The operation.")
+        String operation;
+
+        @Override
+        public Integer call() throws Exception {
+            SchedulerConfig c = ConfigLoader.load(config.toPath());
+            OperationKind kind = operation(operation);
+            Optional<Outcome> o = ManualRun.run(c, table, kind);
+            if (o.isEmpty()) {
+                spec.commandLine()
+                        .getErr()
+                        .println("strata: error: " + config + " schedules no " + kind.key() + " for " + table);
+                spec.commandLine().getErr().flush();
+                return 1;
+            }
+            spec.commandLine()
+                    .getOut()
+                    .println(table + " " + kind.key() + ": " + o.get().summary());
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
+    }
+}
