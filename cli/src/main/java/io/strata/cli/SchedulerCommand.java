@@ -5,6 +5,7 @@ import io.strata.scheduler.SchedulerService;
 import io.strata.scheduler.config.ConfigLoader;
 import io.strata.scheduler.config.SchedulerConfig;
 import io.strata.scheduler.quartz.Schedule;
+import io.strata.scheduler.table.SelectionCheck;
 import io.strata.scheduler.table.TableDiscovery;
 import io.strata.storage.table.Catalog;
 import java.io.File;
@@ -64,7 +65,9 @@ final class SchedulerCommand implements Callable<Integer> {
         public Integer call() {
             SchedulerConfig c = ConfigLoader.load(config.toPath());
             PrintWriter out = spec.commandLine().getOut();
-            List<String> tables = new TableDiscovery(Catalog.open(c.warehouse()), c.tables()).discover();
+            Catalog catalog = Catalog.open(c.warehouse());
+            SelectionCheck.check(c, catalog);
+            List<String> tables = new TableDiscovery(catalog, c.tables()).discover();
             out.println("config " + config + " is valid: warehouse " + c.warehouse() + ", job store "
                     + c.store().jdbcUrl());
             Instant now = Instant.now();

@@ -76,6 +76,19 @@ class SchedulerCommandTest {
     }
 
     @Test
+    void validateNamesATableTheWarehouseDoesNotHave() throws Exception {
+        Path warehouse = dir.resolve("warehouse");
+        TestTables.oneRowTable(warehouse.toString());
+        Path bad = Files.writeString(
+                dir.resolve("typo.yaml"), "warehouse: " + warehouse + "\ntables:\n  names: [db.tt]\n");
+        CliRunner.Result r = CliRunner.run("scheduler", "validate", "--config", bad.toString());
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err())
+                .startsWith("strata: error: typo.yaml:3:11: tables.names[0]: table 'db.tt' does not exist")
+                .contains("(tables of db: t)");
+    }
+
+    @Test
     void runServesHealthPicksUpNewTablesAndStopsCleanlyOnSigterm() throws Exception {
         Path warehouse = dir.resolve("warehouse");
         String cp = System.getProperty("strata.cli.classes")

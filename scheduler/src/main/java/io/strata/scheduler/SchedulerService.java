@@ -14,6 +14,7 @@ import io.strata.scheduler.quartz.QuartzScheduler;
 import io.strata.scheduler.quartz.Schedule;
 import io.strata.scheduler.quartz.ScheduleSync;
 import io.strata.scheduler.quartz.SchedulerDatabase;
+import io.strata.scheduler.table.SelectionCheck;
 import io.strata.scheduler.table.TableDiscovery;
 import io.strata.storage.table.Catalog;
 import java.io.File;
@@ -76,6 +77,7 @@ public final class SchedulerService implements AutoCloseable {
         this.config = config;
         this.clock = clock;
         Catalog catalog = Catalog.open(config.warehouse());
+        SelectionCheck.check(config, catalog);
         this.discovery = new TableDiscovery(catalog, config.tables());
         this.ops = new TableOperations(catalog, compactions, clock);
         this.metrics = new SchedulerMetrics(config.maxBucketSeries());

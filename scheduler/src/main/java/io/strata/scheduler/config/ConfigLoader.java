@@ -170,7 +170,8 @@ public final class ConfigLoader {
                 id,
                 leaseTtl,
                 retention,
-                bucketSeries);
+                bucketSeries,
+                new ConfigKeys(file, locations));
     }
 
     /**

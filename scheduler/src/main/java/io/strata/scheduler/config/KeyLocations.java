@@ -12,7 +12,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Where each key of a YAML document is (the location of the key itself), by dotted path
+ * Where each key of a YAML document is (the location of the key itself; for a list element, of
+ * its value), by dotted path
  * ({@code defaults.expiration.cron}, list elements as {@code tables.databases[0].include}): the
  * checks after binding report errors at the key that holds the bad value.
  */
@@ -32,12 +33,14 @@ final class KeyLocations {
                 }
                 case START_OBJECT, START_ARRAY -> {
                     String path = pathOfValue(stack, pending);
+                    out.byPath.putIfAbsent(path, p.currentTokenLocation());
                     stack.push(new Frame(path, t == JsonToken.START_ARRAY));
                     pending = null;
                 }
                 case END_OBJECT, END_ARRAY -> stack.pop();
                 default -> {
-                    pathOfValue(stack, pending);
+                    // a list element has no key: its value's place stands for it
+                    out.byPath.putIfAbsent(pathOfValue(stack, pending), p.currentTokenLocation());
                     pending = null;
                 }
             }

@@ -18,6 +18,8 @@ import java.util.Map;
  *     operation runs)
  * @param historyRetention finished runs older than this are pruned from the run history
  * @param maxBucketSeries buckets per table that get metric series of their own (the worst ones)
+ * @param keys where each key is written, for errors found after loading (a table the warehouse
+ *     does not have)
  */
 public record SchedulerConfig(
         String source,
@@ -32,11 +34,17 @@ public record SchedulerConfig(
         String schedulerId,
         Duration leaseTtl,
         Duration historyRetention,
-        int maxBucketSeries) {
+        int maxBucketSeries,
+        ConfigKeys keys) {
 
     /** The operations of {@code table} ({@code db.name}): its override merged over the defaults. */
     public TableSettings settingsFor(String table) {
         return overrides.getOrDefault(table, defaults);
+    }
+
+    /** An error at {@code key} (a dotted path such as {@code tables.names[0]}), located in the file. */
+    public ConfigException error(String key, String reason) {
+        return keys.error(key, reason);
     }
 
     /** How Quartz reaches its job store. */
