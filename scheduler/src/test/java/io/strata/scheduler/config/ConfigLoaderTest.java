@@ -3,6 +3,7 @@ package io.strata.scheduler.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -34,6 +35,17 @@ class ConfigLoaderTest {
             assertThat(b.maxSortedRuns()).isEqualTo(10);
         });
         assertThat(c.shutdownTimeout()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(c.overrides())
+                .as("the sample's override is an example in a comment")
+                .isEmpty();
+    }
+
+    @Test
+    void theSamplesCommentedOverrideMergesOverTheDefaults() throws Exception {
+        String text = Files.readString(SAMPLE);
+        String example = text.substring(text.indexOf("#   default.events:"), text.indexOf("overrides: {}"));
+        String yaml = text.replace("overrides: {}\n", "overrides:\n" + example.replace("#   ", "  "));
+        SchedulerConfig c = ConfigLoader.parse("scheduler.yaml", yaml);
         TableSettings events = c.settingsFor("default.events");
         assertThat(events.expiration().get().retainMax()).hasValue(50);
         assertThat(events.expiration().get().cron()).as("merged from defaults").isEqualTo("0 0 * * * ?");
