@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
             SchedulerStateCommands.History.class,
             SchedulerStateCommands.PauseCommand.class,
             SchedulerStateCommands.Resume.class,
-            SchedulerStateCommands.Trigger.class
+            SchedulerStateCommands.Trigger.class,
+            SchedulerStateCommands.BreakLease.class
         })
 final class SchedulerCommand implements Callable<Integer> {
     @Spec
@@ -43,7 +44,7 @@ final class SchedulerCommand implements Callable<Integer> {
         spec.commandLine()
                 .getErr()
                 .println(
-                        "strata: error: give a scheduler command: validate, run, status, history, pause, resume or trigger");
+                        "strata: error: give a scheduler command: validate, run, status, history, pause, resume, trigger or break-lease");
         spec.commandLine().usage(spec.commandLine().getErr());
         return StrataCli.USAGE_ERROR;
     }

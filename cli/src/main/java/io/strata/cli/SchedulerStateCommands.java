@@ -357,4 +357,60 @@ final class SchedulerStateCommands {
             return 0;
         }
     }
+
+    /** {@code strata scheduler break-lease}. */
+    @Command(
+            name = "break-lease",
+            mixinStandardHelpOptions = true,
+            description = "Break a live lease (see status) whose holder hangs: its next renewal fails and its run ends "
+                    + "as failed without committing again; the table's next lease gets a higher epoch. A holder "
+                    + "that died needs nothing: its lease expires after lease-ttl.")
+    static final class BreakLease implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--config", required = true, paramLabel = "FILE", description = "The scheduler config.")
+        File config;
+
+        @Option(names = "--table", required = true, paramLabel = "DB.TABLE", description = "The table.")
+        String table;
+
+        @Option(names = "--epoch", required = true, paramLabel = "N", description = "The lease's epoch (status).")
+        long epoch;
+
+        @Override
+        public Integer call() throws Exception {
+            SchedulerConfig c = ConfigLoader.load(config.toPath());
+            Optional<Lease> broken;
+            List<Lease> live;
+            try (SchedulerDatabase db = open(c)) {
+                broken = db.leases().breakLease(table, epoch);
+                live = db.leases().live(table);
+            }
+            if (broken.isEmpty()) {
+                String held = live.isEmpty()
+                        ? "none"
+                        : String.join(
+                                ", ",
+                                live.stream()
+                                        .map(l -> "epoch " + l.epoch() + " (" + l.operationId() + " by " + l.owner()
+                                                + ")")
+                                        .toList());
+                spec.commandLine()
+                        .getErr()
+                        .println("strata: error: " + table + " has no live lease of epoch " + epoch
+                                + "; its live leases: " + held);
+                spec.commandLine().getErr().flush();
+                return 1;
+            }
+            Lease l = broken.get();
+            spec.commandLine()
+                    .getOut()
+                    .println("broke the lease of " + table + " epoch " + l.epoch() + ": " + l.operationId()
+                            + " held by " + l.owner() + " since " + l.acquiredAt()
+                            + "; its holder stops at its next renewal");
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
+    }
 }

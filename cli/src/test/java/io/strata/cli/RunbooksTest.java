@@ -4,11 +4,27 @@ import static io.strata.cli.CliRunner.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.strata.cli.CliRunner.Result;
+import io.strata.scheduler.config.ConfigLoader;
+import io.strata.scheduler.config.SchedulerConfig;
+import io.strata.scheduler.lease.LeaseAcquisition;
+import io.strata.scheduler.lease.LeaseOperation;
+import io.strata.scheduler.metrics.SchedulerMetrics;
+import io.strata.scheduler.quartz.SchedulerDatabase;
+import io.strata.scheduler.table.TableHealth;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,8 +34,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Every command in {@code runbooks/*.md} runs as written against a demo table: each line of a
  * {@code bash} block is a {@code bin/strata} command, run in-process with {@code --warehouse}
- * added, in the page's order, on a fresh demo table per page; each must exit 0. Every page has the
- * sections operators rely on, and the index links every page.
+ * added (a {@code strata scheduler} command: with its {@code --config configs/scheduler.yaml} the
+ * sample config on the demo warehouse, whose scheduler database holds a hung holder's lease), in
+ * the page's order, on a fresh demo table per page; each must exit 0. Every page has the sections
+ * operators rely on and names the scheduler metrics that show its trouble, and the index links
+ * every page.
  */
 class RunbooksTest {
     private static final Path RUNBOOKS =
@@ -43,7 +62,7 @@ class RunbooksTest {
 
     @ParameterizedTest
     @MethodSource("pages")
-    void everyCommandOfThePageRunsAgainstADemoTable(String page) throws IOException {
+    void everyCommandOfThePageRunsAgainstADemoTable(String page) throws Exception {
         String text = Files.readString(RUNBOOKS.resolve(page));
         int at = -1;
         for (String section : SECTIONS) {
@@ -76,10 +95,23 @@ class RunbooksTest {
                 "--option",
                 "changelog-producer=lookup");
         assertThat(gen.exit()).as(gen.err()).isZero();
+        Path config = schedulerConfig(warehouse);
+        plantAHungHoldersLease(config);
         for (List<String> command : commands) {
             List<String> args = new ArrayList<>(command);
-            args.add("--warehouse");
-            args.add(warehouse);
+            if (args.get(0).equals("scheduler")) {
+                int flag = args.indexOf("--config");
+                assertThat(flag)
+                        .as(page + ": a scheduler command names its config: " + command)
+                        .isPositive();
+                assertThat(args.get(flag + 1))
+                        .as(page + ": scheduler commands use the sample config")
+                        .isEqualTo("configs/scheduler.yaml");
+                args.set(flag + 1, config.toString());
+            } else {
+                args.add("--warehouse");
+                args.add(warehouse);
+            }
             Result r = run(args.toArray(String[]::new));
             assertThat(r.exit())
                     .as(page + ": `bin/strata " + String.join(" ", command) + "` failed: " + r.err())
@@ -88,6 +120,59 @@ class RunbooksTest {
                     .as(page + ": `bin/strata " + String.join(" ", command) + "` printed nothing")
                     .isNotBlank();
         }
+    }
+
+    /**
+     * The sample scheduler config on the demo warehouse, its database selection pointed at the demo
+     * table's database: what {@code --config configs/scheduler.yaml} means in a page.
+     */
+    private Path schedulerConfig(String warehouse) throws IOException {
+        String sample = Files.readString(RUNBOOKS.resolveSibling("configs").resolve("scheduler.yaml"));
+        assertThat(sample).contains("warehouse: ./warehouse\n").contains("    - name: default\n");
+        String text = sample.replace("warehouse: ./warehouse\n", "warehouse: " + warehouse + "\n")
+                .replace("    - name: default\n", "    - name: db\n");
+        return Files.writeString(dir.resolve("scheduler.yaml"), text);
+    }
+
+    /**
+     * The lease a page on stuck leases shows and breaks: epoch 1 of {@code db.t}'s backlog
+     * compaction, held by a scheduler that hangs (it renews nothing, its lease lives 10 minutes).
+     */
+    private static void plantAHungHoldersLease(Path config) throws Exception {
+        SchedulerConfig c = ConfigLoader.load(config);
+        try (SchedulerDatabase db = SchedulerDatabase.open(c.store(), 2, Clock.systemUTC())) {
+            LeaseAcquisition a = db.leases()
+                    .acquire("db.t", LeaseOperation.BACKLOG_COMPACTION, "scheduler-b", Duration.ofMinutes(10));
+            assertThat(a.isGranted()).isTrue();
+            assertThat(a.lease().epoch()).isEqualTo(1);
+        }
+    }
+
+    /** Every page names a metric of the scheduler's /metrics, and only metrics it exports. */
+    @ParameterizedTest
+    @MethodSource("pages")
+    void everyPageNamesExportedMetrics(String page) throws IOException {
+        SchedulerMetrics m = new SchedulerMetrics(1);
+        m.update(new TableHealth("db.t", 1, 1, 0, 1, 1, List.of(new TableHealth.Bucket("", 0, 1, 1, 1, 1))), 5, 5);
+        m.recordRun("db.t", "expiration", "succeeded", Duration.ofSeconds(1), Instant.now(), true);
+        m.setLeases(List.of(new SchedulerMetrics.HeldLease("db.t", "expiration", "me")));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        m.write(out);
+        Set<String> exported = new HashSet<>();
+        for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
+            if (line.startsWith("# TYPE ")) {
+                String name = line.split(" ")[2];
+                exported.add(name);
+                exported.add(name + (line.endsWith(" counter") ? "_total" : ""));
+            }
+        }
+        Matcher x = Pattern.compile("\\bstrata_[a-z0-9_]+").matcher(Files.readString(RUNBOOKS.resolve(page)));
+        Set<String> named = new HashSet<>();
+        while (x.find()) {
+            named.add(x.group());
+        }
+        assertThat(named).as(page + ": names a metric of the scheduler").isNotEmpty();
+        assertThat(exported).as(page + ": the metrics it names are exported").containsAll(named);
     }
 
     @Test

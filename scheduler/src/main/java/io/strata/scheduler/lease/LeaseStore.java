@@ -158,6 +158,31 @@ public final class LeaseStore {
         }
     }
 
+    /**
+     * Breaks the live lease of {@code table} under {@code epoch}, whoever holds it (an operator's
+     * remedy for a holder that hangs while renewing): the row goes, so the holder's next renewal
+     * fails and it stops as having lost its lease, and the next lease of the table gets a higher
+     * epoch, fencing it. Returns the lease broken, or empty when none is live under that epoch.
+     */
+    public Optional<Lease> breakLease(String table, long epoch) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(true);
+            for (Lease live : live(connection, table, clock.millis())) {
+                if (live.epoch() != epoch) {
+                    continue;
+                }
+                try (PreparedStatement delete = connection.prepareStatement(
+                        "DELETE FROM strata_lease WHERE table_name = ? AND epoch = ? AND owner = ?")) {
+                    delete.setString(1, table);
+                    delete.setLong(2, epoch);
+                    delete.setString(3, live.owner());
+                    return delete.executeUpdate() == 1 ? Optional.of(live) : Optional.empty();
+                }
+            }
+            return Optional.empty();
+        }
+    }
+
     /** Whether {@code lease}'s holder still holds it now (stored under its epoch and owner, live). */
     public boolean isHeld(Lease lease) throws SQLException {
         long now = clock.millis();

@@ -230,6 +230,25 @@ abstract class LeaseStoreContract {
     }
 
     @Test
+    void aBrokenLeaseFencesItsHolderAndTheNextLeaseGetsAHigherEpoch() throws SQLException {
+        Lease hung =
+                store.acquire("db.t", BACKLOG_COMPACTION, "scheduler-a", TTL).lease();
+        assertThat(store.breakLease("db.t", hung.epoch() + 1))
+                .as("no lease of that epoch")
+                .isEmpty();
+        assertThat(store.breakLease("db.u", hung.epoch())).as("another table").isEmpty();
+        try (LeaseKeeper keeper = LeaseKeeper.keep(store, hung, TTL, TTL.minusSeconds(1))) {
+            assertThat(store.breakLease("db.t", hung.epoch())).contains(hung);
+            assertThatThrownBy(keeper::checkHeld).isInstanceOf(LeaseLostException.class);
+            assertThat(store.renew(hung, TTL)).as("the holder cannot renew").isEmpty();
+            Lease next = store.acquire("db.t", BACKLOG_COMPACTION, "scheduler-b", TTL)
+                    .lease();
+            assertThat(next.epoch()).isGreaterThan(hung.epoch());
+        }
+        assertThat(store.breakLease("db.t", hung.epoch())).as("broken once").isEmpty();
+    }
+
+    @Test
     void keeperWhoseRenewalFindsTheLeaseGoneStopsRenewing() throws Exception {
         Lease stale = store.acquire("db.t", FULL_COMPACTION, "scheduler-a", TTL).lease();
         try (LeaseKeeper keeper = LeaseKeeper.keep(store, stale, TTL, Duration.ofMillis(50))) {
