@@ -6,6 +6,11 @@ import io.strata.cli.workload.TableChecksum;
 import io.strata.cli.workload.WorkloadCheck;
 import io.strata.cli.workload.WorkloadIngest;
 import io.strata.compaction.CompactionJob;
+import io.strata.scheduler.SchedulerService;
+import io.strata.scheduler.config.ConfigLoader;
+import io.strata.scheduler.config.SchedulerConfig;
+import io.strata.scheduler.history.Run;
+import io.strata.scheduler.history.RunOutcome;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
@@ -13,10 +18,12 @@ import io.strata.storage.table.system.BucketsTable;
 import io.strata.storage.util.CloseableIterator;
 import java.io.File;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -125,12 +132,90 @@ final class DemoCommand implements Callable<Integer> {
                 "   after compaction live_rows=%d checksum=%d%n",
                 afterCompaction.liveRows(), afterCompaction.checksum());
         ok &= afterCompaction.equals(want) && kinds[0] - kinds[3] == want.liveRows() && summary.buckets.size() == 4;
+        ok &= schedulerRun(out, warehouse, table, expected, workload.keySpace());
         out.println("== result: "
                 + (ok
                         ? "OK, the table holds exactly the workload's last writes, before and after "
-                                + "compaction, and the changelog adds up"
+                                + "compaction, the changelog adds up, and the scheduler kept it healthy"
                         : "MISMATCH: the table does not match the workload"));
         out.flush();
         return ok ? 0 : 2;
+    }
+
+    /**
+     * Step 7: the scheduler service on this warehouse for a few seconds. More write-only commits
+     * pile sorted runs up; its backlog poll compacts them (on its own embedded Flink) and its
+     * expiration drops old snapshots, each under a lease and recorded in the run history.
+     */
+    private boolean schedulerRun(
+            PrintWriter out, String warehouse, FileStoreTable table, ExpectedTable expected, long keySpace)
+            throws Exception {
+        StandardWorkload more = new StandardWorkload(MORE_COMMITS, 2_000, keySpace, 0.05, 43);
+        out.println("== 7. the scheduler service (Quartz, its job store an H2 file under the warehouse): "
+                + MORE_COMMITS + " more write-only commits; its backlog poll (every 2 s, max-sorted-runs 4) "
+                + "compacts them, its expiration (every 5 s, retain-max 5) expires old snapshots");
+        WorkloadIngest.write(table, more, expected::apply, c -> {});
+        long snapshotsBefore = table.snapshotManager().latestId().orElse(0)
+                - table.snapshotManager().earliestId().orElse(0)
+                + 1;
+        out.printf(
+                "   before: %d snapshots retained, at most %d sorted runs in a bucket%n",
+                snapshotsBefore, maxSortedRuns(table));
+        out.flush();
+        SchedulerConfig config = ConfigLoader.parse(
+                "demo-scheduler.yaml",
+                "warehouse: " + warehouse + "\n"
+                        + "tables:\n  names: [demo.workload]\n"
+                        + "shutdown-timeout: 30s\n"
+                        + "defaults:\n"
+                        + "  expiration:\n    cron: \"0/5 * * * * ?\"\n    retain-min: 1\n    retain-max: 5\n"
+                        + "  backlog-compaction:\n    poll-interval: 2s\n    max-sorted-runs: 4\n"
+                        + "    max-level0-files: 100\n"
+                        + "  compaction:\n    parallelism: 2\n");
+        List<Run> runs;
+        long deadline = System.nanoTime() + SCHEDULER_RUN_LIMIT.toNanos();
+        try (SchedulerService service = SchedulerService.start(config)) {
+            while (true) {
+                runs = service.database().history().recent(Optional.empty(), 20);
+                if (succeeded(runs, "backlog-compaction") && succeeded(runs, "expiration")) {
+                    break;
+                }
+                if (System.nanoTime() > deadline) {
+                    out.println("   the scheduler did not both compact and expire within " + SCHEDULER_RUN_LIMIT);
+                    break;
+                }
+                Thread.sleep(500);
+            }
+        }
+        SchedulerStateCommands.printRuns(out, runs);
+        long snapshotsAfter = table.snapshotManager().latestId().orElse(0)
+                - table.snapshotManager().earliestId().orElse(0)
+                + 1;
+        WorkloadCheck want = expected.check();
+        WorkloadCheck after = TableChecksum.of(table.newReadBuilder());
+        out.printf(
+                "   after: %d snapshots retained, at most %d sorted runs in a bucket%n",
+                snapshotsAfter, maxSortedRuns(table));
+        out.printf(
+                "   live_rows=%d checksum=%d, expected live_rows=%d checksum=%d%n",
+                after.liveRows(), after.checksum(), want.liveRows(), want.checksum());
+        return after.equals(want)
+                && succeeded(runs, "backlog-compaction")
+                && succeeded(runs, "expiration")
+                && snapshotsAfter < snapshotsBefore;
+    }
+
+    private static final int MORE_COMMITS = 6;
+    private static final Duration SCHEDULER_RUN_LIMIT = Duration.ofSeconds(90);
+
+    private static boolean succeeded(List<Run> runs, String operation) {
+        return runs.stream().anyMatch(r -> r.operation().equals(operation) && r.outcome() == RunOutcome.SUCCEEDED);
+    }
+
+    private static int maxSortedRuns(FileStoreTable table) {
+        return BucketsTable.rows(table, null).stream()
+                .mapToInt(r -> r.sortedRuns)
+                .max()
+                .orElse(0);
     }
 }

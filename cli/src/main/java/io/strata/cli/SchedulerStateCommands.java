@@ -107,39 +107,44 @@ final class SchedulerStateCommands {
                 Json.print(out, rows);
                 return 0;
             }
-            TextTable t = new TextTable(
-                    "id",
-                    "table",
-                    "operation",
-                    "outcome",
-                    "start (UTC)",
-                    "end (UTC)",
-                    "snapshots",
-                    "files",
-                    "bytes",
-                    "detail");
-            for (Run r : runs) {
-                String detail = r.error()
-                        .map(e -> e.lines().findFirst().orElse(""))
-                        .or(r::heldBack)
-                        .orElse("");
-                t.add(
-                        r.id(),
-                        r.table(),
-                        r.operation(),
-                        r.outcome().name(),
-                        r.start(),
-                        orEmpty(r.end()),
-                        r.counters().snapshotsExpired(),
-                        r.counters().filesDeleted(),
-                        r.counters().bytesFreed(),
-                        detail);
-            }
-            t.print(out);
+            printRuns(out, runs);
             out.println(runs.size() + " runs");
             out.flush();
             return 0;
         }
+    }
+
+    /** The runs as the text table of {@code strata scheduler history}. */
+    static void printRuns(PrintWriter out, List<Run> runs) {
+        TextTable t = new TextTable(
+                "id",
+                "table",
+                "operation",
+                "outcome",
+                "start (UTC)",
+                "end (UTC)",
+                "snapshots",
+                "files",
+                "bytes",
+                "detail");
+        for (Run r : runs) {
+            String detail = r.error()
+                    .map(e -> e.lines().findFirst().orElse(""))
+                    .or(r::heldBack)
+                    .orElse("");
+            t.add(
+                    r.id(),
+                    r.table(),
+                    r.operation(),
+                    r.outcome().name(),
+                    r.start(),
+                    orEmpty(r.end()),
+                    r.counters().snapshotsExpired(),
+                    r.counters().filesDeleted(),
+                    r.counters().bytesFreed(),
+                    detail);
+        }
+        t.print(out);
     }
 
     /** {@code strata scheduler status}. */

@@ -61,6 +61,7 @@ public final class ManifestFile {
 
     private final FileIO io;
     private final TablePaths paths;
+    private final ManifestCache cache;
     private final FileFormatConfig format;
     private final DataFileWriter.Factory files;
     private final long targetSize;
@@ -68,16 +69,21 @@ public final class ManifestFile {
     private final String uuid = UUID.randomUUID().toString();
     private final AtomicInteger counter = new AtomicInteger();
 
-    /** @param clock stamps the creation time of each manifest's Parquet file */
+    /**
+     * @param clock stamps the creation time of each manifest's Parquet file
+     * @param cache where {@link #read} looks first
+     */
     public ManifestFile(
             FileIO io,
             TablePaths paths,
             FileFormatConfig format,
             long targetSize,
             List<DataType> partitionTypes,
-            Clock clock) {
+            Clock clock,
+            ManifestCache cache) {
         this.io = io;
         this.paths = paths;
+        this.cache = cache;
         this.format = format;
         this.files = DataFileWriter.durableOnFinish(io, ENTRY_SCHEMA, format, clock);
         this.targetSize = targetSize;
@@ -184,6 +190,10 @@ public final class ManifestFile {
     /** Reads every entry of a manifest. Fails naming the manifest if it is missing or corrupt. */
     public List<ManifestEntry> read(String fileName) {
         Path path = paths.manifestFile(fileName);
+        return cache.get(path, () -> readFile(path));
+    }
+
+    private List<ManifestEntry> readFile(Path path) {
         List<ManifestEntry> out = new ArrayList<>();
         try (DataFileReader r =
                 DataFileReader.of(io, format.conf(), path, ENTRY_SCHEMA).open()) {

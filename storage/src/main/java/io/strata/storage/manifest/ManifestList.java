@@ -24,12 +24,18 @@ public final class ManifestList {
 
     private final FileIO io;
     private final TablePaths paths;
+    private final ManifestCache cache;
     private final String uuid = UUID.randomUUID().toString();
     private final AtomicInteger counter = new AtomicInteger();
 
     public ManifestList(FileIO io, TablePaths paths) {
+        this(io, paths, ManifestCache.disabled());
+    }
+
+    public ManifestList(FileIO io, TablePaths paths, ManifestCache cache) {
         this.io = io;
         this.paths = paths;
+        this.cache = cache;
     }
 
     /** Writes a new manifest list and returns its file name. */
@@ -46,8 +52,13 @@ public final class ManifestList {
         return name;
     }
 
+    /** The manifests of list {@code name}. Fails naming the list if it is missing or corrupt. */
     public List<ManifestFileMeta> read(String name) {
         Path path = paths.manifestFile(name);
+        return cache.get(path, () -> readFile(path));
+    }
+
+    private List<ManifestFileMeta> readFile(Path path) {
         byte[] bytes;
         try {
             bytes = io.readFully(path);

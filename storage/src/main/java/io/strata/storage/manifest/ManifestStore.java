@@ -16,17 +16,21 @@ public final class ManifestStore {
     private final LiveFileScanner scanner;
     private final ManifestMerger merger;
 
-    /** @param clock stamps the creation time of manifest files */
+    /**
+     * @param clock stamps the creation time of manifest files
+     * @param cache decoded manifests and lists shared with the other tables of the catalog
+     */
     public ManifestStore(
             FileIO io,
             TablePaths paths,
             FileFormatConfig format,
             TableOptions options,
             List<DataType> partitionTypes,
-            Clock clock) {
+            Clock clock,
+            ManifestCache cache) {
         long target = options.get(ManifestOptions.TARGET_FILE_SIZE);
-        this.manifestFile = new ManifestFile(io, paths, format, target, partitionTypes, clock);
-        this.manifestList = new ManifestList(io, paths);
+        this.manifestFile = new ManifestFile(io, paths, format, target, partitionTypes, clock, cache);
+        this.manifestList = new ManifestList(io, paths, cache);
         this.scanner = new LiveFileScanner(manifestList, manifestFile);
         this.merger = new ManifestMerger(
                 manifestFile,

@@ -8,6 +8,7 @@ import io.strata.storage.fs.AtomicPublisher;
 import io.strata.storage.fs.FileIO;
 import io.strata.storage.fs.Publishers;
 import io.strata.storage.fs.TablePaths;
+import io.strata.storage.manifest.ManifestCache;
 import io.strata.storage.manifest.ManifestStore;
 import io.strata.storage.merge.MergeEngines;
 import io.strata.storage.options.ExpireOptions;
@@ -47,14 +48,28 @@ public final class TableContext {
 
     private final MergeEngines mergeEngines;
     private final Clock clock;
+    private final ManifestCache manifestCache;
 
     public TableContext(String name, FileIO io, TablePaths paths, TableSchema schema, Clock clock) {
-        this(name, io, paths, schema, clock, null);
+        this(name, io, paths, schema, clock, ManifestCache.disabled(), null);
+    }
+
+    /** @param manifestCache decoded manifests and lists shared with the other tables of a catalog */
+    public TableContext(
+            String name, FileIO io, TablePaths paths, TableSchema schema, Clock clock, ManifestCache manifestCache) {
+        this(name, io, paths, schema, clock, manifestCache, null);
     }
 
     private TableContext(
-            String name, FileIO io, TablePaths paths, TableSchema schema, Clock clock, InFlightWriter writer) {
+            String name,
+            FileIO io,
+            TablePaths paths,
+            TableSchema schema,
+            Clock clock,
+            ManifestCache manifestCache,
+            InFlightWriter writer) {
         this.name = name;
+        this.manifestCache = manifestCache;
         this.writer = writer;
         this.io = io;
         this.paths = paths;
@@ -67,7 +82,13 @@ public final class TableContext {
         this.writerRegistrations = new WriterRegistrations(io, paths, name, clock);
         this.format = new FileFormatConfig(io.conf(), schema.tableOptions());
         this.manifests = new ManifestStore(
-                io, paths, format, schema.tableOptions(), schema.typesOf(schema.partitionIndexes()), clock);
+                io,
+                paths,
+                format,
+                schema.tableOptions(),
+                schema.typesOf(schema.partitionIndexes()),
+                clock,
+                manifestCache);
         this.mergeEngines = schema.hasPrimaryKey() ? MergeEngines.of(name, schema) : null;
     }
 
@@ -127,7 +148,7 @@ public final class TableContext {
 
     /** This context, naming new data and changelog files with {@code w}'s token. */
     public TableContext withWriter(InFlightWriter w) {
-        return new TableContext(name, io, paths, schema, clock, w);
+        return new TableContext(name, io, paths, schema, clock, manifestCache, w);
     }
 
     /** The time source of commits and maintenance: the system clock unless a test injects one. */
@@ -161,6 +182,6 @@ public final class TableContext {
 
     /** This context at another schema (run options on top, or a new schema id). */
     public TableContext withSchema(TableSchema other) {
-        return new TableContext(name, io, paths, other, clock, writer);
+        return new TableContext(name, io, paths, other, clock, manifestCache, writer);
     }
 }

@@ -3,6 +3,7 @@ package io.strata.storage.table;
 import io.strata.storage.fs.FileIO;
 import io.strata.storage.fs.Publishers;
 import io.strata.storage.fs.TablePaths;
+import io.strata.storage.manifest.ManifestCache;
 import io.strata.storage.merge.MergeEngines;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.schema.SchemaManager;
@@ -29,16 +30,18 @@ public final class Catalog {
     private final FileIO io;
     private final Path root;
     private final Clock clock;
+    private final ManifestCache manifestCache;
 
-    private Catalog(String warehouse, FileIO io, Clock clock) {
+    private Catalog(String warehouse, FileIO io, Clock clock, ManifestCache manifestCache) {
         this.warehouse = warehouse;
         this.io = io;
         this.clock = clock;
+        this.manifestCache = manifestCache;
         this.root = new Path(FileIO.qualify(warehouse));
     }
 
     private Catalog(String warehouse, FileIO io) {
-        this(warehouse, io, Clock.systemUTC());
+        this(warehouse, io, Clock.systemUTC(), ManifestCache.disabled());
     }
 
     /**
@@ -46,7 +49,18 @@ public final class Catalog {
      * and (next) the retention of expiration, are read from {@code clock}. For tests.
      */
     public Catalog withClock(Clock clock) {
-        return new Catalog(warehouse, io, clock);
+        return new Catalog(warehouse, io, clock, manifestCache);
+    }
+
+    /**
+     * This catalog with its tables reading manifests and manifest lists through one cache of at
+     * most {@code maxEntries} decoded entries ({@link ManifestCache}, shared by them all, owned by
+     * the catalog returned): for a reader that polls many tables' metadata again and again, such
+     * as the scheduler's health polls. Without one (the default) every read goes to the file
+     * system, which is what commits and maintenance need to notice a missing manifest.
+     */
+    public Catalog withManifestCache(long maxEntries) {
+        return new Catalog(warehouse, io, clock, ManifestCache.ofEntries(maxEntries));
     }
 
     public static Catalog open(String warehouse) {
@@ -151,7 +165,7 @@ public final class Catalog {
         }
         TablePaths paths = new TablePaths(tablePath(database, table));
         SchemaManager sm = new SchemaManager(io, paths, name);
-        return new FileStoreTable(name, io, paths, sm, sm.latest(), clock);
+        return new FileStoreTable(name, io, paths, sm, sm.latest(), clock, manifestCache);
     }
 
     public FileStoreTable getTable(String identifier) {

@@ -15,6 +15,7 @@ import io.strata.storage.maintenance.Rollback;
 import io.strata.storage.maintenance.SnapshotExpiration;
 import io.strata.storage.maintenance.Tags;
 import io.strata.storage.maintenance.UncommittedFiles;
+import io.strata.storage.manifest.ManifestCache;
 import io.strata.storage.manifest.ManifestStore;
 import io.strata.storage.merge.MergeEngines;
 import io.strata.storage.read.IncrementalRead;
@@ -44,8 +45,14 @@ public final class FileStoreTable {
     private final TableContext context;
 
     FileStoreTable(
-            String name, FileIO io, TablePaths paths, SchemaManager schemaManager, TableSchema schema, Clock clock) {
-        this(schemaManager, new TableContext(name, io, paths, schema, clock));
+            String name,
+            FileIO io,
+            TablePaths paths,
+            SchemaManager schemaManager,
+            TableSchema schema,
+            Clock clock,
+            ManifestCache manifestCache) {
+        this(schemaManager, new TableContext(name, io, paths, schema, clock, manifestCache));
     }
 
     private FileStoreTable(SchemaManager schemaManager, TableContext context) {
