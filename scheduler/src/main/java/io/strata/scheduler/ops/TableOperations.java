@@ -34,9 +34,8 @@ public final class TableOperations {
 
     /**
      * Decoded manifest entries the health polls keep between polls: a poll of an unchanged table
-     * reads no manifest, one after a commit only the new ones. About 1 KiB of heap each (bench/
-     * PollBenchmark's tables: 18 KiB for a table's 16 file entries and 4 manifest entries), so at
-     * most about 50 MiB; 1,000 tables of 4 buckets with a few runs each fit in a fifth of it.
+     * reads no manifest, one after a commit only the new ones. About 1 KiB of heap each
+     * (bench/RESULTS.md, the poll benchmark), so at most about 50 MiB.
      */
     static final long POLL_MANIFEST_CACHE_ENTRIES = 50_000;
 
