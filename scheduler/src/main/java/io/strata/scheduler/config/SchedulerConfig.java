@@ -57,6 +57,17 @@ public record SchedulerConfig(
             return jdbcUrl.startsWith("jdbc:postgresql:");
         }
 
+        /**
+         * The URL the service's pools connect with: an H2 database is kept open until the service
+         * closes its pools ({@code DB_CLOSE_ON_EXIT=FALSE}, unless the URL says otherwise), so that
+         * H2's own shutdown hook does not close it under a graceful shutdown still recording runs.
+         */
+        public String connectionUrl() {
+            return isH2() && !jdbcUrl.toUpperCase(java.util.Locale.ROOT).contains("DB_CLOSE_ON_EXIT")
+                    ? jdbcUrl + ";DB_CLOSE_ON_EXIT=FALSE"
+                    : jdbcUrl;
+        }
+
         @Override
         public String toString() {
             return "StoreConfig[" + jdbcUrl + ", user=" + user + "]";
