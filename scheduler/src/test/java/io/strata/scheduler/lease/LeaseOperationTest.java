@@ -59,10 +59,14 @@ class LeaseOperationTest {
                 .isFalse();
         // partition expiration commits the deletion of live files, as a compaction commits their rewrite
         for (LeaseOperation c : COMPACTIONS) {
-            assertThat(LeaseOperation.PARTITION_EXPIRATION.conflictsWith(c)).as("%s", c).isTrue();
+            assertThat(LeaseOperation.PARTITION_EXPIRATION.conflictsWith(c))
+                    .as("%s", c)
+                    .isTrue();
         }
         for (LeaseOperation e : EXPIRATIONS) {
-            assertThat(LeaseOperation.PARTITION_EXPIRATION.conflictsWith(e)).as("%s", e).isFalse();
+            assertThat(LeaseOperation.PARTITION_EXPIRATION.conflictsWith(e))
+                    .as("%s", e)
+                    .isFalse();
         }
         assertThat(LeaseOperation.PARTITION_EXPIRATION.conflictsWith(LeaseOperation.ORPHAN_CLEANUP))
                 .isFalse();

@@ -179,16 +179,18 @@ class RetentionOperationsTest {
             assertThat(skipped.outcome()).isEqualTo(RunOutcome.SKIPPED);
             assertThat(skipped.heldBack()).hasValue("table db.t is not partitioned: no partition to expire");
         }
-        Map<Object, Long> rowsPerDay = TestTables.scan(Catalog.open(warehouse.toString()).getTable("db.events"))
-                .stream()
-                .collect(Collectors.groupingBy(r -> r.get(0), TreeMap::new, Collectors.counting()));
+        Map<Object, Long> rowsPerDay =
+                TestTables.scan(Catalog.open(warehouse.toString()).getTable("db.events")).stream()
+                        .collect(Collectors.groupingBy(r -> r.get(0), TreeMap::new, Collectors.counting()));
         assertThat(rowsPerDay)
                 .as("the old partitions' rows are gone, the others remain")
                 .containsExactly(
                         Map.entry(today.minusDays(3).toString(), (long) DailyPartitions.ROWS_PER_DAY),
                         Map.entry(today.toString(), (long) DailyPartitions.ROWS_PER_DAY));
         FileStoreTable dryTable = Catalog.open(warehouse.toString()).getTable("db.dry");
-        assertThat(dryTable.snapshotManager().latestId()).as("a dry run commits nothing").hasValue(drySnapshots);
+        assertThat(dryTable.snapshotManager().latestId())
+                .as("a dry run commits nothing")
+                .hasValue(drySnapshots);
         assertThat(TestTables.scan(dryTable)).hasSize(days.size() * DailyPartitions.ROWS_PER_DAY);
     }
 
@@ -207,13 +209,17 @@ class RetentionOperationsTest {
             feeder.commitBatch(10);
             plain.commitBatch(10);
             tagged = feeder.model();
-            assertThat(feeder.table().tags().list()).as("no commit after the day ended").hasSize(1);
+            assertThat(feeder.table().tags().list())
+                    .as("no commit after the day ended")
+                    .hasSize(1);
             Instant committed = Instant.ofEpochMilli(
                     feeder.table().snapshotManager().snapshot(2).timeMillis());
             String day = committed.atZone(ZoneOffset.UTC).toLocalDate().toString();
             // the scheduler's clock, the engine's for its runs, is half an hour into the next day
             Clock nextDay = Clock.fixed(
-                    committed.truncatedTo(ChronoUnit.DAYS).plus(Duration.ofHours(24).plusMinutes(30)),
+                    committed
+                            .truncatedTo(ChronoUnit.DAYS)
+                            .plus(Duration.ofHours(24).plusMinutes(30)),
                     ZoneOffset.UTC);
 
             SchedulerConfig config = config(warehouse, """
@@ -227,7 +233,9 @@ class RetentionOperationsTest {
                 assertThat(o.summary())
                         .isEqualTo("created tag '" + day + "' on snapshot 2; deleted automatic tags beyond "
                                 + "tag.num-retained-max: [2026-01-01]");
-                assertThat(firstRun(s, "db.t", OperationKind.AUTO_TAG).counters().tagsCreated())
+                assertThat(firstRun(s, "db.t", OperationKind.AUTO_TAG)
+                                .counters()
+                                .tagsCreated())
                         .isEqualTo(1);
 
                 await("db.plain", OperationKind.AUTO_TAG);
@@ -248,13 +256,15 @@ class RetentionOperationsTest {
                 assertThat(status.operations()).singleElement().satisfies(op -> {
                     assertThat(op.operation()).isEqualTo("auto-tag");
                     assertThat(op.nextFire()).isPresent();
-                    assertThat(op.lastRun()).hasValueSatisfying(r -> assertThat(r.outcome())
-                            .isEqualTo("succeeded"));
+                    assertThat(op.lastRun())
+                            .hasValueSatisfying(r -> assertThat(r.outcome()).isEqualTo("succeeded"));
                 });
             }
             feeder.commitBatch(10);
             FileStoreTable t = Catalog.open(warehouse.toString()).getTable("db.t");
-            assertThat(t.tags().list()).singleElement().satisfies(tag -> assertThat(tag.name()).isEqualTo(day));
+            assertThat(t.tags().list())
+                    .singleElement()
+                    .satisfies(tag -> assertThat(tag.name()).isEqualTo(day));
             assertThat(contents(TestTables.scan(t.newReadBuilder().withTag(day))))
                     .as("time travel to the tag reads the day's last snapshot")
                     .isEqualTo(tagged);
