@@ -87,7 +87,8 @@ public final class PollBenchmark {
         }
         WorkloadBenchmark.deleteRecursively(strataTemplate);
         WorkloadBenchmark.deleteRecursively(paimonTemplate);
-        System.err.printf(Locale.ROOT, "set-up: %d tables per side in %.1f s%n", tables, seconds(System.nanoTime() - setup));
+        System.err.printf(
+                Locale.ROOT, "set-up: %d tables per side in %.1f s%n", tables, seconds(System.nanoTime() - setup));
 
         // warm both sides up on a few rounds before anything counts
         StrataPoll strataPoll = new StrataPoll(strata, tables, expectedRuns);
@@ -113,16 +114,19 @@ public final class PollBenchmark {
                     paimonMedian,
                     paimonRounds,
                     paimonMedian / strataMedian);
-            Map<Integer, Double> paimonHeap = heapOver(paimonPoll::round, Math.min(rounds, paimonRounds * 5), heapEvery);
+            Map<Integer, Double> paimonHeap =
+                    heapOver(paimonPoll::round, Math.min(rounds, paimonRounds * 5), heapEvery);
 
             // flat memory: Strata's live heap after many rounds
             Map<Integer, Double> strataHeap = heapOver(strataPoll::round, rounds, heapEvery);
             double maxRound = strataPoll.slowest;
 
             Map<String, Object> result = new LinkedHashMap<>();
-            result.put("poll_workload", "StandardWorkload{C=" + workload.commits() + ", R=" + workload.rowsPerCommit()
-                    + ", K=" + workload.keySpace() + ", f=0.05, seed=42} write-only, copied to " + tables
-                    + " tables of 4 buckets");
+            result.put(
+                    "poll_workload",
+                    "StandardWorkload{C=" + workload.commits() + ", R=" + workload.rowsPerCommit()
+                            + ", K=" + workload.keySpace() + ", f=0.05, seed=42} write-only, copied to " + tables
+                            + " tables of 4 buckets");
             result.put("poll_rounds_timed", paimonRounds);
             result.put("poll_round_seconds_strata", round3(strataMedian));
             result.put("poll_round_seconds_paimon", round3(paimonMedian));
@@ -256,11 +260,14 @@ public final class PollBenchmark {
                     if (e.file().level() == 0) {
                         level0.computeIfAbsent(e.bucket(), b -> new int[1])[0]++;
                     } else {
-                        levels.computeIfAbsent(e.bucket(), b -> new HashSet<>()).add(e.file().level());
+                        levels.computeIfAbsent(e.bucket(), b -> new HashSet<>())
+                                .add(e.file().level());
                     }
                 }
                 boolean expected = level0.entrySet().stream()
-                        .allMatch(b -> b.getValue()[0] + levels.getOrDefault(b.getKey(), Set.of()).size()
+                        .allMatch(b -> b.getValue()[0]
+                                        + levels.getOrDefault(b.getKey(), Set.of())
+                                                .size()
                                 == expectedRuns);
                 check(name, level0.size(), expected);
             }
@@ -294,7 +301,8 @@ public final class PollBenchmark {
             String key = arg.startsWith("--") && eq > 2 ? arg.substring(2, eq) : null;
             if (key == null || !a.containsKey(key)) {
                 throw new IllegalArgumentException("unknown argument " + arg + " (known: "
-                        + Arrays.toString(a.keySet().stream().map(k -> "--" + k + "=").toArray()) + ")");
+                        + Arrays.toString(
+                                a.keySet().stream().map(k -> "--" + k + "=").toArray()) + ")");
             }
             a.put(key, arg.substring(eq + 1));
         }

@@ -101,6 +101,9 @@ final class SchedulerStateCommands {
                             "filesDeleted", r.counters().filesDeleted(),
                             "bytesFreed", r.counters().bytesFreed(),
                             "rowsCompacted", r.counters().rowsCompacted(),
+                            "changelogsExpired", r.counters().changelogsExpired(),
+                            "partitionsExpired", r.counters().partitionsExpired(),
+                            "tagsCreated", r.counters().tagsCreated(),
                             "heldBack", r.heldBack().orElse(null),
                             "error", r.error().orElse(null)));
                 }
@@ -124,6 +127,9 @@ final class SchedulerStateCommands {
                 "start (UTC)",
                 "end (UTC)",
                 "snapshots",
+                "changelogs",
+                "partitions",
+                "tags",
                 "files",
                 "bytes",
                 "detail");
@@ -140,6 +146,9 @@ final class SchedulerStateCommands {
                     r.start(),
                     orEmpty(r.end()),
                     r.counters().snapshotsExpired(),
+                    r.counters().changelogsExpired(),
+                    r.counters().partitionsExpired(),
+                    r.counters().tagsCreated(),
                     r.counters().filesDeleted(),
                     r.counters().bytesFreed(),
                     detail);

@@ -112,10 +112,20 @@ final class StatusViews {
             return r.heldBack().get();
         }
         var c = r.counters();
-        if (c.snapshotsExpired() == 0 && c.filesDeleted() == 0 && c.bytesFreed() == 0 && c.rowsCompacted() == 0) {
-            return "";
+        List<String> parts = new ArrayList<>();
+        count(parts, c.snapshotsExpired(), "snapshots expired");
+        count(parts, c.changelogsExpired(), "changelogs expired");
+        count(parts, c.partitionsExpired(), "partitions expired");
+        count(parts, c.tagsCreated(), "tags created");
+        if (c.filesDeleted() > 0 || c.bytesFreed() > 0) {
+            parts.add(c.filesDeleted() + " files deleted, " + c.bytesFreed() + " bytes freed");
         }
-        return c.snapshotsExpired() + " snapshots expired, " + c.filesDeleted() + " files deleted, " + c.bytesFreed()
-                + " bytes freed";
+        return String.join(", ", parts);
+    }
+
+    private static void count(List<String> parts, long n, String what) {
+        if (n > 0) {
+            parts.add(n + " " + what);
+        }
     }
 }

@@ -11,11 +11,14 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.strata.scheduler.config.SchedulerConfig.DatabaseSelection;
 import io.strata.scheduler.config.SchedulerConfig.StoreConfig;
 import io.strata.scheduler.config.SchedulerConfig.TableSelection;
+import io.strata.scheduler.config.TableSettings.AutoTag;
 import io.strata.scheduler.config.TableSettings.BacklogCompaction;
+import io.strata.scheduler.config.TableSettings.ChangelogExpiration;
 import io.strata.scheduler.config.TableSettings.Compaction;
 import io.strata.scheduler.config.TableSettings.Expiration;
 import io.strata.scheduler.config.TableSettings.FullCompaction;
 import io.strata.scheduler.config.TableSettings.OrphanCleanup;
+import io.strata.scheduler.config.TableSettings.PartitionExpiration;
 import io.strata.scheduler.config.TableSettings.RunsOn;
 import io.strata.scheduler.time.OffPeakWindow;
 import io.strata.storage.maintenance.OrphanFilesClean;
@@ -29,6 +32,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -251,6 +255,21 @@ public final class ConfigLoader {
         String basePath = "defaults";
         return new TableSettings(
                 expiration(layer(over, overPath, base, basePath, "expiration", RawConfig.Settings::expiration)),
+                changelogExpiration(layer(
+                        over,
+                        overPath,
+                        base,
+                        basePath,
+                        "changelog-expiration",
+                        RawConfig.Settings::changelogExpiration)),
+                partitionExpiration(layer(
+                        over,
+                        overPath,
+                        base,
+                        basePath,
+                        "partition-expiration",
+                        RawConfig.Settings::partitionExpiration)),
+                autoTag(layer(over, overPath, base, basePath, "auto-tag", RawConfig.Settings::autoTag)),
                 orphanCleanup(
                         layer(over, overPath, base, basePath, "orphan-cleanup", RawConfig.Settings::orphanCleanup)),
                 fullCompaction(
@@ -283,20 +302,77 @@ public final class ConfigLoader {
         if (!enabled(l)) {
             return Optional.empty();
         }
+        Retention r = retention(l);
+        return Optional.of(new Expiration(cron(l), zone(l, "zone").orElse(ZoneOffset.UTC), r.min, r.max, r.olderThan));
+    }
+
+    private Optional<ChangelogExpiration> changelogExpiration(Layered<RawConfig.Expiration> l) {
+        if (!enabled(l)) {
+            return Optional.empty();
+        }
+        Retention r = retention(l);
+        return Optional.of(
+                new ChangelogExpiration(cron(l), zone(l, "zone").orElse(ZoneOffset.UTC), r.min, r.max, r.olderThan));
+    }
+
+    /** The retention a run of an expiration section overrides: {@code retain-min}, {@code retain-max}, {@code older-than}. */
+    private record Retention(OptionalInt min, OptionalInt max, Optional<Duration> olderThan) {}
+
+    private Retention retention(Layered<RawConfig.Expiration> l) {
         Integer min = l.get("retain-min");
         Integer max = l.get("retain-max");
         if (min != null && min < 1) {
             throw fail(l.path("retain-min"), "must be at least 1, got " + min);
         }
+        if (max != null && max < 1) {
+            throw fail(l.path("retain-max"), "must be at least 1, got " + max);
+        }
         if (min != null && max != null && max < min) {
             throw fail(l.path("retain-max"), "must be at least retain-min (" + min + "), got " + max);
         }
-        return Optional.of(new Expiration(
-                cron(l),
-                zone(l, "zone").orElse(ZoneOffset.UTC),
+        return new Retention(
                 min == null ? OptionalInt.empty() : OptionalInt.of(min),
                 max == null ? OptionalInt.empty() : OptionalInt.of(max),
-                duration(l.path("older-than"), l.get("older-than"))));
+                duration(l.path("older-than"), l.get("older-than")));
+    }
+
+    private Optional<PartitionExpiration> partitionExpiration(Layered<RawConfig.PartitionExpiration> l) {
+        if (!enabled(l)) {
+            return Optional.empty();
+        }
+        Optional<Duration> olderThan = duration(l.path("older-than"), l.get("older-than"));
+        if (olderThan.isPresent() && olderThan.get().isZero()) {
+            throw fail(l.path("older-than"), "must be positive: 0 would drop every partition whose time has come");
+        }
+        String pattern = l.get("timestamp-pattern");
+        if (pattern != null && pattern.isBlank()) {
+            throw fail(l.path("timestamp-pattern"), "must not be blank, e.g. '$dt' or '$dt $hour:00:00'");
+        }
+        String formatter = l.get("timestamp-formatter");
+        if (formatter != null) {
+            try {
+                DateTimeFormatter.ofPattern(formatter);
+            } catch (IllegalArgumentException e) {
+                throw fail(
+                        l.path("timestamp-formatter"),
+                        "not a java.time pattern (e.g. yyyyMMdd): '" + formatter + "': " + e.getMessage());
+            }
+        }
+        Boolean dryRun = l.get("dry-run");
+        return Optional.of(new PartitionExpiration(
+                cron(l),
+                zone(l, "zone").orElse(ZoneOffset.UTC),
+                olderThan,
+                Optional.ofNullable(pattern),
+                Optional.ofNullable(formatter),
+                dryRun != null && dryRun));
+    }
+
+    private Optional<AutoTag> autoTag(Layered<RawConfig.AutoTag> l) {
+        if (!enabled(l)) {
+            return Optional.empty();
+        }
+        return Optional.of(new AutoTag(cron(l), zone(l, "zone").orElse(ZoneOffset.UTC)));
     }
 
     private Optional<OrphanCleanup> orphanCleanup(Layered<RawConfig.OrphanCleanup> l) {

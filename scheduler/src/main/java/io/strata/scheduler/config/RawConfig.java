@@ -39,6 +39,9 @@ record RawConfig(
 
     record Settings(
             @JsonProperty("expiration") Expiration expiration,
+            @JsonProperty("changelog-expiration") Expiration changelogExpiration,
+            @JsonProperty("partition-expiration") PartitionExpiration partitionExpiration,
+            @JsonProperty("auto-tag") AutoTag autoTag,
             @JsonProperty("orphan-cleanup") OrphanCleanup orphanCleanup,
             @JsonProperty("full-compaction") FullCompaction fullCompaction,
             @JsonProperty("backlog-compaction") BacklogCompaction backlogCompaction,
@@ -51,6 +54,20 @@ record RawConfig(
             @JsonProperty("retain-min") Integer retainMin,
             @JsonProperty("retain-max") Integer retainMax,
             @JsonProperty("older-than") String olderThan) {}
+
+    record PartitionExpiration(
+            @JsonProperty("enabled") Boolean enabled,
+            @JsonProperty("cron") String cron,
+            @JsonProperty("zone") String zone,
+            @JsonProperty("older-than") String olderThan,
+            @JsonProperty("timestamp-pattern") String timestampPattern,
+            @JsonProperty("timestamp-formatter") String timestampFormatter,
+            @JsonProperty("dry-run") Boolean dryRun) {}
+
+    record AutoTag(
+            @JsonProperty("enabled") Boolean enabled,
+            @JsonProperty("cron") String cron,
+            @JsonProperty("zone") String zone) {}
 
     record OrphanCleanup(
             @JsonProperty("enabled") Boolean enabled,

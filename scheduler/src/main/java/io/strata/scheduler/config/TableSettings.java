@@ -13,6 +13,9 @@ import java.util.OptionalInt;
  */
 public record TableSettings(
         Optional<Expiration> expiration,
+        Optional<ChangelogExpiration> changelogExpiration,
+        Optional<PartitionExpiration> partitionExpiration,
+        Optional<AutoTag> autoTag,
         Optional<OrphanCleanup> orphanCleanup,
         Optional<FullCompaction> fullCompaction,
         Optional<BacklogCompaction> backlogCompaction,
@@ -24,6 +27,34 @@ public record TableSettings(
      */
     public record Expiration(
             String cron, ZoneId zone, OptionalInt retainMin, OptionalInt retainMax, Optional<Duration> olderThan) {}
+
+    /**
+     * Expiration of the kept changelogs alone (the changes of snapshots that expired already) on
+     * {@code cron}; the retention given here overrides the table's {@code changelog.*} options for
+     * these runs ({@code changelog.num-retained.min}, {@code .max}, {@code changelog.time-retained}).
+     */
+    public record ChangelogExpiration(
+            String cron, ZoneId zone, OptionalInt retainMin, OptionalInt retainMax, Optional<Duration> olderThan) {}
+
+    /**
+     * Partition expiration on {@code cron}: whole partitions older than the table's
+     * {@code partition.expiration-time} (or {@code olderThan}) dropped in one snapshot, their time read
+     * with the table's {@code partition.timestamp-pattern} and {@code -formatter} unless given here.
+     * A dry run only reports what would be dropped.
+     */
+    public record PartitionExpiration(
+            String cron,
+            ZoneId zone,
+            Optional<Duration> olderThan,
+            Optional<String> timestampPattern,
+            Optional<String> timestampFormatter,
+            boolean dryRun) {}
+
+    /**
+     * On {@code cron}, the automatic tag the table's {@code tag.*} options call for is created if it
+     * is due and no commit created it, and automatic tags beyond {@code tag.num-retained-max} go.
+     */
+    public record AutoTag(String cron, ZoneId zone) {}
 
     /** Orphan cleanup on {@code cron} of files older than {@code olderThan}; a dry run only reports. */
     public record OrphanCleanup(String cron, ZoneId zone, Duration olderThan, boolean dryRun) {}

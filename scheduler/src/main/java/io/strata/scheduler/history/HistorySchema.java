@@ -13,16 +13,24 @@ import javax.sql.DataSource;
  *
  * <ul>
  *   <li>{@code strata_history_schema(name, version)}: one row named {@code history}, the schema
- *       version ({@link #VERSION}); a database of another version is refused, naming both.
+ *       version ({@link #VERSION}); a database of version 1 is upgraded in place (below), one of
+ *       another version is refused, naming both.
  *   <li>{@code strata_run}: one row per run (see {@link Run}); {@code outcome} is the {@link
  *       RunOutcome} name; {@code ended_at} is null while running. Indexed by start time (recent
- *       runs, pruning) and by table, operation and outcome (last success, running runs).
+ *       runs, pruning) and by table, operation and outcome (last success, running runs). Version 2
+ *       added {@code changelogs_expired}, {@code partitions_expired} and {@code tags_created},
+ *       {@code DEFAULT 0}: a version-1 table gets them by {@code ALTER TABLE ... ADD COLUMN IF NOT
+ *       EXISTS} at open (its rows read 0), and a version-1 scheduler still running during a rolling
+ *       upgrade keeps inserting rows without them.
  *   <li>{@code strata_pause(table_name, operation, paused_by, reason, paused_at)}: one row per
  *       pause; {@code *} in either key column stands for every table or every operation.
  * </ul>
  */
 final class HistorySchema {
-    static final int VERSION = 1;
+    static final int VERSION = 2;
+
+    /** The version whose databases {@link #ensure} upgrades to {@link #VERSION}. */
+    static final int UPGRADED_FROM = 1;
 
     private static final String[] DDL = {
         "CREATE TABLE IF NOT EXISTS strata_history_schema (name VARCHAR(32) NOT NULL PRIMARY KEY, version INT NOT NULL)",
@@ -39,6 +47,13 @@ final class HistorySchema {
                 + " reason VARCHAR(4000), paused_at BIGINT NOT NULL, PRIMARY KEY (table_name, operation))"
     };
 
+    /** From version 1 to 2, on a new database too (run only while the stored version is 1 or none). */
+    private static final String[] UPGRADE = {
+        "ALTER TABLE strata_run ADD COLUMN IF NOT EXISTS changelogs_expired BIGINT DEFAULT 0 NOT NULL",
+        "ALTER TABLE strata_run ADD COLUMN IF NOT EXISTS partitions_expired BIGINT DEFAULT 0 NOT NULL",
+        "ALTER TABLE strata_run ADD COLUMN IF NOT EXISTS tags_created BIGINT DEFAULT 0 NOT NULL"
+    };
+
     private HistorySchema() {}
 
     /**
@@ -53,8 +68,13 @@ final class HistorySchema {
                 return;
             } catch (SQLException e) {
                 String state = e.getSQLState();
-                boolean lostRace = "23505".equals(state) || "42P07".equals(state) || "42710".equals(state);
-                if (attempt == DDL.length + 1 || !lostRace) {
+                // a duplicate key, relation, type (PostgreSQL) or column (PostgreSQL 42701, H2 42121)
+                boolean lostRace = "23505".equals(state)
+                        || "42P07".equals(state)
+                        || "42710".equals(state)
+                        || "42701".equals(state)
+                        || "42121".equals(state);
+                if (attempt == DDL.length + UPGRADE.length + 1 || !lostRace) {
                     throw e;
                 }
             }
@@ -69,22 +89,40 @@ final class HistorySchema {
                     statement.execute(ddl);
                 }
             }
+            Integer found = null;
             try (PreparedStatement select = connection.prepareStatement(
                             "SELECT version FROM strata_history_schema WHERE name = 'history'");
                     ResultSet rows = select.executeQuery()) {
                 if (rows.next()) {
-                    int found = rows.getInt(1);
-                    if (found != VERSION) {
-                        throw new SQLException("The scheduler database holds history schema version " + found
-                                + "; this scheduler reads version " + VERSION + " only");
-                    }
-                    return;
+                    found = rows.getInt(1);
                 }
             }
-            try (PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO strata_history_schema (name, version) VALUES ('history', ?)")) {
-                insert.setInt(1, VERSION);
-                insert.executeUpdate();
+            if (found != null && found == VERSION) {
+                return;
+            }
+            if (found != null && found != UPGRADED_FROM) {
+                throw new SQLException("The scheduler database holds history schema version " + found
+                        + "; this scheduler reads version " + VERSION + " (and upgrades version " + UPGRADED_FROM
+                        + ") only");
+            }
+            try (Statement statement = connection.createStatement()) {
+                for (String ddl : UPGRADE) {
+                    statement.execute(ddl);
+                }
+            }
+            if (found == null) {
+                try (PreparedStatement insert = connection.prepareStatement(
+                        "INSERT INTO strata_history_schema (name, version) VALUES ('history', ?)")) {
+                    insert.setInt(1, VERSION);
+                    insert.executeUpdate();
+                }
+                return;
+            }
+            try (PreparedStatement update = connection.prepareStatement(
+                    "UPDATE strata_history_schema SET version = ? WHERE name = 'history' AND version = ?")) {
+                update.setInt(1, VERSION);
+                update.setInt(2, UPGRADED_FROM);
+                update.executeUpdate(); // 0 rows: another process upgraded it meanwhile
             }
         }
     }

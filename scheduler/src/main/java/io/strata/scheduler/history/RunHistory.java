@@ -27,7 +27,8 @@ public final class RunHistory {
 
     private static final String TRUNCATED = "... [truncated]";
     private static final String COLUMNS = "id, table_name, operation, fire_id, owner, started_at, ended_at, outcome,"
-            + " snapshots_expired, files_deleted, bytes_freed, rows_compacted, held_back, error";
+            + " snapshots_expired, files_deleted, bytes_freed, rows_compacted, held_back, error,"
+            + " changelogs_expired, partitions_expired, tags_created";
 
     private final DataSource dataSource;
     private final Clock clock;
@@ -70,8 +71,9 @@ public final class RunHistory {
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement insert = connection.prepareStatement(
                         "INSERT INTO strata_run (table_name, operation, fire_id, owner, started_at, ended_at, outcome,"
-                                + " snapshots_expired, files_deleted, bytes_freed, rows_compacted, held_back)"
-                                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                + " snapshots_expired, files_deleted, bytes_freed, rows_compacted, held_back,"
+                                + " changelogs_expired, partitions_expired, tags_created)"
+                                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         Statement.RETURN_GENERATED_KEYS)) {
             connection.setAutoCommit(true);
             insert.setString(1, table);
@@ -90,6 +92,9 @@ public final class RunHistory {
             insert.setLong(10, counters.bytesFreed());
             insert.setLong(11, counters.rowsCompacted());
             insert.setString(12, heldBack.map(RunHistory::truncate).orElse(null));
+            insert.setLong(13, counters.changelogsExpired());
+            insert.setLong(14, counters.partitionsExpired());
+            insert.setLong(15, counters.tagsCreated());
             insert.executeUpdate();
             // The id is the first column (H2 returns the identity column, PostgreSQL every column).
             try (ResultSet keys = insert.getGeneratedKeys()) {
@@ -111,7 +116,8 @@ public final class RunHistory {
                 PreparedStatement update =
                         connection.prepareStatement("UPDATE strata_run SET ended_at = ?, outcome = ?,"
                                 + " snapshots_expired = ?, files_deleted = ?, bytes_freed = ?, rows_compacted = ?,"
-                                + " held_back = ?, error = ? WHERE id = ? AND outcome = ?")) {
+                                + " held_back = ?, error = ?, changelogs_expired = ?, partitions_expired = ?,"
+                                + " tags_created = ? WHERE id = ? AND outcome = ?")) {
             connection.setAutoCommit(true);
             RunCounters counters = result.counters();
             update.setLong(1, clock.millis());
@@ -122,8 +128,11 @@ public final class RunHistory {
             update.setLong(6, counters.rowsCompacted());
             update.setString(7, result.heldBack().map(RunHistory::truncate).orElse(null));
             update.setString(8, result.error().map(RunHistory::truncate).orElse(null));
-            update.setLong(9, id);
-            update.setString(10, RunOutcome.RUNNING.name());
+            update.setLong(9, counters.changelogsExpired());
+            update.setLong(10, counters.partitionsExpired());
+            update.setLong(11, counters.tagsCreated());
+            update.setLong(12, id);
+            update.setString(13, RunOutcome.RUNNING.name());
             if (update.executeUpdate() != 1) {
                 throw new IllegalStateException("Run " + id + " cannot finish as " + result.outcome() + ": "
                         + find(id).map(run -> "it is " + run.outcome()).orElse("no such run"));
@@ -244,7 +253,14 @@ public final class RunHistory {
                 Instant.ofEpochMilli(rows.getLong(6)),
                 end,
                 RunOutcome.valueOf(rows.getString(8)),
-                new RunCounters(rows.getLong(9), rows.getLong(10), rows.getLong(11), rows.getLong(12)),
+                new RunCounters(
+                        rows.getLong(9),
+                        rows.getLong(10),
+                        rows.getLong(11),
+                        rows.getLong(12),
+                        rows.getLong(15),
+                        rows.getLong(16),
+                        rows.getLong(17)),
                 Optional.ofNullable(rows.getString(13)),
                 Optional.ofNullable(rows.getString(14)));
     }

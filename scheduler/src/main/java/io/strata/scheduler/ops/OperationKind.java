@@ -3,6 +3,9 @@ package io.strata.scheduler.ops;
 /** The operations the scheduler runs against a table, by their name in the config. */
 public enum OperationKind {
     EXPIRATION("expiration"),
+    CHANGELOG_EXPIRATION("changelog-expiration"),
+    PARTITION_EXPIRATION("partition-expiration"),
+    AUTO_TAG("auto-tag"),
     ORPHAN_CLEANUP("orphan-cleanup"),
     FULL_COMPACTION("full-compaction"),
     BACKLOG_COMPACTION("backlog-compaction");

@@ -1,8 +1,12 @@
 package io.strata.scheduler.ops;
 
+import io.strata.storage.maintenance.ChangelogExpireResult;
 import io.strata.storage.maintenance.ExpireResult;
 import io.strata.storage.maintenance.OrphanCleanResult;
+import io.strata.storage.maintenance.PartitionExpiration;
+import io.strata.storage.snapshot.AutoTags;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /** What one operation on one table did. */
@@ -27,6 +31,80 @@ public sealed interface Outcome {
                     + result.plan().snapshotsExpired()
                     + " snapshots, deleted " + result.deleted().size() + " files (held back by "
                     + result.plan().heldBackBy().name().toLowerCase() + ")";
+        }
+    }
+
+    /** Kept changelogs expired alone (no snapshot). */
+    record ChangelogsExpired(String table, ChangelogExpireResult result) implements Outcome {
+        @Override
+        public OperationKind kind() {
+            return OperationKind.CHANGELOG_EXPIRATION;
+        }
+
+        @Override
+        public String summary() {
+            if (result.changelogsExpired() == 0) {
+                return "no kept changelog due to expire"
+                        + (result.deleted().isEmpty()
+                                ? ""
+                                : "; finished an interrupted run, deleted "
+                                        + result.deleted().size() + " files");
+            }
+            return "expired the kept changelogs of snapshots " + result.fromId() + ".." + (result.toId() - 1)
+                    + ", deleted " + result.deleted().size() + " files (" + result.deletedBytes() + " bytes)";
+        }
+    }
+
+    /** Partitions dropped in one snapshot, or for a dry run only listed. */
+    record PartitionsExpired(String table, PartitionExpiration.Result result) implements Outcome {
+        /** Partitions named in a summary at most; the rest are counted. */
+        static final int LISTED = 10;
+
+        @Override
+        public OperationKind kind() {
+            return OperationKind.PARTITION_EXPIRATION;
+        }
+
+        @Override
+        public String summary() {
+            StringBuilder b = new StringBuilder(result.dryRun() ? "dry run: would drop " : "dropped ")
+                    .append(result.expired().size())
+                    .append(" partitions");
+            result.snapshot().ifPresent(id -> b.append(" in snapshot ").append(id));
+            if (!result.expired().isEmpty()) {
+                b.append(": ").append(listed(result.expired()));
+            }
+            if (!result.unparsed().isEmpty()) {
+                b.append("; kept ")
+                        .append(result.unparsed().size())
+                        .append(" whose time is not readable: ")
+                        .append(listed(result.unparsed()));
+            }
+            return b.toString();
+        }
+
+        private static String listed(List<String> partitions) {
+            String shown = String.join(", ", partitions.subList(0, Math.min(LISTED, partitions.size())));
+            return partitions.size() <= LISTED ? shown : shown + " and " + (partitions.size() - LISTED) + " more";
+        }
+    }
+
+    /** The automatic tag that was due created (or why none was), old automatic tags deleted. */
+    record AutoTagged(String table, AutoTags.Result result) implements Outcome {
+        @Override
+        public OperationKind kind() {
+            return OperationKind.AUTO_TAG;
+        }
+
+        @Override
+        public String summary() {
+            String created = result.created()
+                    .map(t -> "created tag '" + t.name() + "' on snapshot "
+                            + t.snapshot().id())
+                    .orElse("no tag created: " + result.reason());
+            return result.deleted().isEmpty()
+                    ? created
+                    : created + "; deleted automatic tags beyond tag.num-retained-max: " + result.deleted();
         }
     }
 

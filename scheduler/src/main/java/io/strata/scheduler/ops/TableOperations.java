@@ -1,10 +1,13 @@
 package io.strata.scheduler.ops;
 
+import io.strata.scheduler.config.TableSettings.AutoTag;
 import io.strata.scheduler.config.TableSettings.BacklogCompaction;
+import io.strata.scheduler.config.TableSettings.ChangelogExpiration;
 import io.strata.scheduler.config.TableSettings.Compaction;
 import io.strata.scheduler.config.TableSettings.Expiration;
 import io.strata.scheduler.config.TableSettings.FullCompaction;
 import io.strata.scheduler.config.TableSettings.OrphanCleanup;
+import io.strata.scheduler.config.TableSettings.PartitionExpiration;
 import io.strata.scheduler.table.TableHealth;
 import io.strata.scheduler.time.StartDecision;
 import io.strata.storage.compact.CompactStrategy;
@@ -12,6 +15,7 @@ import io.strata.storage.maintenance.ExpireResult;
 import io.strata.storage.maintenance.OrphanCleanResult;
 import io.strata.storage.options.DurationParser;
 import io.strata.storage.options.ExpireOptions;
+import io.strata.storage.options.TagOptions;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import java.time.Clock;
@@ -47,9 +51,13 @@ public final class TableOperations {
     private final Clock clock;
     private final TableLocks locks = new TableLocks();
 
+    /**
+     * @param clock the scheduler's clock, also the engine's for these operations: retention ages,
+     *     partition expiration's cutoff and the period of automatic tags are judged by it
+     */
     public TableOperations(Catalog catalog, CompactionRunner compactions, Clock clock) {
-        this.catalog = catalog;
-        this.pollCatalog = catalog.withManifestCache(POLL_MANIFEST_CACHE_ENTRIES);
+        this.catalog = catalog.withClock(clock);
+        this.pollCatalog = this.catalog.withManifestCache(POLL_MANIFEST_CACHE_ENTRIES);
         this.compactions = compactions;
         this.clock = clock;
     }
@@ -68,6 +76,82 @@ public final class TableOperations {
             FileStoreTable t = catalog.getTable(table).copyWithOptions(run);
             ExpireResult r = t.newSnapshotExpiration().expire();
             return new Outcome.Expired(table, r);
+        });
+    }
+
+    /**
+     * Expires the table's kept changelogs alone by its {@code changelog.*} retention, with {@code c}'s
+     * overrides; no snapshot expires.
+     */
+    public Outcome expireChangelogs(String table, ChangelogExpiration c) throws Exception {
+        return holding(table, OperationKind.CHANGELOG_EXPIRATION, () -> {
+            Map<String, String> run = new LinkedHashMap<>();
+            c.retainMin().ifPresent(n -> run.put(ExpireOptions.CHANGELOG_NUM_RETAINED_MIN.key(), String.valueOf(n)));
+            c.retainMax().ifPresent(n -> run.put(ExpireOptions.CHANGELOG_NUM_RETAINED_MAX.key(), String.valueOf(n)));
+            c.olderThan()
+                    .ifPresent(d -> run.put(ExpireOptions.CHANGELOG_TIME_RETAINED.key(), DurationParser.format(d)));
+            FileStoreTable t = catalog.getTable(table).copyWithOptions(run);
+            return new Outcome.ChangelogsExpired(
+                    table, t.newSnapshotExpiration().expireChangelogs());
+        });
+    }
+
+    /**
+     * Drops the table's partitions older than its {@code partition.expiration-time} (or {@code p}'s
+     * override) in one snapshot, or for a dry run only lists them. A table this does not apply to
+     * (not partitioned, or no expiration time from either) is skipped with the reason: a database
+     * selected by pattern may hold such tables beside partitioned ones, and that is no failure.
+     */
+    public Outcome expirePartitions(String table, PartitionExpiration p) throws Exception {
+        return holding(table, OperationKind.PARTITION_EXPIRATION, () -> {
+            FileStoreTable t = catalog.getTable(table);
+            Optional<String> notApplicable = partitionExpirationDoesNotApply(t, p);
+            if (notApplicable.isPresent()) {
+                return new Outcome.Skipped(
+                        table, OperationKind.PARTITION_EXPIRATION, notApplicable.get(), Optional.empty());
+            }
+            Map<String, String> run = new LinkedHashMap<>();
+            p.olderThan()
+                    .ifPresent(d -> run.put(ExpireOptions.PARTITION_EXPIRATION_TIME.key(), DurationParser.format(d)));
+            p.timestampPattern().ifPresent(v -> run.put(ExpireOptions.PARTITION_TIMESTAMP_PATTERN.key(), v));
+            p.timestampFormatter().ifPresent(v -> run.put(ExpireOptions.PARTITION_TIMESTAMP_FORMATTER.key(), v));
+            var expiration = t.copyWithOptions(run).newPartitionExpiration();
+            return new Outcome.PartitionsExpired(table, p.dryRun() ? expiration.dryRun() : expiration.expire());
+        });
+    }
+
+    private static Optional<String> partitionExpirationDoesNotApply(FileStoreTable t, PartitionExpiration p) {
+        if (t.schema().partitionKeys().isEmpty()) {
+            return Optional.of("table " + t.name() + " is not partitioned: no partition to expire");
+        }
+        if (p.olderThan().isEmpty() && t.schema().tableOptions().get(ExpireOptions.PARTITION_EXPIRATION_TIME) == null) {
+            return Optional.of("table " + t.name() + " has no " + ExpireOptions.PARTITION_EXPIRATION_TIME.key()
+                    + ": set the table option or older-than in the config's partition-expiration");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Creates the automatic tag the table's {@code tag.*} options call for now, if no commit created
+     * it, and deletes automatic tags beyond {@code tag.num-retained-max}; a table without
+     * {@code tag.automatic-creation} is skipped with the reason. It does not take the table's
+     * process lock: it conflicts with no scheduled operation but itself ({@code
+     * lease.LeaseOperation}, and Quartz does not run one job twice at once), and a run skipped behind
+     * a long compaction or expiration could leave a period without its tag, as only the last
+     * complete period is tagged.
+     */
+    public Outcome autoTag(String table, AutoTag a) throws Exception {
+        return timed(table, OperationKind.AUTO_TAG, () -> {
+            FileStoreTable t = catalog.getTable(table);
+            if (t.schema().tableOptions().get(TagOptions.AUTOMATIC_CREATION) == TagOptions.AutomaticCreation.NONE) {
+                return new Outcome.Skipped(
+                        table,
+                        OperationKind.AUTO_TAG,
+                        "table " + table + " has " + TagOptions.AUTOMATIC_CREATION.key()
+                                + " none: set it to process-time for automatic tags",
+                        Optional.empty());
+            }
+            return new Outcome.AutoTagged(table, t.tags().createAutomaticTag());
         });
     }
 
@@ -148,6 +232,15 @@ public final class TableOperations {
             LOG.info("{} {}: {}", table, kind.key(), skipped.summary());
             return skipped;
         }
+        try {
+            return timed(table, kind, work);
+        } finally {
+            locks.release(table);
+        }
+    }
+
+    /** Runs {@code work} and logs its outcome or failure with the time it took. */
+    private static Outcome timed(String table, OperationKind kind, Work work) throws Exception {
         long start = System.nanoTime();
         try {
             Outcome o = work.run();
@@ -156,8 +249,6 @@ public final class TableOperations {
         } catch (Exception e) {
             LOG.warn("{} {} failed after {} ms", table, kind.key(), (System.nanoTime() - start) / 1_000_000, e);
             throw e;
-        } finally {
-            locks.release(table);
         }
     }
 }

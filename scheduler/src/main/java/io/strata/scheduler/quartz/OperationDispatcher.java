@@ -83,6 +83,32 @@ public final class OperationDispatcher {
                                 kind,
                                 fireId,
                                 () -> ops.expire(table, s.expiration().get()));
+            case CHANGELOG_EXPIRATION ->
+                s.changelogExpiration().isEmpty()
+                        ? null
+                        : guard.run(
+                                table,
+                                kind,
+                                fireId,
+                                () -> ops.expireChangelogs(
+                                        table, s.changelogExpiration().get()));
+            case PARTITION_EXPIRATION ->
+                s.partitionExpiration().isEmpty()
+                        ? null
+                        : guard.run(
+                                table,
+                                kind,
+                                fireId,
+                                () -> ops.expirePartitions(
+                                        table, s.partitionExpiration().get()));
+            case AUTO_TAG ->
+                s.autoTag().isEmpty()
+                        ? null
+                        : guard.run(
+                                table,
+                                kind,
+                                fireId,
+                                () -> ops.autoTag(table, s.autoTag().get()));
             case ORPHAN_CLEANUP ->
                 s.orphanCleanup().isEmpty()
                         ? null

@@ -14,6 +14,7 @@ import io.strata.scheduler.lease.LeaseStore;
 import io.strata.scheduler.metrics.SchedulerMetrics;
 import io.strata.scheduler.ops.OperationKind;
 import io.strata.scheduler.ops.Outcome;
+import io.strata.storage.maintenance.ChangelogExpireResult;
 import io.strata.storage.maintenance.ExpireResult;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -84,6 +85,9 @@ public final class OperationGuard {
     public static LeaseOperation leaseOperation(OperationKind kind) {
         return switch (kind) {
             case EXPIRATION -> LeaseOperation.SNAPSHOT_EXPIRATION;
+            case CHANGELOG_EXPIRATION -> LeaseOperation.CHANGELOG_EXPIRATION;
+            case PARTITION_EXPIRATION -> LeaseOperation.PARTITION_EXPIRATION;
+            case AUTO_TAG -> LeaseOperation.AUTO_TAG;
             case ORPHAN_CLEANUP -> LeaseOperation.ORPHAN_CLEANUP;
             case FULL_COMPACTION -> LeaseOperation.FULL_COMPACTION;
             case BACKLOG_COMPACTION -> LeaseOperation.BACKLOG_COMPACTION;
@@ -204,8 +208,23 @@ public final class OperationGuard {
             long bytes = r.deletedBytes().values().stream()
                     .mapToLong(Long::longValue)
                     .sum();
-            return new RunCounters(
-                    r.dryRun() ? 0 : r.plan().snapshotsExpired(), r.deleted().size(), bytes, 0);
+            return r.dryRun()
+                    ? RunCounters.NONE
+                    : new RunCounters(
+                            r.plan().snapshotsExpired(), r.deleted().size(), bytes, 0, r.changelogsExpired(), 0, 0);
+        }
+        if (o instanceof Outcome.ChangelogsExpired c) {
+            ChangelogExpireResult r = c.result();
+            return new RunCounters(0, r.deleted().size(), r.deletedBytes(), 0, r.changelogsExpired(), 0, 0);
+        }
+        if (o instanceof Outcome.PartitionsExpired p) {
+            // the dropped files stay for time travel until expiration frees them: nothing is deleted here
+            return p.result().dryRun()
+                    ? RunCounters.NONE
+                    : new RunCounters(0, 0, 0, 0, 0, p.result().expired().size(), 0);
+        }
+        if (o instanceof Outcome.AutoTagged t) {
+            return new RunCounters(0, 0, 0, 0, 0, 0, t.result().created().isPresent() ? 1 : 0);
         }
         if (o instanceof Outcome.OrphansCleaned c) {
             return c.result().dryRun()

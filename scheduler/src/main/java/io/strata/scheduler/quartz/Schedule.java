@@ -26,7 +26,11 @@ import org.quartz.TriggerKey;
  * down):
  *
  * <ul>
- *   <li>expiration: fire once now, then on schedule (one catch-up run, not one per missed fire);
+ *   <li>expiration, changelog expiration and partition expiration: fire once now, then on schedule
+ *       (one catch-up run, not one per missed fire);
+ *   <li>automatic tags: fire once now: the engine tags only the last complete period, so a run that
+ *       waited for its next fire would leave the period that ended meanwhile without a tag (periods
+ *       wholly inside a longer downtime get none either way);
  *   <li>orphan cleanup: do nothing, wait for the next fire (a full listing is not worth catching up);
  *   <li>full compaction: fire once now; the run then starts only if its window is still open, and
  *       otherwise is deferred to the next opening ({@link #deferred});
@@ -52,6 +56,27 @@ public record Schedule(String table, OperationKind kind, String definition, Sche
                         OperationKind.EXPIRATION,
                         e.cron(),
                         e.zone(),
+                        b -> b.withMisfireHandlingInstructionFireAndProceed())));
+        s.changelogExpiration()
+                .ifPresent(c -> out.add(cron(
+                        table,
+                        OperationKind.CHANGELOG_EXPIRATION,
+                        c.cron(),
+                        c.zone(),
+                        b -> b.withMisfireHandlingInstructionFireAndProceed())));
+        s.partitionExpiration()
+                .ifPresent(p -> out.add(cron(
+                        table,
+                        OperationKind.PARTITION_EXPIRATION,
+                        p.cron(),
+                        p.zone(),
+                        b -> b.withMisfireHandlingInstructionFireAndProceed())));
+        s.autoTag()
+                .ifPresent(a -> out.add(cron(
+                        table,
+                        OperationKind.AUTO_TAG,
+                        a.cron(),
+                        a.zone(),
                         b -> b.withMisfireHandlingInstructionFireAndProceed())));
         s.orphanCleanup()
                 .ifPresent(o -> out.add(cron(

@@ -53,6 +53,26 @@ class ConfigLoaderTest {
         assertThat(c.settingsFor("default.other")).isSameAs(c.defaults());
     }
 
+    /** The sample's commented changelog-expiration, partition-expiration and auto-tag sections load as written. */
+    @Test
+    void theSamplesCommentedRetentionSectionsLoadWhenUncommented() throws Exception {
+        String text = Files.readString(SAMPLE);
+        int from = text.indexOf("  # changelog-expiration:");
+        int to = text.indexOf("  # Orphan files:");
+        assertThat(from).isPositive();
+        assertThat(to).isGreaterThan(from);
+        String uncommented = text.substring(from, to).replaceAll("(?m)^  # ( *[a-z-]+:)", "  $1");
+        SchedulerConfig c =
+                ConfigLoader.parse("scheduler.yaml", text.substring(0, from) + uncommented + text.substring(to));
+        TableSettings d = c.defaults();
+        assertThat(d.changelogExpiration().get().retainMax()).hasValue(1000);
+        assertThat(d.changelogExpiration().get().olderThan()).hasValue(java.time.Duration.ofDays(7));
+        assertThat(d.partitionExpiration().get().olderThan()).hasValue(java.time.Duration.ofDays(30));
+        assertThat(d.partitionExpiration().get().timestampFormatter()).hasValue("yyyyMMdd");
+        assertThat(d.partitionExpiration().get().dryRun()).isTrue();
+        assertThat(d.autoTag().get().cron()).isEqualTo("0 5 0 * * ?");
+    }
+
     @Test
     void anUnknownKeyIsNamedWithItsLineAndColumn() {
         String yaml = """

@@ -217,11 +217,38 @@ abstract class RunHistoryContract {
         PauseStore.open(database.dataSource(), clock);
         try (Connection connection = database.dataSource().getConnection();
                 Statement statement = connection.createStatement()) {
-            statement.executeUpdate("UPDATE strata_history_schema SET version = 2");
+            statement.executeUpdate("UPDATE strata_history_schema SET version = 3");
         }
         assertThatThrownBy(() -> RunHistory.open(database.dataSource(), clock))
                 .isInstanceOf(SQLException.class)
-                .hasMessageContaining("history schema version 2");
+                .hasMessageContaining("history schema version 3");
+    }
+
+    /** A database a version-1 scheduler wrote: its runs stay, read with 0 for the counters it lacks. */
+    @Test
+    void aVersionOneDatabaseIsUpgradedInPlaceKeepingItsRuns() throws SQLException {
+        RunHistory history = RunHistory.open(database.dataSource(), clock);
+        long id = history.start("db.a", "expiration", Optional.empty(), "alice");
+        history.finish(id, RunResult.succeeded(new RunCounters(2, 5, 1024, 0)));
+        try (Connection connection = database.dataSource().getConnection();
+                Statement statement = connection.createStatement()) {
+            statement.executeUpdate("ALTER TABLE strata_run DROP COLUMN changelogs_expired");
+            statement.executeUpdate("ALTER TABLE strata_run DROP COLUMN partitions_expired");
+            statement.executeUpdate("ALTER TABLE strata_run DROP COLUMN tags_created");
+            statement.executeUpdate("UPDATE strata_history_schema SET version = 1");
+        }
+        RunHistory upgraded = RunHistory.open(database.dataSource(), clock);
+        Run run = upgraded.find(id).orElseThrow();
+        assertThat(run.counters().snapshotsExpired()).isEqualTo(2);
+        assertThat(run.counters().filesDeleted()).isEqualTo(5);
+        assertThat(run.counters().changelogsExpired()).isZero();
+        assertThat(run.counters().tagsCreated()).isZero();
+        try (Connection connection = database.dataSource().getConnection();
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT version FROM strata_history_schema")) {
+            assertThat(rows.next()).isTrue();
+            assertThat(rows.getInt(1)).isEqualTo(2);
+        }
     }
 
     private long count() throws SQLException {

@@ -23,17 +23,62 @@ class LeaseOperationTest {
         }
     }
 
+    /** The files of live buckets replaced in a commit: compactions and partition expiration. */
+    private static final Set<LeaseOperation> REPLACE_LIVE_FILES = EnumSet.of(
+            LeaseOperation.MINOR_COMPACTION,
+            LeaseOperation.FULL_COMPACTION,
+            LeaseOperation.BACKLOG_COMPACTION,
+            LeaseOperation.PARTITION_EXPIRATION);
+    /** Files deleted outside a commit: expirations and orphan cleanup. */
+    private static final Set<LeaseOperation> DELETE_FILES = EnumSet.of(
+            LeaseOperation.SNAPSHOT_EXPIRATION, LeaseOperation.CHANGELOG_EXPIRATION, LeaseOperation.ORPHAN_CLEANUP);
+
     /** The matrix written out by sets, independently of the Kind mapping. */
     private static boolean expected(LeaseOperation a, LeaseOperation b) {
-        if (a == LeaseOperation.ROLLBACK || b == LeaseOperation.ROLLBACK) {
+        if (a == LeaseOperation.ROLLBACK || b == LeaseOperation.ROLLBACK || a == b) {
             return true;
         }
-        if (COMPACTIONS.contains(a) || COMPACTIONS.contains(b)) {
-            return COMPACTIONS.contains(a) && COMPACTIONS.contains(b);
+        if (a == LeaseOperation.AUTO_TAG || b == LeaseOperation.AUTO_TAG) {
+            return false;
         }
-        // Expiration and orphan cleanup, in any pairing, conflict.
-        return (EXPIRATIONS.contains(a) || a == LeaseOperation.ORPHAN_CLEANUP)
-                && (EXPIRATIONS.contains(b) || b == LeaseOperation.ORPHAN_CLEANUP);
+        if (REPLACE_LIVE_FILES.contains(a) && REPLACE_LIVE_FILES.contains(b)) {
+            return true;
+        }
+        // Expiration and orphan cleanup, in any pairing, conflict; beside a commit they do not.
+        return DELETE_FILES.contains(a) && DELETE_FILES.contains(b);
+    }
+
+    @Test
+    void theMaintenanceOperationsOfIssue16ConflictAsReasoned() {
+        // changelog expiration deletes files as snapshot expiration does (which runs it too)
+        assertThat(LeaseOperation.CHANGELOG_EXPIRATION.conflictsWith(LeaseOperation.SNAPSHOT_EXPIRATION))
+                .isTrue();
+        assertThat(LeaseOperation.CHANGELOG_EXPIRATION.conflictsWith(LeaseOperation.ORPHAN_CLEANUP))
+                .isTrue();
+        assertThat(LeaseOperation.CHANGELOG_EXPIRATION.conflictsWith(LeaseOperation.FULL_COMPACTION))
+                .isFalse();
+        // partition expiration commits the deletion of live files, as a compaction commits their rewrite
+        for (LeaseOperation c : COMPACTIONS) {
+            assertThat(LeaseOperation.PARTITION_EXPIRATION.conflictsWith(c))
+                    .as("%s", c)
+                    .isTrue();
+        }
+        for (LeaseOperation e : EXPIRATIONS) {
+            assertThat(LeaseOperation.PARTITION_EXPIRATION.conflictsWith(e))
+                    .as("%s", e)
+                    .isFalse();
+        }
+        assertThat(LeaseOperation.PARTITION_EXPIRATION.conflictsWith(LeaseOperation.ORPHAN_CLEANUP))
+                .isFalse();
+        assertThat(LeaseOperation.PARTITION_EXPIRATION.conflictsWith(LeaseOperation.PARTITION_EXPIRATION))
+                .isTrue();
+        // an automatic tag waits for nothing but a rollback and another tagging run
+        for (LeaseOperation o : LeaseOperation.values()) {
+            boolean conflicts = o == LeaseOperation.ROLLBACK || o == LeaseOperation.AUTO_TAG;
+            assertThat(LeaseOperation.AUTO_TAG.conflictsWith(o)).as("%s", o).isEqualTo(conflicts);
+        }
+        assertThat(LeaseOperation.PARTITION_EXPIRATION.id()).isEqualTo("partition-expiration");
+        assertThat(LeaseOperation.AUTO_TAG.id()).isEqualTo("auto-tag");
     }
 
     @Test

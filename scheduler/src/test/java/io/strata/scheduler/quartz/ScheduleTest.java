@@ -23,6 +23,12 @@ class ScheduleTest {
                 defaults:
                   expiration:
                     cron: "0 0 * * * ?"
+                  changelog-expiration:
+                    cron: "0 15 * * * ?"
+                  partition-expiration:
+                    cron: "0 0 1 * * ?"
+                  auto-tag:
+                    cron: "0 5 0 * * ?"
                   orphan-cleanup:
                     cron: "0 30 3 * * ?"
                   full-compaction:
@@ -43,6 +49,9 @@ class ScheduleTest {
         assertThat(misfire)
                 .containsExactlyEntriesOf(new TreeMap<>(Map.of(
                         OperationKind.EXPIRATION, CronTrigger.MISFIRE_INSTRUCTION_FIRE_ONCE_NOW,
+                        OperationKind.CHANGELOG_EXPIRATION, CronTrigger.MISFIRE_INSTRUCTION_FIRE_ONCE_NOW,
+                        OperationKind.PARTITION_EXPIRATION, CronTrigger.MISFIRE_INSTRUCTION_FIRE_ONCE_NOW,
+                        OperationKind.AUTO_TAG, CronTrigger.MISFIRE_INSTRUCTION_FIRE_ONCE_NOW,
                         OperationKind.ORPHAN_CLEANUP, CronTrigger.MISFIRE_INSTRUCTION_DO_NOTHING,
                         OperationKind.FULL_COMPACTION, CronTrigger.MISFIRE_INSTRUCTION_FIRE_ONCE_NOW,
                         OperationKind.BACKLOG_COMPACTION,

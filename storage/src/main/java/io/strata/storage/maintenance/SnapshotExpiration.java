@@ -259,6 +259,26 @@ public final class SnapshotExpiration {
                 plan, deleted, resumed, tagsExpired, false, changelog.fromId(), changelog.toId(), changelog.files());
     }
 
+    /**
+     * Expires only the kept changelogs ({@code changelog/changelog-<id>}, the changes of snapshots
+     * that expired already) by changelog retention ({@code changelog.*}), as {@link #expire()} does
+     * before it expires snapshots: oldest first, at most {@code snapshot.expire.limit}, never one a
+     * live consumer has not read, nothing a tag or a retained snapshot holds; interrupted changelog
+     * expirations are finished first. Snapshots, tags and consumers are left as they are.
+     */
+    public ChangelogExpireResult expireChangelogs() {
+        Retention r = Retention.of(table.name(), table.schema().tableOptions());
+        List<TableFile> deleted = new ArrayList<>();
+        ChangelogExpiration.Plan p = new ChangelogExpiration(table, bulkDelete)
+                .expire(
+                        r.changelog,
+                        r.limit,
+                        consumerFrom(r),
+                        table.tagManager().list(),
+                        deleted);
+        return new ChangelogExpireResult(p.fromId(), p.toId(), deleted);
+    }
+
     /** {@link #plan()} as a result that deleted nothing. */
     public ExpireResult dryRun() {
         List<Tag> tags = table.tagManager().list();

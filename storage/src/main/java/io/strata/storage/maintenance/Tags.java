@@ -1,5 +1,6 @@
 package io.strata.storage.maintenance;
 
+import io.strata.storage.snapshot.AutoTags;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.snapshot.Tag;
 import io.strata.storage.snapshot.TagManager;
@@ -60,6 +61,27 @@ public final class Tags {
         }
         LOG.info("table {}: tag '{}' created on snapshot {}", table.name(), name, snapshot.id());
         return tag;
+    }
+
+    /**
+     * Creates the automatic tag the table's options call for now ({@code tag.automatic-creation},
+     * {@code tag.creation-period}, {@code tag.creation-delay}) on the last snapshot committed before
+     * the period ended, as the first commit after it would, and deletes the oldest automatic tags
+     * beyond {@code tag.num-retained-max} ({@link AutoTags#createDue}). For a table no commit
+     * reaches after a period ends; creating the tag twice is harmless (a tag is published once).
+     */
+    public AutoTags.Result createAutomaticTag() {
+        Optional<Snapshot> latest = table.snapshotManager().latest();
+        if (latest.isEmpty()) {
+            return AutoTags.Result.none("table " + table.name() + " has no snapshot to tag");
+        }
+        return new AutoTags(
+                        tags,
+                        table.snapshotManager(),
+                        table.publisher(),
+                        table.schema().tableOptions(),
+                        table.clock())
+                .createDue(latest.get());
     }
 
     /** @throws IllegalArgumentException naming the table and its tags when there is no such tag */

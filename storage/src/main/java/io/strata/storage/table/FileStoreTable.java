@@ -153,12 +153,15 @@ public final class FileStoreTable {
         return new Rollback(context);
     }
 
-    /** Creating, deleting and listing tags. */
+    /** Creating, deleting and listing tags, and creating the automatic tag that is due ({@link Tags#createAutomaticTag}). */
     public Tags tags() {
         return new Tags(context);
     }
 
-    /** Expiration of this table's oldest snapshots by its retention options. */
+    /**
+     * Expiration of this table's oldest snapshots by its retention options, or of its kept
+     * changelogs alone ({@link SnapshotExpiration#expireChangelogs}).
+     */
     public SnapshotExpiration newSnapshotExpiration() {
         return new SnapshotExpiration(context);
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.data.GenericRow;
+import io.strata.storage.snapshot.AutoTags;
 import io.strata.storage.snapshot.Tag;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
@@ -17,6 +18,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -105,5 +107,49 @@ class AutoTagsTest {
                     .as("the last snapshot committed on Dec 1st")
                     .isEqualTo(1);
         });
+    }
+
+    @Test
+    void anIdleTableGetsItsDueTagWithoutACommitAndOldTagsGoBeyondTheRetainedNumber() {
+        FileStoreTable t = create(Map.of("tag.creation-period", "hourly", "tag.num-retained-max", "2"));
+        Map<List<Object>, List<Object>> at22 = append(t); // 22:00, snapshot 1
+        AutoTags.Result early = t.tags().createAutomaticTag();
+        assertThat(early.created()).isEmpty();
+        assertThat(early.reason()).contains("no snapshot committed before 2026-12-01T22:00:00Z");
+
+        clock.advance(Duration.ofHours(1).plusMinutes(5)); // 23:05, no commit since 22:00
+        AutoTags.Result due = t.tags().createAutomaticTag();
+        assertThat(due.created()).hasValueSatisfying(tag -> {
+            assertThat(tag.name()).isEqualTo("2026-12-01-22");
+            assertThat(tag.snapshot().id()).isEqualTo(1);
+        });
+        assertThat(TableModel.toContents(TestTables.scan(t.newReadBuilder().withTag("2026-12-01-22"))))
+                .isEqualTo(at22);
+        AutoTags.Result twice = t.tags().createAutomaticTag();
+        assertThat(twice.created()).isEmpty();
+        assertThat(twice.reason()).isEqualTo("tag '2026-12-01-22' exists (on snapshot 1)");
+
+        for (int h = 0; h < 3; h++) {
+            clock.advance(Duration.ofHours(1));
+            assertThat(t.tags().createAutomaticTag().created()).isPresent();
+        }
+        assertThat(tagNames(t)).containsExactly("2026-12-02-00", "2026-12-02-01");
+        t.tags().create("2026-11-30", Optional.empty(), Optional.empty());
+        AutoTags.Result pruned = t.tags().createAutomaticTag();
+        assertThat(pruned.created()).as("this hour's tag exists").isEmpty();
+        assertThat(pruned.deleted())
+                .as("beyond tag.num-retained-max even without a new tag")
+                .containsExactly("2026-11-30");
+    }
+
+    @Test
+    void withoutAutomaticCreationNoTagIsCreated() {
+        FileStoreTable t = create(Map.of("tag.automatic-creation", "none"));
+        append(t);
+        clock.advance(Duration.ofDays(1));
+        AutoTags.Result r = t.tags().createAutomaticTag();
+        assertThat(r.created()).isEmpty();
+        assertThat(r.reason()).isEqualTo("tag.automatic-creation is none");
+        assertThat(tagNames(t)).isEmpty();
     }
 }

@@ -9,6 +9,7 @@ import io.strata.storage.data.GenericRow;
 import io.strata.storage.fs.ScheduledFailureFileIO;
 import io.strata.storage.fs.ScheduledFailureFileIO.Op;
 import io.strata.storage.snapshot.SnapshotNotFoundException;
+import io.strata.storage.snapshot.Tag;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
@@ -252,6 +253,61 @@ class ChangelogRetentionTest {
         assertThat(after.changelogToId()).as("read: the changes go").isEqualTo(11);
         assertThat(t.context().changelogManager().ids()).isEmpty();
         assertNoFileLeftOrMissing(t, "after the consumer read everything");
+    }
+
+    @ParameterizedTest(name = "changelog-producer={0}")
+    @ValueSource(strings = {"input", "none"})
+    void changelogExpirationAloneExpiresKeptChangelogsAndLeavesSnapshotsAndTags(String producer) {
+        FileStoreTable t = create(dir.resolve("alone-" + producer).toString(), producer);
+        History h = new History(31);
+        for (int i = 0; i < 9; i++) {
+            h.append(t, 30);
+            if (i % 3 == 2) {
+                h.compact(t, CompactStrategy.FULL);
+            }
+        }
+        clock.advance(Duration.ofHours(2));
+        t.copyWithOptions(Map.of(
+                        "snapshot.num-retained.max", "3",
+                        "snapshot.num-retained.min", "1",
+                        "changelog.num-retained.max", "100",
+                        "changelog.time-retained", "1 d",
+                        "snapshot.expire.limit", "100"))
+                .newSnapshotExpiration()
+                .expire();
+        long earliest = t.snapshotManager().earliestId().getAsLong();
+        long latest = t.snapshotManager().latestId().getAsLong();
+        assertThat(t.context().changelogManager().ids()).hasSize((int) earliest - 1);
+        t.tags().create("pinned", Optional.of(earliest), Optional.empty());
+
+        // at most the changes of the latest 6 snapshots stay, however young: those below latest - 5 go
+        ChangelogExpireResult r = t.copyWithOptions(Map.of(
+                        "changelog.num-retained.max", "6",
+                        "changelog.num-retained.min", "1",
+                        "changelog.time-retained", "1 d"))
+                .newSnapshotExpiration()
+                .expireChangelogs();
+        assertThat(r.fromId()).isEqualTo(1);
+        assertThat(r.toId()).isEqualTo(latest - 5);
+        assertThat(r.changelogsExpired()).isEqualTo(latest - 6);
+        assertThat(r.deleted()).extracting(TableFile::kind).contains(TableFile.Kind.CHANGELOG_METADATA);
+        assertThat(t.context().changelogManager().ids()).first().isEqualTo(latest - 5);
+        assertThat(t.snapshotManager().earliestId().getAsLong())
+                .as("no snapshot expires")
+                .isEqualTo(earliest);
+        assertThat(t.tags().list()).extracting(Tag::name).containsExactly("pinned");
+        assertThat(t.newIncrementalRead().historyStart().getAsLong()).isEqualTo(latest - 5);
+        assertHistory(t, h, "after changelog expiration alone");
+        assertNoFileLeftOrMissing(t, "after changelog expiration alone");
+
+        ChangelogExpireResult again = t.copyWithOptions(Map.of(
+                        "changelog.num-retained.max", "6",
+                        "changelog.num-retained.min", "1",
+                        "changelog.time-retained", "1 d"))
+                .newSnapshotExpiration()
+                .expireChangelogs();
+        assertThat(again.changelogsExpired()).as("nothing more is due").isZero();
+        assertThat(again.deleted()).isEmpty();
     }
 
     @Test
