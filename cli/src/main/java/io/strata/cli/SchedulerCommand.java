@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import sun.misc.Signal;
 
 /** {@code strata scheduler}: the service that runs maintenance and compaction on a schedule. */
 @Command(
@@ -128,32 +129,47 @@ final class SchedulerCommand implements Callable<Integer> {
                 service.close();
                 throw new IllegalStateException("cannot serve HTTP on 127.0.0.1:" + port + ": " + e.getMessage(), e);
             }
-            CountDownLatch stopped = new CountDownLatch(1);
-            Runtime.getRuntime()
-                    .addShutdownHook(new Thread(
-                            () -> {
-                                err.println("strata: scheduler stopping: no new operations; waiting up to "
-                                        + c.shutdownTimeout() + " for running ones");
-                                err.flush();
-                                try {
-                                    service.close();
-                                    out.println("strata: scheduler stopped cleanly");
-                                } catch (Exception e) {
-                                    err.println("strata: error: scheduler did not stop cleanly: " + e.getMessage());
-                                } finally {
-                                    health.close();
-                                    out.flush();
-                                    err.flush();
-                                    stopped.countDown();
-                                }
-                            },
-                            "strata-scheduler-stop"));
+            // SIGTERM and Ctrl-C stop the service before the JVM begins its shutdown: H2 closes its
+            // databases in a shutdown hook of its own, which would race a stop run from ours
+            CountDownLatch signalled = new CountDownLatch(1);
+            int[] signal = {15};
+            for (String name : new String[] {"TERM", "INT"}) {
+                Signal.handle(new Signal(name), sig -> {
+                    signal[0] = sig.getNumber();
+                    signalled.countDown();
+                });
+            }
+            // any other shutdown (System.exit elsewhere, SIGHUP) still stops it, as best it can
+            Thread fallback = new Thread(() -> stop(service, health, c, out, err), "strata-scheduler-stop");
+            Runtime.getRuntime().addShutdownHook(fallback);
             out.println("strata: scheduler running on " + c.warehouse() + " with "
                     + service.schedules().size() + " schedules; health on http://127.0.0.1:" + health.port()
                     + "/health (status page on /, metrics on /metrics)");
             out.flush();
-            stopped.await();
-            return 0;
+            signalled.await();
+            stop(service, health, c, out, err);
+            // the exit status of a process ended by the signal (143 for SIGTERM), as service managers expect
+            return 128 + signal[0];
+        }
+
+        private static synchronized void stop(
+                SchedulerService service, HealthServer health, SchedulerConfig c, PrintWriter out, PrintWriter err) {
+            if (service.state() == SchedulerService.State.STOPPED) {
+                return;
+            }
+            err.println("strata: scheduler stopping: no new operations; waiting up to " + c.shutdownTimeout()
+                    + " for running ones");
+            err.flush();
+            try {
+                service.close();
+                out.println("strata: scheduler stopped cleanly");
+            } catch (Exception e) {
+                err.println("strata: error: scheduler did not stop cleanly: " + e.getMessage());
+            } finally {
+                health.close();
+                out.flush();
+                err.flush();
+            }
         }
     }
 }

@@ -125,7 +125,7 @@ public final class ConfigLoader {
 
     private SchedulerConfig check(RawConfig raw) {
         String warehouse = raw.warehouse() == null ? "./warehouse" : raw.warehouse();
-        StoreConfig store = store(raw.store(), warehouse);
+        StoreConfig store = store(raw.store(), warehouse, raw.schedulerId());
         TableSelection tables = tables(raw.tables());
         TableSettings defaults = settings(null, null, raw.defaults());
         Map<String, TableSettings> overrides = new LinkedHashMap<>();
@@ -192,7 +192,13 @@ public final class ConfigLoader {
         return host + "-scheduler";
     }
 
-    private StoreConfig store(RawConfig.Store s, String warehouse) {
+    private StoreConfig store(RawConfig.Store s, String warehouse, String schedulerId) {
+        boolean clustered = s != null && Boolean.TRUE.equals(s.clustered());
+        Duration checkin = duration("store.cluster-checkin-interval", s == null ? null : s.clusterCheckinInterval())
+                .orElse(Duration.ofSeconds(15));
+        if (checkin.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw fail("store.cluster-checkin-interval", "must be at least 1 s, got " + s.clusterCheckinInterval());
+        }
         if (s != null && s.jdbcUrl() != null) {
             if (s.h2Path() != null) {
                 throw fail("store.h2-path", "give either store.h2-path or store.jdbc-url, not both");
@@ -202,12 +208,35 @@ public final class ConfigLoader {
                         "store.jdbc-url",
                         "only jdbc:h2: and jdbc:postgresql: job stores are supported, got " + s.jdbcUrl());
             }
-            return new StoreConfig(s.jdbcUrl(), nullToEmpty(s.user()), nullToEmpty(s.password()));
+            if (clustered && !s.jdbcUrl().startsWith("jdbc:postgresql:")) {
+                throw fail(
+                        "store.clustered",
+                        "a clustered scheduler needs a PostgreSQL store (store.jdbc-url: "
+                                + "jdbc:postgresql:...) that every scheduler of the cluster reaches, got "
+                                + s.jdbcUrl());
+            }
+            if (clustered && schedulerId == null) {
+                throw fail(
+                        "store.clustered",
+                        "each scheduler of a cluster needs a scheduler-id of its own "
+                                + "(its Quartz instance id, the owner of its leases): set scheduler-id");
+            }
+            return new StoreConfig(s.jdbcUrl(), nullToEmpty(s.user()), nullToEmpty(s.password()), clustered, checkin);
+        }
+        if (clustered) {
+            throw fail(
+                    "store.clustered",
+                    "a clustered scheduler needs a PostgreSQL store (store.jdbc-url: "
+                            + "jdbc:postgresql:...); an H2 file serves one process");
         }
         String h2 = s != null && s.h2Path() != null ? s.h2Path() : defaultH2Path(warehouse);
         // AUTO_SERVER lets the CLI (history, status, pause) open the file while the service runs
         return new StoreConfig(
-                "jdbc:h2:file:" + Path.of(h2).toAbsolutePath().normalize() + ";AUTO_SERVER=TRUE", "sa", "");
+                "jdbc:h2:file:" + Path.of(h2).toAbsolutePath().normalize() + ";AUTO_SERVER=TRUE",
+                "sa",
+                "",
+                false,
+                checkin);
     }
 
     /** The job store beside a local warehouse (outside any {@code .db} directory, so not a database). */

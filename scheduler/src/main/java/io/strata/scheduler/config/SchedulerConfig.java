@@ -47,25 +47,21 @@ public record SchedulerConfig(
         return keys.error(key, reason);
     }
 
-    /** How Quartz reaches its job store. */
-    public record StoreConfig(String jdbcUrl, String user, String password) {
+    /**
+     * How Quartz reaches its job store.
+     *
+     * @param clustered whether the schedulers on this store form a Quartz cluster
+     * @param clusterCheckinInterval how often a clustered scheduler checks in; one silent for about
+     *     twice as long is taken for dead and its fires are recovered
+     */
+    public record StoreConfig(
+            String jdbcUrl, String user, String password, boolean clustered, Duration clusterCheckinInterval) {
         public boolean isH2() {
             return jdbcUrl.startsWith("jdbc:h2:");
         }
 
         public boolean isPostgres() {
             return jdbcUrl.startsWith("jdbc:postgresql:");
-        }
-
-        /**
-         * The URL the service's pools connect with: an H2 database is kept open until the service
-         * closes its pools ({@code DB_CLOSE_ON_EXIT=FALSE}, unless the URL says otherwise), so that
-         * H2's own shutdown hook does not close it under a graceful shutdown still recording runs.
-         */
-        public String connectionUrl() {
-            return isH2() && !jdbcUrl.toUpperCase(java.util.Locale.ROOT).contains("DB_CLOSE_ON_EXIT")
-                    ? jdbcUrl + ";DB_CLOSE_ON_EXIT=FALSE"
-                    : jdbcUrl;
         }
 
         @Override

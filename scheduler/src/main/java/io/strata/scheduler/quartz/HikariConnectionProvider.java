@@ -13,7 +13,7 @@ public final class HikariConnectionProvider implements ConnectionProvider {
 
     public HikariConnectionProvider(StoreConfig store, int maxConnections) {
         HikariConfig c = new HikariConfig();
-        c.setJdbcUrl(store.connectionUrl());
+        c.setJdbcUrl(store.jdbcUrl());
         c.setUsername(store.user());
         c.setPassword(store.password());
         c.setMaximumPoolSize(maxConnections);

@@ -56,6 +56,11 @@ public final class OperationDispatcher {
         accepting = false;
     }
 
+    /** See {@link OperationGuard#awaitRecovery}: before a fire Quartz recovers from a dead scheduler. */
+    public void awaitRecovery(String table, OperationKind kind) throws Exception {
+        guard.awaitRecovery(table, kind);
+    }
+
     /** Runs {@code kind} on {@code table} for the fire due at {@code due}; returns its outcome. */
     public Optional<Outcome> run(String table, OperationKind kind, Instant due) throws Exception {
         return run(table, kind, due, Optional.empty());

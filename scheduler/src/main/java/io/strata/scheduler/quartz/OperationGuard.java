@@ -6,6 +6,7 @@ import io.strata.scheduler.history.RunCounters;
 import io.strata.scheduler.history.RunHistory;
 import io.strata.scheduler.history.RunOutcome;
 import io.strata.scheduler.history.RunResult;
+import io.strata.scheduler.lease.Lease;
 import io.strata.scheduler.lease.LeaseAcquisition;
 import io.strata.scheduler.lease.LeaseKeeper;
 import io.strata.scheduler.lease.LeaseLostException;
@@ -74,6 +75,38 @@ public final class OperationGuard {
 
     public String owner() {
         return owner;
+    }
+
+    /**
+     * Before a fire that Quartz recovers from a clustered scheduler that died mid-run: waits until
+     * the leases of other owners on {@code table} that conflict with {@code kind} have expired (the
+     * dead holder renews nothing; at most the lease TTL and a second), then marks the runs those
+     * owners left running as interrupted. The recovered fire then takes the lease as any fire does,
+     * so it never runs beside its dead predecessor's operation.
+     */
+    public void awaitRecovery(String table, OperationKind kind) throws SQLException, InterruptedException {
+        LeaseOperation op = leaseOperation(kind);
+        long deadline = System.nanoTime() + ttl.plusSeconds(1).toNanos();
+        java.util.Set<String> dead = new java.util.TreeSet<>();
+        while (true) {
+            List<Lease> blocking = leases.live(table).stream()
+                    .filter(l -> !l.owner().equals(owner) && op.conflictsWith(l.operation()))
+                    .toList();
+            if (blocking.isEmpty() || System.nanoTime() > deadline) {
+                break;
+            }
+            blocking.forEach(l -> dead.add(l.owner()));
+            Thread.sleep(Math.min(1_000, Math.max(50, ttl.toMillis() / 20)));
+        }
+        for (String d : dead) {
+            int n = history.markInterrupted(d);
+            LOG.warn(
+                    "{} {}: recovering the fire of {}, which died; {} of its runs marked interrupted",
+                    table,
+                    kind.key(),
+                    d,
+                    n);
+        }
     }
 
     /** Operations inside the guard now. */

@@ -35,6 +35,9 @@ public final class OperationJob implements InterruptableJob {
         }
         runner = Thread.currentThread();
         try {
+            if (context.isRecovering()) {
+                dispatcher.awaitRecovery(table, kind);
+            }
             dispatcher.run(table, kind, due, Optional.ofNullable(context.getFireInstanceId()));
         } catch (Exception e) {
             throw new JobExecutionException(table + " " + kind.key() + " failed: " + e.getMessage(), e, false);

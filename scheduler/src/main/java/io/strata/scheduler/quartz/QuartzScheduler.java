@@ -12,8 +12,12 @@ import org.quartz.utils.DBConnectionManager;
 
 /**
  * A Quartz scheduler on a JDBC job store ({@code JobStoreTX}): an H2 file or PostgreSQL, through a
- * HikariCP pool, its tables created on first use. Not clustered: one scheduler process per store.
- * Created in standby; {@code start()} begins firing.
+ * HikariCP pool, its tables created on first use. With {@code store.clustered} (PostgreSQL only)
+ * the schedulers sharing the store form one Quartz cluster: each trigger fires on one of them, the
+ * instance id is the {@code scheduler-id} (unique per process), and a fire whose scheduler stops
+ * checking in is recovered by another ({@code requestRecovery} on every job; the recovered fire
+ * waits for the dead holder's lease, {@link OperationGuard#awaitRecovery}). Created in standby;
+ * {@code start()} begins firing.
  */
 public final class QuartzScheduler {
     /** Quartz keys its rows by this name: it must stay the same across restarts. */
@@ -36,7 +40,7 @@ public final class QuartzScheduler {
         DBConnectionManager.getInstance().addConnectionProvider(dataSource, pool);
         Properties p = new Properties();
         p.setProperty(StdSchedulerFactory.PROP_SCHED_INSTANCE_NAME, INSTANCE_NAME);
-        p.setProperty(StdSchedulerFactory.PROP_SCHED_INSTANCE_ID, "local");
+        p.setProperty(StdSchedulerFactory.PROP_SCHED_INSTANCE_ID, store.clustered() ? config.schedulerId() : "local");
         p.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
         p.setProperty("org.quartz.threadPool.class", "org.quartz.simpl.SimpleThreadPool");
         p.setProperty("org.quartz.threadPool.threadCount", String.valueOf(config.maxConcurrentOperations()));
@@ -50,7 +54,14 @@ public final class QuartzScheduler {
         p.setProperty("org.quartz.jobStore.dataSource", dataSource);
         p.setProperty("org.quartz.jobStore.useProperties", "true");
         p.setProperty("org.quartz.jobStore.misfireThreshold", "60000");
-        p.setProperty("org.quartz.jobStore.isClustered", "false");
+        p.setProperty("org.quartz.jobStore.isClustered", String.valueOf(store.clustered()));
+        if (store.clustered()) {
+            p.setProperty(
+                    "org.quartz.jobStore.clusterCheckinInterval",
+                    String.valueOf(store.clusterCheckinInterval().toMillis()));
+            // one acquisition at a time across the cluster: no trigger is acquired twice
+            p.setProperty("org.quartz.jobStore.acquireTriggersWithinLock", "true");
+        }
         Scheduler s = new StdSchedulerFactory(p).getScheduler();
         s.getContext().put(OperationJob.DISPATCHER, dispatcher);
         dispatcher.attach(s);

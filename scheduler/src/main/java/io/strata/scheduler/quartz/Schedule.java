@@ -130,6 +130,8 @@ public record Schedule(String table, OperationKind kind, String definition, Sche
                 .usingJobData(TABLE, table)
                 .usingJobData(OPERATION, kind.key())
                 .storeDurably()
+                // clustered: a fire whose scheduler died mid-run is fired again by another one
+                .requestRecovery(true)
                 .build();
     }
 

@@ -37,7 +37,7 @@ public final class SchedulerDatabase implements AutoCloseable {
     /** Opens the database of {@code store} with at most {@code maxConnections}, creating its tables. */
     public static SchedulerDatabase open(StoreConfig store, int maxConnections, Clock clock) throws SQLException {
         HikariConfig c = new HikariConfig();
-        c.setJdbcUrl(store.connectionUrl());
+        c.setJdbcUrl(store.jdbcUrl());
         c.setUsername(store.user());
         c.setPassword(store.password());
         c.setMaximumPoolSize(maxConnections);

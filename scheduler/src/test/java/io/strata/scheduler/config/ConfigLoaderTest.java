@@ -74,6 +74,40 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aClusteredStoreIsPostgresWithASchedulerIdOfItsOwn() {
+        String pg = "warehouse: /tmp/w\nscheduler-id: node-a\nstore:\n  jdbc-url: jdbc:postgresql://db:5432/strata\n"
+                + "  clustered: true\n  cluster-checkin-interval: 5s\n";
+        SchedulerConfig c = ConfigLoader.parse("s.yaml", pg);
+        assertThat(c.store().clustered()).isTrue();
+        assertThat(c.store().clusterCheckinInterval()).isEqualTo(java.time.Duration.ofSeconds(5));
+        assertThat(ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\n").store().clustered())
+                .isFalse();
+
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\nstore:\n  clustered: true\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("s.yaml:3:3: store.clustered: a clustered scheduler needs a PostgreSQL store");
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", pg.replace("scheduler-id: node-a\n", "")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("store.clustered: each scheduler of a cluster needs a scheduler-id");
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", pg.replace("5s", "10ms")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("store.cluster-checkin-interval: must be at least 1 s");
+    }
+
+    @Test
+    void theClusterSampleLoadsAsAClusteredPostgresStore() {
+        SchedulerConfig c = ConfigLoader.load(SAMPLE.resolveSibling("scheduler-cluster.yaml"));
+        assertThat(c.store().isPostgres()).isTrue();
+        assertThat(c.store().clustered()).isTrue();
+        assertThat(c.store().clusterCheckinInterval()).isEqualTo(java.time.Duration.ofSeconds(15));
+        assertThat(c.schedulerId()).isEqualTo("scheduler-a");
+        assertThat(c.tables().databases())
+                .extracting(SchedulerConfig.DatabaseSelection::name)
+                .containsExactly("cdc", "logs");
+        assertThat(c.defaults().fullCompaction().get().window().toString()).contains("01:00");
+    }
+
+    @Test
     void anUnknownKeyIsNamedWithItsLineAndColumn() {
         String yaml = """
                 warehouse: /tmp/w
