@@ -132,6 +132,7 @@ final class SchedulerStateCommands {
                 "tags",
                 "files",
                 "bytes",
+                "rows",
                 "detail");
         for (Run r : runs) {
             String detail = r.error()
@@ -151,6 +152,7 @@ final class SchedulerStateCommands {
                     r.counters().tagsCreated(),
                     r.counters().filesDeleted(),
                     r.counters().bytesFreed(),
+                    r.counters().rowsCompacted(),
                     detail);
         }
         t.print(out);

@@ -53,7 +53,7 @@ class ServiceShutdownTest {
         CompactionRunner slow = (table, strategy, placement) -> {
             started.countDown();
             Thread.sleep(1_000);
-            return new CompactionReport(table, strategy, 1, 3, 1, List.of("2"), 0);
+            return new CompactionReport(table, strategy, 1, 3, 1, 1_000, List.of("2"), 0);
         };
         BlockingQueue<Outcome> outcomes = new LinkedBlockingQueue<>();
         SchedulerConfig config = SchedulerTests.config(warehouse, SchedulerTests.h2Store(dir), FULL_COMPACTION);

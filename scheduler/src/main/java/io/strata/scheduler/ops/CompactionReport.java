@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * What a compaction job did to one table: the buckets it rewrote, their sorted runs before its
- * first rewrite and after its last (summed over those buckets), and the snapshots it committed.
+ * first rewrite and after its last (summed over those buckets), the rows its rewrites read (every
+ * rewrite, a bucket re-planned beside a writer counted each time), and the snapshots it committed.
  */
 public record CompactionReport(
         String table,
@@ -13,6 +14,7 @@ public record CompactionReport(
         int buckets,
         int sortedRunsBefore,
         int sortedRunsAfter,
+        long rowsCompacted,
         List<String> committedSnapshots,
         int conflicts) {
 

@@ -83,8 +83,9 @@ public final class EmbeddedCompactionRunner implements CompactionRunner {
             }
             int before = byBucket.values().stream().mapToInt(r -> r[0]).sum();
             int after = byBucket.values().stream().mapToInt(r -> r[1]).sum();
+            long rows = rewritten.stream().mapToLong(e -> e.rowsRead).sum();
             return new CompactionReport(
-                    table, strategy, byBucket.size(), before, after, List.copyOf(committed), conflicts[0]);
+                    table, strategy, byBucket.size(), before, after, rows, List.copyOf(committed), conflicts[0]);
         }
     }
 }

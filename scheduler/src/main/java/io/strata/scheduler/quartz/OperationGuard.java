@@ -264,7 +264,9 @@ public final class OperationGuard {
                     ? RunCounters.NONE
                     : new RunCounters(0, c.result().deleted().size(), c.result().bytes(), 0);
         }
-        // a compaction report counts buckets and sorted runs, not rows
+        if (o instanceof Outcome.Compacted c) {
+            return new RunCounters(0, 0, 0, c.report().rowsCompacted(), 0, 0, 0);
+        }
         return RunCounters.NONE;
     }
 }

@@ -169,7 +169,7 @@ class OperationsTest {
         List<String> ran = new java.util.concurrent.CopyOnWriteArrayList<>();
         CompactionRunner recording = (table, strategy, placement) -> {
             ran.add(table + " " + strategy);
-            return new CompactionReport(table, strategy, 1, 2, 1, List.of("1"), 0);
+            return new CompactionReport(table, strategy, 1, 2, 1, 1_000, List.of("1"), 0);
         };
         SchedulerConfig config = SchedulerTests.config(warehouse, SchedulerTests.h2Store(dir), """
                 tables:
@@ -232,7 +232,7 @@ class OperationsTest {
         List<String> ran = new java.util.concurrent.CopyOnWriteArrayList<>();
         CompactionRunner recording = (table, strategy, placement) -> {
             ran.add(table);
-            return new CompactionReport(table, strategy, 1, 2, 1, List.of("2"), 0);
+            return new CompactionReport(table, strategy, 1, 2, 1, 1_000, List.of("2"), 0);
         };
         var full = new TableSettings.FullCompaction(
                 "0 0 2 * * ?",

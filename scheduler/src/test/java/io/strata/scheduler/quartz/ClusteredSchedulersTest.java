@@ -108,11 +108,11 @@ class ClusteredSchedulersTest {
             CompactionRunner slow = (table, strategy, placement) -> {
                 started.countDown();
                 release.await();
-                return new CompactionReport(table, strategy, 1, 3, 1, List.of("2"), 0);
+                return new CompactionReport(table, strategy, 1, 3, 1, 1_000, List.of("2"), 0);
             };
             CompactionRunner joiner = (table, strategy, placement) -> {
                 joinerCompactions.incrementAndGet();
-                return new CompactionReport(table, strategy, 0, 0, 0, List.of(), 0);
+                return new CompactionReport(table, strategy, 0, 0, 0, 0, List.of(), 0);
             };
             SchedulerConfig a = SchedulerTests.config(warehouse, store, "scheduler-id: node-a\n" + body);
             SchedulerConfig b = SchedulerTests.config(warehouse, store, "scheduler-id: node-b\n" + body);
