@@ -7,11 +7,19 @@ import io.strata.scheduler.config.ConfigLoader;
 import io.strata.scheduler.lease.LeaseAcquisition;
 import io.strata.scheduler.lease.LeaseOperation;
 import io.strata.scheduler.quartz.SchedulerDatabase;
+import io.strata.storage.commit.TableCommit;
+import io.strata.storage.data.GenericRow;
+import io.strata.storage.schema.Schema;
+import io.strata.storage.table.Catalog;
+import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.table.TableWrite;
 import io.strata.storage.testutil.TestTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -123,5 +131,75 @@ class SchedulerStateCommandsTest {
                 SchedulerDatabase.open(ConfigLoader.load(Path.of(cfg)).store(), 1, Clock.systemUTC())) {
             assertThat(db.history().recent(Optional.empty(), 10)).hasSize(3);
         }
+    }
+
+    @Test
+    void triggerRunsChangelogExpirationPartitionExpirationAndAutoTagAndHistoryCountsThem() throws Exception {
+        Path warehouse = dir.resolve("warehouse");
+        FileStoreTable t = Catalog.open(warehouse.toString())
+                .createTable(
+                        "db",
+                        "p",
+                        Schema.newBuilder()
+                                .column("dt", "STRING NOT NULL")
+                                .column("k", "BIGINT NOT NULL")
+                                .primaryKey("dt", "k")
+                                .partitionKeys("dt")
+                                .option("bucket", "1")
+                                .option("write-only", "true")
+                                .option("partition.expiration-time", "7d")
+                                .option("tag.automatic-creation", "process-time")
+                                .build());
+        LocalDate today = LocalDate.now(ZoneOffset.UTC);
+        try (TableWrite w = t.newWrite("w");
+                TableCommit c = t.newCommit("w")) {
+            w.write(GenericRow.insert(today.minusDays(30).toString(), 1L));
+            w.write(GenericRow.insert(today.toString(), 2L));
+            c.commit(1, w.prepareCommit());
+        }
+        Path cfg = Files.writeString(dir.resolve("retention.yaml"), """
+                warehouse: %s
+                scheduler-id: cli-retention
+                store:
+                  h2-path: %s
+                tables:
+                  names: [db.p]
+                defaults:
+                  changelog-expiration:
+                    cron: "0 0 3 1 1 ? 2099"
+                  partition-expiration:
+                    cron: "0 0 3 1 1 ? 2099"
+                  auto-tag:
+                    cron: "0 0 3 1 1 ? 2099"
+                """.formatted(
+                        warehouse, dir.resolve("state").resolve("quartz")));
+        String[] trigger = {"scheduler", "trigger", "--config", cfg.toString(), "--table", "db.p", "--operation"};
+
+        CliRunner.Result changelog = CliRunner.run(with(trigger, "changelog-expiration"));
+        assertThat(changelog.exit()).as(changelog.err()).isZero();
+        assertThat(changelog.out()).startsWith("db.p changelog-expiration: no kept changelog due to expire");
+        CliRunner.Result partitions = CliRunner.run(with(trigger, "partition-expiration"));
+        assertThat(partitions.exit()).as(partitions.err()).isZero();
+        assertThat(partitions.out())
+                .startsWith("db.p partition-expiration: dropped 1 partitions in snapshot 2: dt=" + today.minusDays(30));
+        CliRunner.Result tag = CliRunner.run(with(trigger, "auto-tag"));
+        assertThat(tag.exit()).as(tag.err()).isZero();
+        assertThat(tag.out()).startsWith("db.p auto-tag: no tag created: no snapshot committed before");
+
+        CliRunner.Result json = CliRunner.run("scheduler", "history", "--config", cfg.toString(), "--json");
+        assertThat(json.out())
+                .contains("\"operation\" : \"partition-expiration\"")
+                .contains("\"partitionsExpired\" : 1")
+                .contains("\"operation\" : \"auto-tag\"")
+                .contains("\"operation\" : \"changelog-expiration\"");
+        assertThat(TestTables.scan(Catalog.open(warehouse.toString()).getTable("db.p")))
+                .singleElement()
+                .satisfies(r -> assertThat(r.get(0)).isEqualTo(today.toString()));
+    }
+
+    private static String[] with(String[] args, String last) {
+        String[] out = java.util.Arrays.copyOf(args, args.length + 1);
+        out[args.length] = last;
+        return out;
     }
 }

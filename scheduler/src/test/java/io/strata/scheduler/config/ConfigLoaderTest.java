@@ -108,6 +108,107 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void changelogAndPartitionExpirationAndAutoTagsMergeOverTheDefaultsKeyByKey() {
+        SchedulerConfig c = ConfigLoader.parse("s.yaml", """
+                warehouse: /tmp/w
+                defaults:
+                  changelog-expiration:
+                    cron: "0 15 * * * ?"
+                    retain-max: 100
+                  partition-expiration:
+                    cron: "0 0 1 * * ?"
+                    zone: Europe/Berlin
+                    older-than: 30d
+                  auto-tag:
+                    cron: "0 5 0 * * ?"
+                overrides:
+                  db.t:
+                    changelog-expiration:
+                      older-than: 2d
+                    partition-expiration:
+                      older-than: 7d
+                      timestamp-formatter: yyyyMMdd
+                      dry-run: true
+                    auto-tag:
+                      enabled: false
+                """);
+        TableSettings d = c.defaults();
+        assertThat(d.changelogExpiration().get().olderThan()).isEmpty();
+        assertThat(d.partitionExpiration().get().dryRun()).isFalse();
+        assertThat(d.partitionExpiration().get().timestampFormatter()).isEmpty();
+        TableSettings t = c.settingsFor("db.t");
+        assertThat(t.changelogExpiration()).hasValueSatisfying(e -> {
+            assertThat(e.retainMax()).as("from the defaults").hasValue(100);
+            assertThat(e.olderThan()).contains(Duration.ofDays(2));
+            assertThat(e.zone()).isEqualTo(java.time.ZoneOffset.UTC);
+        });
+        assertThat(t.partitionExpiration()).hasValueSatisfying(p -> {
+            assertThat(p.cron()).isEqualTo("0 0 1 * * ?");
+            assertThat(p.zone()).isEqualTo(ZoneId.of("Europe/Berlin"));
+            assertThat(p.olderThan()).contains(Duration.ofDays(7));
+            assertThat(p.timestampFormatter()).contains("yyyyMMdd");
+            assertThat(p.dryRun()).isTrue();
+        });
+        assertThat(t.autoTag()).as("turned off by the override").isEmpty();
+    }
+
+    @Test
+    void errorsInTheRetentionSectionsAreNamedWithTheirLineAndColumn() {
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
+                        defaults:
+                          partition-expiration:
+                            cron: "0 0 1 * * ?"
+                            expiration-time: 7d
+                        """))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith(
+                        "s.yaml:4:5: defaults.partition-expiration.expiration-time: unknown key " + "'expiration-time'")
+                .hasMessageContaining("older-than")
+                .hasMessageContaining("timestamp-formatter");
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
+                        defaults:
+                          partition-expiration:
+                            cron: "0 0 1 * * ?"
+                        overrides:
+                          db.t:
+                            partition-expiration:
+                              timestamp-formatter: yyyy-MM-dd {
+                        """))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("s.yaml:7:7: overrides.db.t.partition-expiration.timestamp-formatter: not a "
+                        + "java.time pattern");
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
+                        defaults:
+                          partition-expiration:
+                            cron: "0 0 1 * * ?"
+                            older-than: 0 ms
+                        """))
+                .hasMessageStartingWith("s.yaml:4:5: defaults.partition-expiration.older-than: must be positive");
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
+                        defaults:
+                          changelog-expiration:
+                            cron: "0 15 * * * ?"
+                            retain-min: 5
+                            retain-max: 2
+                        """))
+                .hasMessageStartingWith("s.yaml:5:5: defaults.changelog-expiration.retain-max: must be at least "
+                        + "retain-min (5), got 2");
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
+                        defaults:
+                          auto-tag:
+                            zone: UTC
+                        """))
+                .hasMessageStartingWith("s.yaml:2:3: defaults.auto-tag: a schedule needs a cron expression");
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
+                        defaults:
+                          auto-tag:
+                            cron: "0 5 0 * * ?"
+                            period: hourly
+                        """))
+                .hasMessageStartingWith("s.yaml:4:5: defaults.auto-tag.period: unknown key 'period'");
+    }
+
+    @Test
     void anUnknownKeyIsNamedWithItsLineAndColumn() {
         String yaml = """
                 warehouse: /tmp/w
