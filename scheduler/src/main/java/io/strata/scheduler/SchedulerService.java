@@ -249,6 +249,11 @@ public final class SchedulerService implements AutoCloseable {
         return polls;
     }
 
+    /** The slots of the capped classes (compactions, maintenance) and the fires waiting for them. */
+    public Admission admission() {
+        return admission;
+    }
+
     public OperationDispatcher dispatcher() {
         return dispatcher;
     }
