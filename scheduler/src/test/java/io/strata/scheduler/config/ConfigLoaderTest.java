@@ -114,6 +114,17 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theSamplesCommentedCapsLoadWhenUncommented() throws Exception {
+        String text = Files.readString(SAMPLE);
+        assertThat(text).contains("# max-concurrent-compactions: 1\n", "# max-concurrent-maintenance: 1\n");
+        String uncommented = text.replace("# max-concurrent-compactions: 1", "max-concurrent-compactions: 2")
+                .replace("# max-concurrent-maintenance: 1", "max-concurrent-maintenance: 2");
+        SchedulerConfig c = ConfigLoader.parse("scheduler.yaml", uncommented);
+        assertThat(c.maxConcurrentCompactions()).isEqualTo(2);
+        assertThat(c.maxConcurrentMaintenance()).isEqualTo(2);
+    }
+
+    @Test
     void theCapsPerClassDefaultToOneAndStayWithinTheOperationThreads() {
         SchedulerConfig d = ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\n");
         assertThat(d.maxConcurrentCompactions()).isEqualTo(1);
