@@ -7,6 +7,7 @@ import io.strata.scheduler.ops.EmbeddedCompactionRunner;
 import io.strata.scheduler.ops.OperationKind;
 import io.strata.scheduler.ops.Outcome;
 import io.strata.scheduler.ops.TableOperations;
+import io.strata.scheduler.quartz.Admission;
 import io.strata.scheduler.quartz.HealthPolls;
 import io.strata.scheduler.quartz.OperationDispatcher;
 import io.strata.scheduler.quartz.OperationGuard;
@@ -46,8 +47,11 @@ public final class ManualRun {
         try (SchedulerDatabase db = SchedulerDatabase.open(config.store(), 2, clock)) {
             OperationGuard guard = new OperationGuard(
                     db.leases(), db.history(), db.pauses(), metrics, owner(config), config.leaseTtl(), clock);
-            OperationDispatcher dispatcher =
-                    new OperationDispatcher(config, ops, guard, new HealthPolls(config, ops, metrics), o -> {});
+            // a single run: nothing else in this process takes a slot
+            Admission admission =
+                    new Admission(config.maxConcurrentCompactions(), config.maxConcurrentMaintenance(), n -> {});
+            OperationDispatcher dispatcher = new OperationDispatcher(
+                    config, ops, guard, new HealthPolls(config, ops, metrics), admission, o -> {});
             return dispatcher.run(table, kind, clock.instant());
         }
     }

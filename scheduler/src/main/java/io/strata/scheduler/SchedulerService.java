@@ -7,6 +7,7 @@ import io.strata.scheduler.ops.CompactionRunner;
 import io.strata.scheduler.ops.EmbeddedCompactionRunner;
 import io.strata.scheduler.ops.Outcome;
 import io.strata.scheduler.ops.TableOperations;
+import io.strata.scheduler.quartz.Admission;
 import io.strata.scheduler.quartz.HealthPolls;
 import io.strata.scheduler.quartz.OperationDispatcher;
 import io.strata.scheduler.quartz.OperationGuard;
@@ -65,11 +66,15 @@ public final class SchedulerService implements AutoCloseable {
     private final SchedulerDatabase database;
     private final OperationGuard guard;
     private final HealthPolls polls;
+    private final Admission admission;
     private final OperationDispatcher dispatcher;
     private final Scheduler scheduler;
     private final ScheduledExecutorService discoveryLoop;
     private volatile List<Schedule> schedules = List.of();
     private volatile List<String> tables = List.of();
+    /** Triggers due but not fired at the last discovery: they wait for a free operation thread. */
+    private volatile int dueUnfired;
+
     private volatile State state = State.RUNNING;
 
     private SchedulerService(SchedulerConfig config, CompactionRunner compactions, Clock clock, Consumer<Outcome> l)
@@ -93,7 +98,9 @@ public final class SchedulerService implements AutoCloseable {
                     config.leaseTtl(),
                     clock);
             this.polls = new HealthPolls(config, ops, metrics);
-            this.dispatcher = new OperationDispatcher(config, ops, guard, polls, l);
+            this.admission = new Admission(
+                    config.maxConcurrentCompactions(), config.maxConcurrentMaintenance(), n -> publishQueue());
+            this.dispatcher = new OperationDispatcher(config, ops, guard, polls, admission, l);
             this.scheduler = QuartzScheduler.create(config, dispatcher);
         } catch (Exception e) {
             database.close();
@@ -151,8 +158,14 @@ public final class SchedulerService implements AutoCloseable {
         this.tables = tables;
         polls.pollAll(tables);
         guard.publishLeases();
-        metrics.setQueue(waiting(), guard.running());
+        dueUnfired = waiting();
+        publishQueue();
         return schedules;
+    }
+
+    /** The queue series: fires waiting for a thread (as of the last discovery) or for a slot (now). */
+    private void publishQueue() {
+        metrics.setQueue(dueUnfired + admission.waiting(), guard.running());
     }
 
     /** Triggers due already that wait for a free operation thread. */
@@ -234,6 +247,11 @@ public final class SchedulerService implements AutoCloseable {
 
     public HealthPolls polls() {
         return polls;
+    }
+
+    /** The slots of the capped classes (compactions, maintenance) and the fires waiting for them. */
+    public Admission admission() {
+        return admission;
     }
 
     public OperationDispatcher dispatcher() {

@@ -144,6 +144,8 @@ public final class ConfigLoader {
         if (concurrency < 1) {
             throw fail("max-concurrent-operations", "must be at least 1, got " + concurrency);
         }
+        int compactions = cap("max-concurrent-compactions", raw.maxConcurrentCompactions(), concurrency);
+        int maintenance = cap("max-concurrent-maintenance", raw.maxConcurrentMaintenance(), concurrency);
         String id = raw.schedulerId() == null ? defaultSchedulerId() : raw.schedulerId();
         if (id.isBlank() || id.length() > 200) {
             throw fail("scheduler-id", "must be a non-blank name of at most 200 characters, got '" + id + "'");
@@ -175,7 +177,28 @@ public final class ConfigLoader {
                 leaseTtl,
                 retention,
                 bucketSeries,
-                new ConfigKeys(file, locations));
+                new ConfigKeys(file, locations),
+                compactions,
+                maintenance);
+    }
+
+    /**
+     * A cap on the operations of one class that run at once: 1 unless given, at least 1 and at
+     * most the operation threads (a larger cap could never be reached).
+     */
+    private int cap(String key, Integer value, int threads) {
+        if (value == null) {
+            return 1;
+        }
+        if (value < 1) {
+            throw fail(key, "must be at least 1, got " + value);
+        }
+        if (value > threads) {
+            throw fail(
+                    key,
+                    "must be at most max-concurrent-operations (" + threads + ", the operation threads), got " + value);
+        }
+        return value;
     }
 
     /**

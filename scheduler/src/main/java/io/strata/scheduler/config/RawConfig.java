@@ -17,6 +17,8 @@ record RawConfig(
         @JsonProperty("discovery-interval") String discoveryInterval,
         @JsonProperty("shutdown-timeout") String shutdownTimeout,
         @JsonProperty("max-concurrent-operations") Integer maxConcurrentOperations,
+        @JsonProperty("max-concurrent-compactions") Integer maxConcurrentCompactions,
+        @JsonProperty("max-concurrent-maintenance") Integer maxConcurrentMaintenance,
         @JsonProperty("scheduler-id") String schedulerId,
         @JsonProperty("lease-ttl") String leaseTtl,
         @JsonProperty("history-retention") String historyRetention,

@@ -20,6 +20,10 @@ import java.util.Map;
  * @param maxBucketSeries buckets per table that get metric series of their own (the worst ones)
  * @param keys where each key is written, for errors found after loading (a table the warehouse
  *     does not have)
+ * @param maxConcurrentCompactions full and backlog compactions that run at once (at most
+ *     {@code maxConcurrentOperations}); a fire that finds them all running waits for one to end
+ * @param maxConcurrentMaintenance every other operation (expirations, automatic tags, orphan
+ *     cleanup) that runs at once (at most {@code maxConcurrentOperations}), waiting likewise
  */
 public record SchedulerConfig(
         String source,
@@ -35,7 +39,9 @@ public record SchedulerConfig(
         Duration leaseTtl,
         Duration historyRetention,
         int maxBucketSeries,
-        ConfigKeys keys) {
+        ConfigKeys keys,
+        int maxConcurrentCompactions,
+        int maxConcurrentMaintenance) {
 
     /** The operations of {@code table} ({@code db.name}): its override merged over the defaults. */
     public TableSettings settingsFor(String table) {

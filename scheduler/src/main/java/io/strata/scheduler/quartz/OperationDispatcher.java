@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the operation a trigger fired for, with the table's current settings: a schedule the config
  * no longer has is not run. A full compaction held back by its window gets a one-shot trigger at
- * the window's next opening. Every outcome goes to the listener (tests, the service's log).
+ * the window's next opening. A run waits for a slot of its class first ({@link Admission}: the caps
+ * on concurrent compactions and maintenance). Every outcome goes to the listener (tests, the
+ * service's log).
  */
 public final class OperationDispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(OperationDispatcher.class);
@@ -30,6 +32,7 @@ public final class OperationDispatcher {
     private final TableOperations ops;
     private final OperationGuard guard;
     private final HealthPolls polls;
+    private final Admission admission;
     private final Consumer<Outcome> listener;
     private volatile Scheduler scheduler;
     private volatile boolean accepting = true;
@@ -39,11 +42,13 @@ public final class OperationDispatcher {
             TableOperations ops,
             OperationGuard guard,
             HealthPolls polls,
+            Admission admission,
             Consumer<Outcome> listener) {
         this.config = config;
         this.ops = ops;
         this.guard = guard;
         this.polls = polls;
+        this.admission = admission;
         this.listener = listener;
     }
 
@@ -51,9 +56,10 @@ public final class OperationDispatcher {
         this.scheduler = s;
     }
 
-    /** From now on fires start nothing (shutdown has begun). */
+    /** From now on fires start nothing (shutdown has begun); the fires waiting for a slot leave. */
     public void stopAccepting() {
         accepting = false;
+        admission.close();
     }
 
     /** See {@link OperationGuard#awaitRecovery}: before a fire Quartz recovers from a dead scheduler. */
@@ -79,67 +85,30 @@ public final class OperationDispatcher {
             return Optional.empty();
         }
         TableSettings s = config.settingsFor(table);
-        Outcome o = switch (kind) {
-            case EXPIRATION ->
-                s.expiration().isEmpty()
-                        ? null
-                        : guard.run(
-                                table,
-                                kind,
-                                fireId,
-                                () -> ops.expire(table, s.expiration().get()));
-            case CHANGELOG_EXPIRATION ->
-                s.changelogExpiration().isEmpty()
-                        ? null
-                        : guard.run(
-                                table,
-                                kind,
-                                fireId,
-                                () -> ops.expireChangelogs(
-                                        table, s.changelogExpiration().get()));
-            case PARTITION_EXPIRATION ->
-                s.partitionExpiration().isEmpty()
-                        ? null
-                        : guard.run(
-                                table,
-                                kind,
-                                fireId,
-                                () -> ops.expirePartitions(
-                                        table, s.partitionExpiration().get()));
-            case AUTO_TAG ->
-                s.autoTag().isEmpty()
-                        ? null
-                        : guard.run(
-                                table,
-                                kind,
-                                fireId,
-                                () -> ops.autoTag(table, s.autoTag().get()));
-            case ORPHAN_CLEANUP ->
-                s.orphanCleanup().isEmpty()
-                        ? null
-                        : guard.run(
-                                table,
-                                kind,
-                                fireId,
-                                () -> ops.cleanOrphans(table, s.orphanCleanup().get()));
+        Optional<OperationGuard.Work> work = switch (kind) {
+            case EXPIRATION -> s.expiration().map(e -> () -> ops.expire(table, e));
+            case CHANGELOG_EXPIRATION -> s.changelogExpiration().map(e -> () -> ops.expireChangelogs(table, e));
+            case PARTITION_EXPIRATION -> s.partitionExpiration().map(e -> () -> ops.expirePartitions(table, e));
+            case AUTO_TAG -> s.autoTag().map(t -> () -> ops.autoTag(table, t));
+            case ORPHAN_CLEANUP -> s.orphanCleanup().map(c -> () -> ops.cleanOrphans(table, c));
             case FULL_COMPACTION ->
-                s.fullCompaction().isEmpty()
-                        ? null
-                        : guard.run(
-                                table,
-                                kind,
-                                fireId,
-                                () -> ops.fullCompaction(
-                                        table, s.fullCompaction().get(), s.compaction(), due));
-            case BACKLOG_COMPACTION ->
-                s.backlogCompaction().isEmpty()
-                        ? null
-                        : backlog(table, s.backlogCompaction().get(), s.compaction(), due, fireId);
+                s.fullCompaction().map(f -> () -> ops.fullCompaction(table, f, s.compaction(), due));
+            case BACKLOG_COMPACTION -> Optional.empty();
         };
-        if (o == null) {
+        boolean configured =
+                kind == OperationKind.BACKLOG_COMPACTION ? s.backlogCompaction().isPresent() : work.isPresent();
+        if (!configured) {
             LOG.info("{} {}: no longer in the config, not run", table, kind.key());
             return Optional.empty();
         }
+        Optional<Outcome> admitted = kind == OperationKind.BACKLOG_COMPACTION
+                ? backlog(table, s.backlogCompaction().get(), s.compaction(), due, fireId)
+                : admitted(table, kind, fireId, Optional.empty(), work.get());
+        if (admitted.isEmpty()) {
+            LOG.info("{} {}: not started, the scheduler is shutting down", table, kind.key());
+            return Optional.empty();
+        }
+        Outcome o = admitted.get();
         if (o instanceof Outcome.Skipped skipped && skipped.retryAt().isPresent()) {
             defer(new JobKey(kind.key(), table), skipped.retryAt().get());
         }
@@ -147,23 +116,48 @@ public final class OperationDispatcher {
         return Optional.of(o);
     }
 
-    private Outcome backlog(
+    /** The backlog poll, and the compaction when the table is over its thresholds. */
+    private Optional<Outcome> backlog(
             String table, BacklogCompaction b, Compaction placement, Instant due, Optional<String> fireId)
             throws Exception {
         Optional<Outcome> late = ops.lateBacklogPoll(table, b, due);
         if (late.isPresent()) {
-            return late.get();
+            return late;
         }
         Optional<Backlog> backlog = Backlog.of(polls.poll(table), b);
         if (backlog.isEmpty() || !backlog.get().exceeds()) {
             String why = backlog.map(Backlog::toString).orElse("no snapshot yet");
-            return new Outcome.Skipped(table, OperationKind.BACKLOG_COMPACTION, why, Optional.empty());
+            return Optional.of(new Outcome.Skipped(table, OperationKind.BACKLOG_COMPACTION, why, Optional.empty()));
         }
-        return guard.run(
+        return admitted(
                 table,
                 OperationKind.BACKLOG_COMPACTION,
                 fireId,
+                backlog,
                 () -> ops.compactBacklog(table, backlog.get(), placement));
+    }
+
+    /**
+     * Runs {@code work} inside the guard once its class has a free slot ({@link Admission});
+     * empty when the shutdown began before it got one.
+     */
+    private Optional<Outcome> admitted(
+            String table,
+            OperationKind kind,
+            Optional<String> fireId,
+            Optional<Backlog> backlog,
+            OperationGuard.Work work)
+            throws Exception {
+        Optional<Admission.Slot> slot = admission.enter(kind, backlog);
+        if (slot.isEmpty()) {
+            return Optional.empty();
+        }
+        try (Admission.Slot held = slot.get()) {
+            if (!accepting) {
+                return Optional.empty();
+            }
+            return Optional.of(guard.run(table, kind, fireId, work));
+        }
     }
 
     private void defer(JobKey job, Instant at) throws SchedulerException {

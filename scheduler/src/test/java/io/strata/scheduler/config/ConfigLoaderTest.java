@@ -249,6 +249,46 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theSamplesCommentedCapsLoadWhenUncommented() throws Exception {
+        String text = Files.readString(SAMPLE);
+        assertThat(text).contains("# max-concurrent-compactions: 1\n", "# max-concurrent-maintenance: 1\n");
+        String uncommented = text.replace("# max-concurrent-compactions: 1", "max-concurrent-compactions: 2")
+                .replace("# max-concurrent-maintenance: 1", "max-concurrent-maintenance: 2");
+        SchedulerConfig c = ConfigLoader.parse("scheduler.yaml", uncommented);
+        assertThat(c.maxConcurrentCompactions()).isEqualTo(2);
+        assertThat(c.maxConcurrentMaintenance()).isEqualTo(2);
+    }
+
+    @Test
+    void theCapsPerClassDefaultToOneAndStayWithinTheOperationThreads() {
+        SchedulerConfig d = ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\n");
+        assertThat(d.maxConcurrentCompactions()).isEqualTo(1);
+        assertThat(d.maxConcurrentMaintenance()).isEqualTo(1);
+        SchedulerConfig c = ConfigLoader.parse(
+                "s.yaml",
+                "warehouse: /tmp/w\nmax-concurrent-operations: 4\nmax-concurrent-compactions: 3\n"
+                        + "max-concurrent-maintenance: 4\n");
+        assertThat(c.maxConcurrentCompactions()).isEqualTo(3);
+        assertThat(c.maxConcurrentMaintenance()).isEqualTo(4);
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\nmax-concurrent-compactions: 0\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("s.yaml:2:1: max-concurrent-compactions: must be at least 1, got 0");
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\nmax-concurrent-maintenance: 0\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("s.yaml:2:1: max-concurrent-maintenance: must be at least 1, got 0");
+        assertThatThrownBy(() -> ConfigLoader.parse(
+                        "s.yaml", "warehouse: /tmp/w\nmax-concurrent-operations: 2\nmax-concurrent-compactions: 3\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("s.yaml:3:1: max-concurrent-compactions: must be at most "
+                        + "max-concurrent-operations (2, the operation threads), got 3");
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\nmax-concurrent-maintenance: 3\n"))
+                .isInstanceOf(ConfigException.class)
+                .as("against the default of 2 threads")
+                .hasMessageStartingWith("s.yaml:2:1: max-concurrent-maintenance: must be at most "
+                        + "max-concurrent-operations (2, the operation threads), got 3");
+    }
+
+    @Test
     void aBadCronIsNamedWithItsLineAndColumn() {
         String yaml = """
                 warehouse: /tmp/w
