@@ -59,7 +59,7 @@ class OperationCapsTest {
                     throw new AssertionError("the test never released the compaction of " + table);
                 }
                 compacted.add(table);
-                return new CompactionReport(table, strategy, 1, 2, 1, List.of("2"), 0);
+                return new CompactionReport(table, strategy, 1, 2, 1, 1_000, List.of("2"), 0);
             } finally {
                 running.decrementAndGet();
             }
