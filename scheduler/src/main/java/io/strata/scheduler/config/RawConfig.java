@@ -26,7 +26,9 @@ record RawConfig(
             @JsonProperty("h2-path") String h2Path,
             @JsonProperty("jdbc-url") String jdbcUrl,
             @JsonProperty("user") String user,
-            @JsonProperty("password") String password) {}
+            @JsonProperty("password") String password,
+            @JsonProperty("clustered") Boolean clustered,
+            @JsonProperty("cluster-checkin-interval") String clusterCheckinInterval) {}
 
     record Tables(
             @JsonProperty("names") List<String> names,

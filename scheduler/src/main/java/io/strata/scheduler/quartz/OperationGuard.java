@@ -53,6 +53,7 @@ public final class OperationGuard {
     private final Duration ttl;
     private final Clock clock;
     private final AtomicInteger running = new AtomicInteger();
+    private final FireRecovery recovery;
 
     public OperationGuard(
             LeaseStore leases,
@@ -69,6 +70,7 @@ public final class OperationGuard {
         this.owner = owner;
         this.ttl = ttl;
         this.clock = clock;
+        this.recovery = new FireRecovery(leases, history, owner, ttl, clock);
     }
 
     public String owner() {
@@ -155,6 +157,21 @@ public final class OperationGuard {
             running.decrementAndGet();
             publishLeases();
         }
+    }
+
+    /**
+     * Before a fire that recovers the run {@code deadOwner} left of {@code kind} on {@code table}:
+     * waits for that owner's lease to expire and marks its run interrupted ({@link
+     * FireRecovery#takeOver}). Empty when the fire may go on through {@link #run}; otherwise the
+     * skip, recorded, naming why (its holder renewed the lease, so it is alive).
+     */
+    public Optional<Outcome> takeOver(String table, OperationKind kind, String deadOwner, Optional<String> fireId)
+            throws Exception {
+        Optional<String> refused = recovery.takeOver(table, kind, deadOwner, fireId);
+        if (refused.isPresent()) {
+            return Optional.of(skipped(table, kind, fireId, refused.get()));
+        }
+        return Optional.empty();
     }
 
     private Outcome skipped(String table, OperationKind kind, Optional<String> fireId, String reason)

@@ -105,6 +105,8 @@ public record Schedule(String table, OperationKind kind, String definition, Sche
                 .usingJobData(TABLE, table)
                 .usingJobData(OPERATION, kind.key())
                 .storeDurably()
+                // re-fired when its scheduler dies mid-run: on another node, or at the restart
+                .requestRecovery(true)
                 .build();
     }
 
