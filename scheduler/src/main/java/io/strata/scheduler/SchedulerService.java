@@ -78,6 +78,8 @@ public final class SchedulerService implements AutoCloseable {
     private volatile List<Schedule> schedules = List.of();
     private volatile List<String> tables = List.of();
     private volatile State state = State.RUNNING;
+    /** Whether Quartz started: only then does this process check in to a cluster under its id. */
+    private volatile boolean quartzStarted;
 
     private SchedulerService(SchedulerConfig config, CompactionRunner compactions, Clock clock, Consumer<Outcome> l)
             throws Exception {
@@ -135,6 +137,7 @@ public final class SchedulerService implements AutoCloseable {
             s.pruneHistory();
             s.discoverNow();
             s.scheduler.start();
+            s.quartzStarted = true;
             long every = config.discoveryInterval().toMillis();
             s.discoveryLoop.scheduleWithFixedDelay(s::discoverLogged, every, every, TimeUnit.MILLISECONDS);
             long day = Duration.ofDays(1).toMillis();
@@ -325,7 +328,7 @@ public final class SchedulerService implements AutoCloseable {
         }
         // waiting for jobs lets Quartz record their completion before its store closes
         scheduler.shutdown(running.isEmpty());
-        if (config.store().clustered()) {
+        if (config.store().clustered() && quartzStarted) {
             leaveCluster();
         }
         database.close();

@@ -24,8 +24,7 @@ import org.slf4j.LoggerFactory;
  * told apart.
  *
  * <p>Times are the system clock's, as Quartz's check-ins are. A scheduler that stops gracefully
- * deletes its row when none of its fires is left in flight ({@link #leave}), so a restart need not
- * wait.
+ * leaves the cluster ({@link #leave}), so a restart need not wait and no trigger stays held by it.
  */
 public final class ClusterMembership {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterMembership.class);
@@ -81,20 +80,60 @@ public final class ClusterMembership {
     }
 
     /**
-     * Deletes {@code instanceId}'s row after its scheduler shut down, unless one of its fires is
-     * still recorded in flight: then the row stays, the other nodes count the instance failed and
-     * re-fire that work. Returns whether it deleted the row.
+     * Takes {@code instanceId} out of the cluster after its scheduler shut down. Quartz leaves the
+     * trigger its scheduler thread had acquired for its next fire {@code ACQUIRED}, recorded as
+     * this instance's; that trigger is set back to waiting and the record deleted, as Quartz's own
+     * release of an acquired trigger does, under the {@code TRIGGER_ACCESS} row lock Quartz takes
+     * for acquisitions. Then the instance's row is deleted, unless one of its fires is still
+     * executing: the row then stays, the other nodes count the instance failed and re-fire that
+     * work. Returns whether the row was deleted.
      */
     public static boolean leave(DataSource store, String instanceId) throws SQLException {
-        try (Connection c = store.getConnection();
-                PreparedStatement delete = c.prepareStatement("DELETE FROM QRTZ_SCHEDULER_STATE WHERE SCHED_NAME = ?"
-                        + " AND INSTANCE_NAME = ? AND NOT EXISTS (SELECT 1 FROM QRTZ_FIRED_TRIGGERS"
-                        + " WHERE SCHED_NAME = ? AND INSTANCE_NAME = ?)")) {
-            c.setAutoCommit(true);
-            delete.setString(1, QuartzScheduler.INSTANCE_NAME);
-            delete.setString(2, instanceId);
-            delete.setString(3, QuartzScheduler.INSTANCE_NAME);
-            delete.setString(4, instanceId);
+        try (Connection c = store.getConnection()) {
+            boolean auto = c.getAutoCommit();
+            c.setAutoCommit(false);
+            try {
+                boolean left = leave(c, instanceId);
+                c.commit();
+                return left;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(auto);
+            }
+        }
+    }
+
+    private static boolean leave(Connection c, String id) throws SQLException {
+        String sched = QuartzScheduler.INSTANCE_NAME;
+        try (PreparedStatement lock = c.prepareStatement(
+                "SELECT LOCK_NAME FROM QRTZ_LOCKS WHERE SCHED_NAME = ? AND LOCK_NAME = 'TRIGGER_ACCESS' FOR UPDATE")) {
+            lock.setString(1, sched);
+            lock.executeQuery().close();
+        }
+        try (PreparedStatement release = c.prepareStatement("UPDATE QRTZ_TRIGGERS SET TRIGGER_STATE = 'WAITING'"
+                + " WHERE SCHED_NAME = ? AND TRIGGER_STATE = 'ACQUIRED' AND EXISTS (SELECT 1 FROM"
+                + " QRTZ_FIRED_TRIGGERS f WHERE f.SCHED_NAME = QRTZ_TRIGGERS.SCHED_NAME AND f.INSTANCE_NAME = ?"
+                + " AND f.STATE = 'ACQUIRED' AND f.TRIGGER_NAME = QRTZ_TRIGGERS.TRIGGER_NAME"
+                + " AND f.TRIGGER_GROUP = QRTZ_TRIGGERS.TRIGGER_GROUP)")) {
+            release.setString(1, sched);
+            release.setString(2, id);
+            release.executeUpdate();
+        }
+        try (PreparedStatement forget = c.prepareStatement(
+                "DELETE FROM QRTZ_FIRED_TRIGGERS WHERE SCHED_NAME = ? AND INSTANCE_NAME = ? AND STATE = 'ACQUIRED'")) {
+            forget.setString(1, sched);
+            forget.setString(2, id);
+            forget.executeUpdate();
+        }
+        try (PreparedStatement delete = c.prepareStatement("DELETE FROM QRTZ_SCHEDULER_STATE WHERE SCHED_NAME = ?"
+                + " AND INSTANCE_NAME = ? AND NOT EXISTS (SELECT 1 FROM QRTZ_FIRED_TRIGGERS"
+                + " WHERE SCHED_NAME = ? AND INSTANCE_NAME = ?)")) {
+            delete.setString(1, sched);
+            delete.setString(2, id);
+            delete.setString(3, sched);
+            delete.setString(4, id);
             return delete.executeUpdate() > 0;
         }
     }
