@@ -19,6 +19,10 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -120,6 +124,16 @@ class ClusteredSchedulersPostgresTest {
         assertThat(inWindowA).as("node-a fired too").isNotEmpty();
         assertThat(inWindowB).as("node-b fired too").isNotEmpty();
 
+        try (Connection c = db.dataSource().getConnection();
+                Statement q = c.createStatement()) {
+            assertThat(count(q, "SELECT COUNT(*) FROM QRTZ_SCHEDULER_STATE"))
+                    .as("both nodes left the cluster when they stopped")
+                    .isZero();
+            assertThat(count(q, "SELECT COUNT(*) FROM QRTZ_FIRED_TRIGGERS")).isZero();
+            assertThat(count(q, "SELECT COUNT(*) FROM QRTZ_TRIGGERS WHERE TRIGGER_STATE <> 'WAITING'"))
+                    .as("the triggers the stopping nodes had acquired for their next fires are released")
+                    .isZero();
+        }
         try (SchedulerDatabase state = SchedulerDatabase.open(configB.store(), 2, Clock.systemUTC())) {
             Map<String, List<Run>> runsByFire = state.history().recent(Optional.empty(), 10_000).stream()
                     .filter(r -> r.fireId().isPresent())
@@ -139,6 +153,13 @@ class ClusteredSchedulersPostgresTest {
                         .singleElement()
                         .satisfies(r -> assertThat(r.owner()).isEqualTo("node-b"));
             }
+        }
+    }
+
+    private static long count(Statement q, String sql) throws SQLException {
+        try (ResultSet r = q.executeQuery(sql)) {
+            r.next();
+            return r.getLong(1);
         }
     }
 
