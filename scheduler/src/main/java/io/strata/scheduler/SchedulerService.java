@@ -8,6 +8,7 @@ import io.strata.scheduler.ops.EmbeddedCompactionRunner;
 import io.strata.scheduler.ops.Outcome;
 import io.strata.scheduler.ops.TableOperations;
 import io.strata.scheduler.quartz.Admission;
+import io.strata.scheduler.quartz.ClusterMembership;
 import io.strata.scheduler.quartz.HealthPolls;
 import io.strata.scheduler.quartz.OperationDispatcher;
 import io.strata.scheduler.quartz.OperationGuard;
@@ -42,9 +43,15 @@ import org.slf4j.LoggerFactory;
  * tables are picked up), keeps their schedules in the Quartz job store and runs the operations
  * they fire, each through the {@link OperationGuard} (pause, fenced lease, run history, metrics)
  * on the scheduler's database it opens beside the job store. Each discovery round also polls every
- * table's health for the metrics and the status page. {@link #close} is the graceful shutdown: no new operation starts, running ones get
- * the configured shutdown timeout to finish and are then interrupted (a compaction job is
- * cancelled, committing nothing), and Quartz shuts down.
+ * table's health for the metrics and the status page. {@link #close} is the graceful shutdown: no
+ * new operation starts, running ones get the configured shutdown timeout to finish and are then
+ * interrupted (a compaction job is cancelled, committing nothing), and Quartz shuts down.
+ *
+ * <p>At start the runs an earlier process of this {@code scheduler-id} left running are marked
+ * interrupted; a clustered scheduler first waits until no live process of the cluster uses its id
+ * ({@link ClusterMembership}), and leaves the cluster's instances when it stops. Quartz re-fires
+ * the jobs a dead process was running, on this node or another; those fires take over from it
+ * ({@link io.strata.scheduler.quartz.OperationGuard#takeOver}).
  */
 public final class SchedulerService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerService.class);
@@ -76,6 +83,8 @@ public final class SchedulerService implements AutoCloseable {
     private volatile int dueUnfired;
 
     private volatile State state = State.RUNNING;
+    /** Whether Quartz started: only then does this process check in to a cluster under its id. */
+    private volatile boolean quartzStarted;
 
     private SchedulerService(SchedulerConfig config, CompactionRunner compactions, Clock clock, Consumer<Outcome> l)
             throws Exception {
@@ -121,6 +130,10 @@ public final class SchedulerService implements AutoCloseable {
             throws Exception {
         SchedulerService s = new SchedulerService(config, compactions, clock, listener);
         try {
+            if (config.store().clustered()) {
+                // before anything is marked: a live process under this id must not lose its runs
+                ClusterMembership.awaitIdFree(s.database.dataSource(), config.schedulerId(), config.source());
+            }
             int interrupted = s.database.history().markInterrupted(config.schedulerId());
             if (interrupted > 0) {
                 LOG.warn(
@@ -131,6 +144,7 @@ public final class SchedulerService implements AutoCloseable {
             s.pruneHistory();
             s.discoverNow();
             s.scheduler.start();
+            s.quartzStarted = true;
             long every = config.discoveryInterval().toMillis();
             s.discoveryLoop.scheduleWithFixedDelay(s::discoverLogged, every, every, TimeUnit.MILLISECONDS);
             long day = Duration.ofDays(1).toMillis();
@@ -140,9 +154,11 @@ public final class SchedulerService implements AutoCloseable {
             throw e;
         }
         LOG.info(
-                "scheduler started on warehouse {} with job store {}: {} schedules",
+                "scheduler {} started on warehouse {} with job store {}{}: {} schedules",
+                config.schedulerId(),
                 config.warehouse(),
                 config.store().jdbcUrl(),
+                config.store().clustered() ? ", clustered" : "",
                 s.schedules.size());
         return s;
     }
@@ -282,6 +298,21 @@ public final class SchedulerService implements AutoCloseable {
         return running;
     }
 
+    private void leaveCluster() {
+        try {
+            if (!ClusterMembership.leave(database.dataSource(), config.schedulerId())) {
+                LOG.warn(
+                        "{} left fires in flight: the other schedulers of the cluster will re-fire them",
+                        config.schedulerId());
+            }
+        } catch (SQLException e) {
+            LOG.warn(
+                    "cannot remove {} from the cluster's instances; the others will count it failed",
+                    config.schedulerId(),
+                    e);
+        }
+    }
+
     /** The graceful shutdown; safe to call more than once and from a shutdown hook. */
     @Override
     public synchronized void close() throws Exception {
@@ -315,6 +346,9 @@ public final class SchedulerService implements AutoCloseable {
         }
         // waiting for jobs lets Quartz record their completion before its store closes
         scheduler.shutdown(running.isEmpty());
+        if (config.store().clustered() && quartzStarted) {
+            leaveCluster();
+        }
         database.close();
         state = State.STOPPED;
         LOG.info("scheduler stopped");

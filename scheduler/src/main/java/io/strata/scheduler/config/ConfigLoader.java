@@ -51,6 +51,10 @@ import org.quartz.CronExpression;
  * its line and column; nothing is started from a config that has one.
  */
 public final class ConfigLoader {
+    /** Quartz names its fire ids {@code <instance id><13-digit counter>} in a 95-character column. */
+    static final int MAX_SCHEDULER_ID_LENGTH = 80;
+
+    static final Duration DEFAULT_CLUSTER_CHECKIN = Duration.ofSeconds(15);
     private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z0-9_]+\\.[A-Za-z0-9_]+");
     private static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory())
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -125,7 +129,7 @@ public final class ConfigLoader {
 
     private SchedulerConfig check(RawConfig raw) {
         String warehouse = raw.warehouse() == null ? "./warehouse" : raw.warehouse();
-        StoreConfig store = store(raw.store(), warehouse, raw.schedulerId());
+        StoreConfig store = store(raw.store(), warehouse);
         TableSelection tables = tables(raw.tables());
         TableSettings defaults = settings(null, null, raw.defaults());
         Map<String, TableSettings> overrides = new LinkedHashMap<>();
@@ -147,8 +151,21 @@ public final class ConfigLoader {
         int compactions = cap("max-concurrent-compactions", raw.maxConcurrentCompactions(), concurrency);
         int maintenance = cap("max-concurrent-maintenance", raw.maxConcurrentMaintenance(), concurrency);
         String id = raw.schedulerId() == null ? defaultSchedulerId() : raw.schedulerId();
-        if (id.isBlank() || id.length() > 200) {
-            throw fail("scheduler-id", "must be a non-blank name of at most 200 characters, got '" + id + "'");
+        if (raw.schedulerId() == null && id.length() > MAX_SCHEDULER_ID_LENGTH) {
+            throw new ConfigException(
+                    file,
+                    "scheduler-id",
+                    1,
+                    1,
+                    "the default scheduler-id '" + id + "' is longer than " + MAX_SCHEDULER_ID_LENGTH
+                            + " characters (it is the Quartz instance id): set scheduler-id",
+                    null);
+        }
+        if (id.isBlank() || id.length() > MAX_SCHEDULER_ID_LENGTH) {
+            throw fail(
+                    "scheduler-id",
+                    "must be a non-blank name of at most " + MAX_SCHEDULER_ID_LENGTH
+                            + " characters (it is the Quartz instance id), got '" + id + "'");
         }
         Duration leaseTtl = duration("lease-ttl", raw.leaseTtl()).orElse(Duration.ofMinutes(2));
         if (leaseTtl.compareTo(Duration.ofSeconds(3)) < 0) {
@@ -203,7 +220,9 @@ public final class ConfigLoader {
 
     /**
      * The host name with a fixed suffix: the same for every restart on that host, so a restart
-     * marks the runs its previous process left running as interrupted.
+     * marks the runs its previous process left running as interrupted; and different on every
+     * host, so clustered schedulers on separate hosts need no id of their own. Two processes on one
+     * host need one each.
      */
     private static String defaultSchedulerId() {
         String host;
@@ -215,10 +234,10 @@ public final class ConfigLoader {
         return host + "-scheduler";
     }
 
-    private StoreConfig store(RawConfig.Store s, String warehouse, String schedulerId) {
-        boolean clustered = s != null && Boolean.TRUE.equals(s.clustered());
+    private StoreConfig store(RawConfig.Store s, String warehouse) {
+        boolean clustered = s != null && s.clustered() != null && s.clustered();
         Duration checkin = duration("store.cluster-checkin-interval", s == null ? null : s.clusterCheckinInterval())
-                .orElse(Duration.ofSeconds(15));
+                .orElse(DEFAULT_CLUSTER_CHECKIN);
         if (checkin.compareTo(Duration.ofSeconds(1)) < 0) {
             throw fail("store.cluster-checkin-interval", "must be at least 1 s, got " + s.clusterCheckinInterval());
         }
@@ -231,35 +250,27 @@ public final class ConfigLoader {
                         "store.jdbc-url",
                         "only jdbc:h2: and jdbc:postgresql: job stores are supported, got " + s.jdbcUrl());
             }
-            if (clustered && !s.jdbcUrl().startsWith("jdbc:postgresql:")) {
-                throw fail(
-                        "store.clustered",
-                        "a clustered scheduler needs a PostgreSQL store (store.jdbc-url: "
-                                + "jdbc:postgresql:...) that every scheduler of the cluster reaches, got "
-                                + s.jdbcUrl());
+            StoreConfig store =
+                    new StoreConfig(s.jdbcUrl(), nullToEmpty(s.user()), nullToEmpty(s.password()), clustered, checkin);
+            if (clustered && !store.isPostgres()) {
+                throw notClusterable(store.jdbcUrl());
             }
-            if (clustered && schedulerId == null) {
-                throw fail(
-                        "store.clustered",
-                        "each scheduler of a cluster needs a scheduler-id of its own "
-                                + "(its Quartz instance id, the owner of its leases): set scheduler-id");
-            }
-            return new StoreConfig(s.jdbcUrl(), nullToEmpty(s.user()), nullToEmpty(s.password()), clustered, checkin);
-        }
-        if (clustered) {
-            throw fail(
-                    "store.clustered",
-                    "a clustered scheduler needs a PostgreSQL store (store.jdbc-url: "
-                            + "jdbc:postgresql:...); an H2 file serves one process");
+            return store;
         }
         String h2 = s != null && s.h2Path() != null ? s.h2Path() : defaultH2Path(warehouse);
         // AUTO_SERVER lets the CLI (history, status, pause) open the file while the service runs
-        return new StoreConfig(
-                "jdbc:h2:file:" + Path.of(h2).toAbsolutePath().normalize() + ";AUTO_SERVER=TRUE",
-                "sa",
-                "",
-                false,
-                checkin);
+        String url = "jdbc:h2:file:" + Path.of(h2).toAbsolutePath().normalize() + ";AUTO_SERVER=TRUE";
+        if (clustered) {
+            throw notClusterable(url);
+        }
+        return new StoreConfig(url, "sa", "", false, checkin);
+    }
+
+    private ConfigException notClusterable(String url) {
+        return fail(
+                "store.clustered",
+                "a clustered scheduler needs a PostgreSQL job store that every node reaches (store.jdbc-url: "
+                        + "jdbc:postgresql://...), got " + url + " (an H2 database belongs to one process)");
     }
 
     /** The job store beside a local warehouse (outside any {@code .db} directory, so not a database). */

@@ -12,8 +12,9 @@ import java.util.Map;
  * @param discoveryInterval how often the warehouse is listed for tables that appeared or went
  * @param shutdownTimeout how long running operations may take to finish once shutdown begins
  * @param maxConcurrentOperations Quartz worker threads: operations that run at once
- * @param schedulerId the owner of this scheduler's leases and runs: stable across restarts, so a
- *     restart finds the runs its previous process left running
+ * @param schedulerId the owner of this scheduler's leases and runs and its Quartz instance id:
+ *     stable across restarts, so a restart finds the runs its previous process left running, and
+ *     unique per process in a cluster (a second live process under the same id is refused at start)
  * @param leaseTtl how long a lease lives without renewal (renewed every third of it while its
  *     operation runs)
  * @param historyRetention finished runs older than this are pruned from the run history
@@ -54,11 +55,13 @@ public record SchedulerConfig(
     }
 
     /**
-     * How Quartz reaches its job store.
+     * How Quartz reaches its job store, and whether this scheduler is one node of a Quartz cluster
+     * on it.
      *
-     * @param clustered whether the schedulers on this store form a Quartz cluster
-     * @param clusterCheckinInterval how often a clustered scheduler checks in; one silent for about
-     *     twice as long is taken for dead and its fires are recovered
+     * @param clustered whether several scheduler processes share the store (PostgreSQL only): each
+     *     trigger fires on one of them, and the work of one that dies mid-run is re-fired by another
+     * @param clusterCheckinInterval how often a clustered scheduler checks in; another node counts
+     *     it failed once it missed its check-in by this interval plus Quartz's 7.5 s grace
      */
     public record StoreConfig(
             String jdbcUrl, String user, String password, boolean clustered, Duration clusterCheckinInterval) {
@@ -72,7 +75,8 @@ public record SchedulerConfig(
 
         @Override
         public String toString() {
-            return "StoreConfig[" + jdbcUrl + ", user=" + user + "]";
+            return "StoreConfig[" + jdbcUrl + ", user=" + user
+                    + (clustered ? ", clustered, check-in every " + clusterCheckinInterval : "") + "]";
         }
     }
 

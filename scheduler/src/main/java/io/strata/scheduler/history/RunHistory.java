@@ -18,7 +18,8 @@ import javax.sql.DataSource;
 /**
  * The scheduler's run history in its database (H2 or PostgreSQL): one row per run, written at
  * start and completed at the end, so a process that dies leaves its runs {@link RunOutcome#RUNNING}
- * until {@link #markInterrupted} finds them at its next start. {@link #prune} keeps the table
+ * until {@link #markInterrupted(String)} finds them at its next start, or another scheduler of its
+ * cluster that re-fires its work marks them ({@link #markInterrupted(String, String, String, String)}). {@link #prune} keeps the table
  * bounded for a scheduler that runs for weeks.
  */
 public final class RunHistory {
@@ -202,6 +203,30 @@ public final class RunHistory {
                             + "' that stopped before the run ended");
             update.setString(4, owner);
             update.setString(5, RunOutcome.RUNNING.name());
+            return update.executeUpdate();
+        }
+    }
+
+    /**
+     * Marks the runs of {@code operation} on {@code table} that {@code owner} left running as
+     * {@link RunOutcome#INTERRUPTED}, ended now, with {@code reason} as their error. Another
+     * scheduler calls this when it takes over the work of {@code owner}, dead, after the lease that
+     * owner held for the run expired (so it can no longer finish the run). Returns how many it
+     * marked.
+     */
+    public int markInterrupted(String owner, String table, String operation, String reason) throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement update =
+                        connection.prepareStatement("UPDATE strata_run SET ended_at = ?, outcome = ?,"
+                                + " error = ? WHERE owner = ? AND table_name = ? AND operation = ? AND outcome = ?")) {
+            connection.setAutoCommit(true);
+            update.setLong(1, clock.millis());
+            update.setString(2, RunOutcome.INTERRUPTED.name());
+            update.setString(3, truncate(reason));
+            update.setString(4, owner);
+            update.setString(5, table);
+            update.setString(6, operation);
+            update.setString(7, RunOutcome.RUNNING.name());
             return update.executeUpdate();
         }
     }

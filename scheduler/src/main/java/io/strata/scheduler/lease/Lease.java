@@ -28,7 +28,7 @@ public record Lease(String table, String operationId, String owner, long epoch, 
     }
 
     /** Whether this stored lease keeps {@code requested} from being granted on the same table. */
-    boolean blocks(LeaseOperation requested) {
+    public boolean blocks(LeaseOperation requested) {
         for (LeaseOperation known : LeaseOperation.values()) {
             if (known.id().equals(operationId)) {
                 return known.conflictsWith(requested);

@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * Creates Quartz's tables in an empty job store from the DDL the Quartz jar ships
  * ({@code tables_h2.sql}, {@code tables_postgres.sql}); a store that has them is left as it is,
  * so schedules survive restarts. The scripts' {@code DROP} and {@code COMMIT} statements are not
- * run: the tables are created only where none exist, in one transaction.
+ * run: the tables are created only where none exist, in one transaction. On PostgreSQL, whose DDL
+ * is transactional, a creation that loses the race with another process (two clustered schedulers
+ * starting on an empty database) rolls back and finds the winner's tables.
  */
 public final class JobStoreSchema {
     private static final Logger LOG = LoggerFactory.getLogger(JobStoreSchema.class);
@@ -45,6 +47,11 @@ public final class JobStoreSchema {
                 c.commit();
             } catch (SQLException e) {
                 c.rollback();
+                if (exists(c.getMetaData(), "QRTZ_JOB_DETAILS")) {
+                    // another scheduler of the cluster, starting too, created them first
+                    LOG.info("the Quartz job store tables in {} were created by another process", store.jdbcUrl());
+                    return false;
+                }
                 throw new SQLException("cannot create the Quartz tables from " + script + " in " + store.jdbcUrl(), e);
             } finally {
                 c.setAutoCommit(auto);

@@ -62,28 +62,38 @@ public final class OperationDispatcher {
         admission.close();
     }
 
-    /** See {@link OperationGuard#awaitRecovery}: before a fire Quartz recovers from a dead scheduler. */
-    public void awaitRecovery(String table, OperationKind kind) throws Exception {
-        guard.awaitRecovery(table, kind);
-    }
-
     /** Runs {@code kind} on {@code table} for the fire due at {@code due}; returns its outcome. */
     public Optional<Outcome> run(String table, OperationKind kind, Instant due) throws Exception {
-        return run(table, kind, due, Optional.empty());
+        return run(table, kind, Fire.at(due));
     }
 
     /**
-     * Runs {@code kind} on {@code table} for the fire {@code fireId} due at {@code due}, inside the
-     * {@link OperationGuard} (pause, lease, run history, metrics); returns its outcome. A backlog
+     * Runs {@code kind} on {@code table} for {@code fire}, inside the {@link OperationGuard} (pause,
+     * lease, run history, metrics); returns its outcome. A fire that recovers the run of a dead
+     * scheduler first takes over from it ({@link OperationGuard#takeOver}): it waits for the dead
+     * run's lease to expire and marks that run interrupted, whatever it then does itself. A backlog
      * poll that finds the table under its thresholds is not a run: it updates the table's health
      * and metrics only, so the history is not filled with polls.
      */
-    public Optional<Outcome> run(String table, OperationKind kind, Instant due, Optional<String> fireId)
-            throws Exception {
+    public Optional<Outcome> run(String table, OperationKind kind, Fire fire) throws Exception {
         if (!accepting) {
             LOG.info("{} {}: not started, the scheduler is shutting down", table, kind.key());
             return Optional.empty();
         }
+        if (fire.recovering().isPresent()) {
+            Optional<Outcome> refused =
+                    guard.takeOver(table, kind, fire.recovering().get(), fire.id());
+            if (refused.isPresent()) {
+                listener.accept(refused.get());
+                return refused;
+            }
+            if (!accepting) {
+                LOG.info("{} {}: recovered, not started, the scheduler is shutting down", table, kind.key());
+                return Optional.empty();
+            }
+        }
+        Instant due = fire.due();
+        Optional<String> fireId = fire.id();
         TableSettings s = config.settingsFor(table);
         Optional<OperationGuard.Work> work = switch (kind) {
             case EXPIRATION -> s.expiration().map(e -> () -> ops.expire(table, e));

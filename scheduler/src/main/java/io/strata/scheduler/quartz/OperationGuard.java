@@ -6,7 +6,6 @@ import io.strata.scheduler.history.RunCounters;
 import io.strata.scheduler.history.RunHistory;
 import io.strata.scheduler.history.RunOutcome;
 import io.strata.scheduler.history.RunResult;
-import io.strata.scheduler.lease.Lease;
 import io.strata.scheduler.lease.LeaseAcquisition;
 import io.strata.scheduler.lease.LeaseKeeper;
 import io.strata.scheduler.lease.LeaseLostException;
@@ -55,6 +54,7 @@ public final class OperationGuard {
     private final Duration ttl;
     private final Clock clock;
     private final AtomicInteger running = new AtomicInteger();
+    private final FireRecovery recovery;
 
     public OperationGuard(
             LeaseStore leases,
@@ -71,42 +71,11 @@ public final class OperationGuard {
         this.owner = owner;
         this.ttl = ttl;
         this.clock = clock;
+        this.recovery = new FireRecovery(leases, history, owner, ttl, clock);
     }
 
     public String owner() {
         return owner;
-    }
-
-    /**
-     * Before a fire that Quartz recovers from a clustered scheduler that died mid-run: waits until
-     * the leases of other owners on {@code table} that conflict with {@code kind} have expired (the
-     * dead holder renews nothing; at most the lease TTL and a second), then marks the runs those
-     * owners left running as interrupted. The recovered fire then takes the lease as any fire does,
-     * so it never runs beside its dead predecessor's operation.
-     */
-    public void awaitRecovery(String table, OperationKind kind) throws SQLException, InterruptedException {
-        LeaseOperation op = leaseOperation(kind);
-        long deadline = System.nanoTime() + ttl.plusSeconds(1).toNanos();
-        java.util.Set<String> dead = new java.util.TreeSet<>();
-        while (true) {
-            List<Lease> blocking = leases.live(table).stream()
-                    .filter(l -> !l.owner().equals(owner) && op.conflictsWith(l.operation()))
-                    .toList();
-            if (blocking.isEmpty() || System.nanoTime() > deadline) {
-                break;
-            }
-            blocking.forEach(l -> dead.add(l.owner()));
-            Thread.sleep(Math.min(1_000, Math.max(50, ttl.toMillis() / 20)));
-        }
-        for (String d : dead) {
-            int n = history.markInterrupted(d);
-            LOG.warn(
-                    "{} {}: recovering the fire of {}, which died; {} of its runs marked interrupted",
-                    table,
-                    kind.key(),
-                    d,
-                    n);
-        }
     }
 
     /** Operations inside the guard now. */
@@ -192,6 +161,21 @@ public final class OperationGuard {
             running.decrementAndGet();
             publishLeases();
         }
+    }
+
+    /**
+     * Before a fire that recovers the run {@code deadOwner} left of {@code kind} on {@code table}:
+     * waits for that owner's lease to expire and marks its run interrupted ({@link
+     * FireRecovery#takeOver}). Empty when the fire may go on through {@link #run}; otherwise the
+     * skip, recorded, naming why (its holder renewed the lease, so it is alive).
+     */
+    public Optional<Outcome> takeOver(String table, OperationKind kind, String deadOwner, Optional<String> fireId)
+            throws Exception {
+        Optional<String> refused = recovery.takeOver(table, kind, deadOwner, fireId);
+        if (refused.isPresent()) {
+            return Optional.of(skipped(table, kind, fireId, refused.get()));
+        }
+        return Optional.empty();
     }
 
     private Outcome skipped(String table, OperationKind kind, Optional<String> fireId, String reason)

@@ -8,14 +8,19 @@ import org.quartz.InterruptableJob;
 import org.quartz.JobExecutionContext;
 import org.quartz.JobExecutionException;
 import org.quartz.SchedulerException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Quartz job of every schedule: reads the table and operation from its job data and hands
  * them, with the time the fire was due, to the {@link OperationDispatcher} in the scheduler
- * context. A failure is rethrown to Quartz (logged there and by the operation), not swallowed.
+ * context. A fire that Quartz re-fires because its scheduler died mid-run ({@link
+ * JobExecutionContext#isRecovering()}) names the dead scheduler, as the owner whose run it
+ * recovers. A failure is rethrown to Quartz (logged there and by the operation), not swallowed.
  */
 @DisallowConcurrentExecution
 public final class OperationJob implements InterruptableJob {
+    private static final Logger LOG = LoggerFactory.getLogger(OperationJob.class);
     static final String DISPATCHER = "strata.dispatcher";
 
     private volatile Thread runner;
@@ -33,12 +38,22 @@ public final class OperationJob implements InterruptableJob {
         } catch (SchedulerException e) {
             throw new JobExecutionException("no scheduler context for " + table + " " + kind.key(), e, false);
         }
+        Optional<String> recovering = Optional.empty();
+        if (context.isRecovering()) {
+            recovering = FireRecovery.deadOwner(context.getTrigger().getKey());
+            if (recovering.isEmpty()) {
+                LOG.warn(
+                        "{} {}: a recovered fire under trigger {}, whose name does not give the scheduler it"
+                                + " recovers; run as a fresh fire",
+                        table,
+                        kind.key(),
+                        context.getTrigger().getKey());
+            }
+        }
+        Fire fire = new Fire(due, Optional.ofNullable(context.getFireInstanceId()), recovering);
         runner = Thread.currentThread();
         try {
-            if (context.isRecovering()) {
-                dispatcher.awaitRecovery(table, kind);
-            }
-            dispatcher.run(table, kind, due, Optional.ofNullable(context.getFireInstanceId()));
+            dispatcher.run(table, kind, fire);
         } catch (Exception e) {
             throw new JobExecutionException(table + " " + kind.key() + " failed: " + e.getMessage(), e, false);
         } finally {

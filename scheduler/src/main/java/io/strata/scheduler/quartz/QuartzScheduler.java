@@ -12,12 +12,24 @@ import org.quartz.utils.DBConnectionManager;
 
 /**
  * A Quartz scheduler on a JDBC job store ({@code JobStoreTX}): an H2 file or PostgreSQL, through a
- * HikariCP pool, its tables created on first use. With {@code store.clustered} (PostgreSQL only)
- * the schedulers sharing the store form one Quartz cluster: each trigger fires on one of them, the
- * instance id is the {@code scheduler-id} (unique per process), and a fire whose scheduler stops
- * checking in is recovered by another ({@code requestRecovery} on every job; the recovered fire
- * waits for the dead holder's lease, {@link OperationGuard#awaitRecovery}). Created in standby;
- * {@code start()} begins firing.
+ * HikariCP pool, its tables created on first use. Created in standby; {@code start()} begins firing.
+ *
+ * <p>Its instance id is the config's {@code scheduler-id}. Every job requests recovery: a job whose
+ * scheduler died while it ran is re-fired ({@link org.quartz.JobExecutionContext#isRecovering()})
+ * under a trigger that names the dead instance, which {@link OperationJob} hands to the dispatcher
+ * as the dead owner ({@link FireRecovery}).
+ *
+ * <ul>
+ *   <li>Not clustered (the default): one scheduler process per store. A job it was running when it
+ *       died is re-fired when it starts again.
+ *   <li>Clustered ({@code store.clustered: true}, PostgreSQL only): any number of processes, each
+ *       with its own {@code scheduler-id}, share the store. A trigger is acquired under Quartz's
+ *       row lock ({@code acquireTriggersWithinLock}), so each fire runs on one node only; every
+ *       node checks in every {@code cluster-checkin-interval}, and one that missed its check-in by
+ *       that interval plus 7.5 s is counted failed by the next node to check in, which re-fires
+ *       the jobs it was running. Every node must run with the same tables and schedules: each one
+ *       brings the job store in line with its own config ({@link ScheduleSync}).
+ * </ul>
  */
 public final class QuartzScheduler {
     /** Quartz keys its rows by this name: it must stay the same across restarts. */
@@ -40,7 +52,7 @@ public final class QuartzScheduler {
         DBConnectionManager.getInstance().addConnectionProvider(dataSource, pool);
         Properties p = new Properties();
         p.setProperty(StdSchedulerFactory.PROP_SCHED_INSTANCE_NAME, INSTANCE_NAME);
-        p.setProperty(StdSchedulerFactory.PROP_SCHED_INSTANCE_ID, store.clustered() ? config.schedulerId() : "local");
+        p.setProperty(StdSchedulerFactory.PROP_SCHED_INSTANCE_ID, config.schedulerId());
         p.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
         p.setProperty("org.quartz.threadPool.class", "org.quartz.simpl.SimpleThreadPool");
         p.setProperty("org.quartz.threadPool.threadCount", String.valueOf(config.maxConcurrentOperations()));
@@ -59,7 +71,7 @@ public final class QuartzScheduler {
             p.setProperty(
                     "org.quartz.jobStore.clusterCheckinInterval",
                     String.valueOf(store.clusterCheckinInterval().toMillis()));
-            // one acquisition at a time across the cluster: no trigger is acquired twice
+            // select and update of an acquired trigger under the TRIGGER_ACCESS row lock: one node per fire
             p.setProperty("org.quartz.jobStore.acquireTriggersWithinLock", "true");
         }
         Scheduler s = new StdSchedulerFactory(p).getScheduler();

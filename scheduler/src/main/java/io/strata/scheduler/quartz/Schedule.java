@@ -130,7 +130,7 @@ public record Schedule(String table, OperationKind kind, String definition, Sche
                 .usingJobData(TABLE, table)
                 .usingJobData(OPERATION, kind.key())
                 .storeDurably()
-                // clustered: a fire whose scheduler died mid-run is fired again by another one
+                // re-fired when its scheduler dies mid-run: on another node, or at the restart
                 .requestRecovery(true)
                 .build();
     }

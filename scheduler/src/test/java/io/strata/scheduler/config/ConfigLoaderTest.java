@@ -18,6 +18,9 @@ class ConfigLoaderTest {
         assertThat(c.warehouse()).isEqualTo("./warehouse");
         assertThat(c.store().isH2()).isTrue();
         assertThat(c.store().jdbcUrl()).endsWith("warehouse/_scheduler/quartz;AUTO_SERVER=TRUE");
+        assertThat(c.store().clustered())
+                .as("the cluster keys are commented examples")
+                .isFalse();
         assertThat(c.tables().databases()).singleElement().satisfies(d -> {
             assertThat(d.matches("events")).isTrue();
             assertThat(d.matches("tmp_events")).isFalse();
@@ -71,27 +74,6 @@ class ConfigLoaderTest {
         assertThat(d.partitionExpiration().get().timestampFormatter()).hasValue("yyyyMMdd");
         assertThat(d.partitionExpiration().get().dryRun()).isTrue();
         assertThat(d.autoTag().get().cron()).isEqualTo("0 5 0 * * ?");
-    }
-
-    @Test
-    void aClusteredStoreIsPostgresWithASchedulerIdOfItsOwn() {
-        String pg = "warehouse: /tmp/w\nscheduler-id: node-a\nstore:\n  jdbc-url: jdbc:postgresql://db:5432/strata\n"
-                + "  clustered: true\n  cluster-checkin-interval: 5s\n";
-        SchedulerConfig c = ConfigLoader.parse("s.yaml", pg);
-        assertThat(c.store().clustered()).isTrue();
-        assertThat(c.store().clusterCheckinInterval()).isEqualTo(java.time.Duration.ofSeconds(5));
-        assertThat(ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\n").store().clustered())
-                .isFalse();
-
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\nstore:\n  clustered: true\n"))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("s.yaml:3:3: store.clustered: a clustered scheduler needs a PostgreSQL store");
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", pg.replace("scheduler-id: node-a\n", "")))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("store.clustered: each scheduler of a cluster needs a scheduler-id");
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", pg.replace("5s", "10ms")))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("store.cluster-checkin-interval: must be at least 1 s");
     }
 
     @Test
@@ -246,6 +228,104 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\nscheduler-id: \" \"\n"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("s.yaml:2:1: scheduler-id: must be a non-blank name");
+        String longest = "n".repeat(ConfigLoader.MAX_SCHEDULER_ID_LENGTH);
+        assertThat(ConfigLoader.parse("s.yaml", "scheduler-id: " + longest + "\n")
+                        .schedulerId())
+                .isEqualTo(longest);
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\nscheduler-id: " + longest + "x\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("s.yaml:2:1: scheduler-id: must be a non-blank name of at most 80 characters"
+                        + " (it is the Quartz instance id)");
+    }
+
+    @Test
+    void theSamplesCommentedClusterKeysLoadWithItsCommentedPostgresStore() throws Exception {
+        String text = Files.readString(SAMPLE);
+        String store = text.substring(text.indexOf("store:\n"), text.indexOf("\n# How often the warehouse"));
+        String uncommented = store.replace("  # jdbc-url:", "  jdbc-url:")
+                .replace("  # user:", "  user:")
+                .replace("  # password:", "  password:")
+                .replace("  # clustered:", "  clustered:")
+                .replace("  # cluster-checkin-interval:", "  cluster-checkin-interval:");
+        SchedulerConfig c = ConfigLoader.parse("scheduler.yaml", text.replace(store, uncommented));
+        assertThat(c.store().isPostgres()).isTrue();
+        assertThat(c.store().clustered()).isTrue();
+        assertThat(c.store().clusterCheckinInterval()).isEqualTo(Duration.ofSeconds(15));
+    }
+
+    @Test
+    void aClusteredStoreIsPostgresAndChecksInAtItsInterval() {
+        SchedulerConfig plain = ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\n");
+        assertThat(plain.store().clustered()).isFalse();
+        assertThat(plain.store().clusterCheckinInterval()).isEqualTo(Duration.ofSeconds(15));
+        SchedulerConfig c = ConfigLoader.parse("s.yaml", """
+                warehouse: hdfs://nn/w
+                scheduler-id: node-a
+                store:
+                  jdbc-url: jdbc:postgresql://localhost:5432/strata
+                  clustered: true
+                  cluster-checkin-interval: 5s
+                """);
+        assertThat(c.store().clustered()).isTrue();
+        assertThat(c.store().clusterCheckinInterval()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(c.store().toString()).contains("clustered");
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
+                        store:
+                          jdbc-url: jdbc:postgresql://localhost:5432/strata
+                          clustered: true
+                          cluster-checkin-interval: 500 ms
+                        """))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("s.yaml:4:3: store.cluster-checkin-interval: must be at least 1 s");
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
+                        store:
+                          cluster-checkin-interval: often
+                        """))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("s.yaml:2:3: store.cluster-checkin-interval:")
+                .hasMessageContaining("often");
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
+                        store:
+                          clustred: true
+                        """))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("s.yaml:2:3: store.clustred: unknown key 'clustred'")
+                .hasMessageContaining("cluster-checkin-interval")
+                .hasMessageContaining("clustered");
+    }
+
+    @Test
+    void aClusteredH2StoreIsNamedWithItsLineAndColumn() {
+        String defaultFile = """
+                warehouse: /tmp/w
+                store:
+                  clustered: true
+                """;
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", defaultFile))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith(
+                        "s.yaml:3:3: store.clustered: a clustered scheduler needs a PostgreSQL job store")
+                .hasMessageContaining("jdbc:h2:file:");
+        String file = """
+                store:
+                  h2-path: /tmp/state/quartz
+                  cluster-checkin-interval: 5s
+                  clustered: true
+                """;
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", file))
+                .hasMessageStartingWith("s.yaml:4:3: store.clustered: a clustered scheduler needs a PostgreSQL");
+        String url = """
+                store:
+                  jdbc-url: jdbc:h2:tcp://db/strata
+                  clustered: true
+                """;
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", url))
+                .hasMessageStartingWith("s.yaml:3:3: store.clustered: a clustered scheduler needs a PostgreSQL")
+                .hasMessageContaining("jdbc:h2:tcp://db/strata");
+        assertThat(ConfigLoader.parse("s.yaml", "store:\n  clustered: false\n")
+                        .store()
+                        .isH2())
+                .isTrue();
     }
 
     @Test

@@ -4,12 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.strata.scheduler.SchedulerService;
 import io.strata.scheduler.config.SchedulerConfig;
+import io.strata.scheduler.history.Run;
+import io.strata.scheduler.history.RunOutcome;
+import io.strata.scheduler.ops.OperationKind;
+import io.strata.scheduler.ops.Outcome;
 import io.strata.scheduler.support.SchedulerTests;
 import io.strata.storage.testutil.TestTables;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,7 +32,10 @@ import org.quartz.impl.matchers.GroupMatcher;
 
 /**
  * Schedules live in the JDBC job store: a scheduler started again on the same store finds the
- * triggers it stored, with their next fire times, and replaces only those whose config changed.
+ * triggers it stored, with their next fire times, and replaces only those whose config changed;
+ * its pauses and run history, in the same database, hold across the restart too. On H2, on
+ * PostgreSQL and clustered on PostgreSQL (where a node that stopped leaves the cluster, so it
+ * starts again under its id at once).
  */
 class JobStoreRestartTest {
     private static final String SCHEDULES = """
@@ -57,6 +71,89 @@ class JobStoreRestartTest {
         }
     }
 
+    @Test
+    void schedulesSurviveARestartOfAClusteredSchedulerThatStartsAgainAtOnce() throws Exception {
+        try (EmbeddedPostgres pg = EmbeddedPostgres.builder()
+                .setDataDirectory(dir.resolve("pg"))
+                .setCleanDataDirectory(true)
+                .start()) {
+            String store = "store:\n  jdbc-url: " + pg.getJdbcUrl("postgres", "postgres")
+                    + "\n  user: postgres\n  clustered: true\n  cluster-checkin-interval: 1s\n";
+            restartKeepsSchedules(store);
+            try (Connection c = pg.getPostgresDatabase().getConnection();
+                    Statement q = c.createStatement()) {
+                assertThat(count(q, "SELECT COUNT(*) FROM QRTZ_SCHEDULER_STATE"))
+                        .as("the stopped node left the cluster")
+                        .isZero();
+                assertThat(count(q, "SELECT COUNT(*) FROM QRTZ_FIRED_TRIGGERS")).isZero();
+                assertThat(count(q, "SELECT COUNT(*) FROM QRTZ_TRIGGERS WHERE TRIGGER_STATE <> 'WAITING'"))
+                        .as("no trigger left acquired by the stopped node")
+                        .isZero();
+            }
+        }
+    }
+
+    @Test
+    void pausesAndHistorySurviveARestartOnAnH2File() throws Exception {
+        restartKeepsPausesAndHistory(SchedulerTests.h2Store(dir));
+    }
+
+    @Test
+    void pausesAndHistorySurviveARestartOnPostgres() throws Exception {
+        try (EmbeddedPostgres pg = EmbeddedPostgres.builder()
+                .setDataDirectory(dir.resolve("pg"))
+                .setCleanDataDirectory(true)
+                .start()) {
+            restartKeepsPausesAndHistory(
+                    "store:\n  jdbc-url: " + pg.getJdbcUrl("postgres", "postgres") + "\n  user: postgres\n");
+        }
+    }
+
+    private void restartKeepsPausesAndHistory(String store) throws Exception {
+        Path warehouse = dir.resolve("warehouse");
+        TestTables.oneRowTable(warehouse.toString());
+        SchedulerConfig config = SchedulerTests.config(warehouse, store, """
+                scheduler-id: restart-test
+                tables:
+                  names: [db.t]
+                defaults:
+                  expiration:
+                    cron: "0 0 3 1 1 ? 2099"
+                """);
+        List<Run> before;
+        try (SchedulerService s = start(config)) {
+            assertThat(s.dispatcher().run("db.t", OperationKind.EXPIRATION, Instant.now()))
+                    .hasValueSatisfying(o -> assertThat(o).isInstanceOf(Outcome.Expired.class));
+            s.database().pauses().pause(Optional.of("db.t"), Optional.empty(), "ops", Optional.of("migration"));
+            before = s.database().history().recent(Optional.of("db.t"), 10);
+            assertThat(before)
+                    .singleElement()
+                    .satisfies(r -> assertThat(r.outcome()).isEqualTo(RunOutcome.SUCCEEDED));
+        }
+        try (SchedulerService s = start(config)) {
+            assertThat(s.database().history().recent(Optional.of("db.t"), 10))
+                    .as("the run history, unchanged")
+                    .isEqualTo(before);
+            assertThat(s.database().pauses().pausedBy("db.t", "expiration"))
+                    .singleElement()
+                    .satisfies(p -> assertThat(p.reason()).contains("migration"));
+            Outcome paused = s.dispatcher()
+                    .run("db.t", OperationKind.EXPIRATION, Instant.now())
+                    .orElseThrow();
+            assertThat(paused).isInstanceOf(Outcome.Skipped.class);
+            Run skipped = s.database().history().recent(Optional.of("db.t"), 1).get(0);
+            assertThat(skipped.outcome()).isEqualTo(RunOutcome.SKIPPED);
+            assertThat(skipped.heldBack()).hasValueSatisfying(h -> assertThat(h).contains("migration"));
+        }
+    }
+
+    private static long count(Statement q, String sql) throws Exception {
+        try (ResultSet r = q.executeQuery(sql)) {
+            r.next();
+            return r.getLong(1);
+        }
+    }
+
     private void restartKeepsSchedules(String store) throws Exception {
         Path warehouse = dir.resolve("warehouse");
         TestTables.oneRowTable(warehouse.toString());
@@ -66,7 +163,11 @@ class JobStoreRestartTest {
             before = triggers(s.quartz());
             assertThat(before).containsOnlyKeys("db.t.expiration", "db.t.full-compaction", "db.t.backlog-compaction");
         }
+        long t0 = System.nanoTime();
         try (SchedulerService s = start(config)) {
+            assertThat(Duration.ofNanos(System.nanoTime() - t0))
+                    .as("started again at once")
+                    .isLessThan(Duration.ofSeconds(5));
             assertThat(triggers(s.quartz()))
                     .as("the stored triggers, unchanged")
                     .isEqualTo(before);
