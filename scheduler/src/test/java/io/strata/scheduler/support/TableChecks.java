@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 
 /** Reads and checks of a table that the scheduler's end-to-end and shutdown tests share. */
 public final class TableChecks {
@@ -89,5 +90,21 @@ public final class TableChecks {
             throw new UncheckedIOException("cannot list " + dir, e);
         }
         return count[0];
+    }
+
+    /** The regular files under {@code dir} by the directory directly under it that holds them. */
+    public static Map<String, Long> filesByDirectory(Path dir) {
+        Map<String, Long> out = new TreeMap<>();
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.forEach(p -> {
+                if (Files.isRegularFile(p)) {
+                    Path rel = dir.relativize(p);
+                    out.merge(rel.getNameCount() > 1 ? rel.getName(0).toString() : ".", 1L, Long::sum);
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            out.put("(listing failed: " + e + ")", 0L);
+        }
+        return out;
     }
 }
