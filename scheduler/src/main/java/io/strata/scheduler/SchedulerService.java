@@ -86,11 +86,11 @@ public final class SchedulerService implements AutoCloseable {
     /** Whether Quartz started: only then does this process check in to a cluster under its id. */
     private volatile boolean quartzStarted;
 
-    private SchedulerService(SchedulerConfig config, CompactionRunner compactions, Clock clock, Consumer<Outcome> l)
+    private SchedulerService(
+            SchedulerConfig config, Catalog catalog, CompactionRunner compactions, Clock clock, Consumer<Outcome> l)
             throws Exception {
         this.config = config;
         this.clock = clock;
-        Catalog catalog = Catalog.open(config.warehouse());
         SelectionCheck.check(config, catalog);
         this.discovery = new TableDiscovery(catalog, config.tables());
         this.ops = new TableOperations(catalog, compactions, clock);
@@ -128,7 +128,30 @@ public final class SchedulerService implements AutoCloseable {
     public static SchedulerService start(
             SchedulerConfig config, CompactionRunner compactions, Clock clock, Consumer<Outcome> listener)
             throws Exception {
-        SchedulerService s = new SchedulerService(config, compactions, clock, listener);
+        return start(config, Catalog.open(config.warehouse()), compactions, clock, listener);
+    }
+
+    /**
+     * Starts the service with discovery, health polls, expiration and orphan cleanup on {@code
+     * catalog}, which must be opened on the config's warehouse (the same string): tests give one
+     * over a fault-injecting FileIO or with another clock ({@link Catalog#withClock}). Compactions
+     * run in {@code compactions}, which opens the warehouse itself. Every outcome of an operation
+     * goes to {@code listener}.
+     *
+     * @throws IllegalArgumentException naming both when the catalog is of another warehouse
+     */
+    public static SchedulerService start(
+            SchedulerConfig config,
+            Catalog catalog,
+            CompactionRunner compactions,
+            Clock clock,
+            Consumer<Outcome> listener)
+            throws Exception {
+        if (!catalog.warehouse().equals(config.warehouse())) {
+            throw new IllegalArgumentException("the catalog of warehouse " + catalog.warehouse()
+                    + " is not of the config's warehouse " + config.warehouse() + " (" + config.source() + ")");
+        }
+        SchedulerService s = new SchedulerService(config, catalog, compactions, clock, listener);
         try {
             if (config.store().clustered()) {
                 // before anything is marked: a live process under this id must not lose its runs

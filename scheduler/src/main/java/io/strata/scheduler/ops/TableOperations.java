@@ -66,6 +66,11 @@ public final class TableOperations {
         return locks;
     }
 
+    /** Now on the clock the operations judge windows and lateness by. */
+    public Instant now() {
+        return clock.instant();
+    }
+
     /** Expires snapshots by the table's retention options, with {@code e}'s overrides. */
     public Outcome expire(String table, Expiration e) throws Exception {
         return holding(table, OperationKind.EXPIRATION, () -> {

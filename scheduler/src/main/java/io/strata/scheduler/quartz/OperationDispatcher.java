@@ -8,6 +8,7 @@ import io.strata.scheduler.ops.Backlog;
 import io.strata.scheduler.ops.OperationKind;
 import io.strata.scheduler.ops.Outcome;
 import io.strata.scheduler.ops.TableOperations;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -60,6 +61,16 @@ public final class OperationDispatcher {
     public void stopAccepting() {
         accepting = false;
         admission.close();
+    }
+
+    /**
+     * When a fire that Quartz made {@code lateness} after its scheduled time was due, on the
+     * service's clock: Quartz keeps its fire times on the system clock, while windows and lateness
+     * are judged on the service's clock (the system clock in production; a test's fixed or fast
+     * clock otherwise), so a fire is handed on as the service's now minus how late Quartz fired it.
+     */
+    public Instant dueOnServiceClock(Duration lateness) {
+        return ops.now().minus(lateness.isNegative() ? Duration.ZERO : lateness);
     }
 
     /** Runs {@code kind} on {@code table} for the fire due at {@code due}; returns its outcome. */

@@ -1,6 +1,7 @@
 package io.strata.scheduler.quartz;
 
 import io.strata.scheduler.ops.OperationKind;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import org.quartz.DisallowConcurrentExecution;
@@ -13,7 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Quartz job of every schedule: reads the table and operation from its job data and hands
- * them, with the time the fire was due, to the {@link OperationDispatcher} in the scheduler
+ * them, with the time the fire was due on the service's clock ({@link
+ * OperationDispatcher#dueOnServiceClock}), to the {@link OperationDispatcher} in the scheduler
  * context. A fire that Quartz re-fires because its scheduler died mid-run ({@link
  * JobExecutionContext#isRecovering()}) names the dead scheduler, as the owner whose run it
  * recovers. A failure is rethrown to Quartz (logged there and by the operation), not swallowed.
@@ -29,7 +31,9 @@ public final class OperationJob implements InterruptableJob {
     public void execute(JobExecutionContext context) throws JobExecutionException {
         String table = context.getMergedJobDataMap().getString(Schedule.TABLE);
         OperationKind kind = OperationKind.ofKey(context.getMergedJobDataMap().getString(Schedule.OPERATION));
-        Instant due = (context.getScheduledFireTime() != null ? context.getScheduledFireTime() : context.getFireTime())
+        Instant scheduled = (context.getScheduledFireTime() != null
+                        ? context.getScheduledFireTime()
+                        : context.getFireTime())
                 .toInstant();
         OperationDispatcher dispatcher;
         try {
@@ -38,6 +42,8 @@ public final class OperationJob implements InterruptableJob {
         } catch (SchedulerException e) {
             throw new JobExecutionException("no scheduler context for " + table + " " + kind.key(), e, false);
         }
+        Instant due = dispatcher.dueOnServiceClock(
+                Duration.between(scheduled, context.getFireTime().toInstant()));
         Optional<String> recovering = Optional.empty();
         if (context.isRecovering()) {
             recovering = FireRecovery.deadOwner(context.getTrigger().getKey());
