@@ -101,8 +101,8 @@ public final class PollBenchmark {
             List<Double> strataSeconds = new ArrayList<>();
             List<Double> paimonSeconds = new ArrayList<>();
             for (int i = 0; i < paimonRounds; i++) {
-                strataSeconds.add(strataPoll.timedRound());
-                paimonSeconds.add(paimonPoll.timedRound());
+                strataSeconds.add(timed(strataPoll::round));
+                paimonSeconds.add(timed(paimonPoll::round));
             }
             double strataMedian = median(strataSeconds);
             double paimonMedian = median(paimonSeconds);
@@ -167,6 +167,13 @@ public final class PollBenchmark {
         void run() throws Exception;
     }
 
+    /** Seconds {@code round} took. */
+    private static double timed(ThrowingRunnable round) throws Exception {
+        long start = System.nanoTime();
+        round.run();
+        return seconds(System.nanoTime() - start);
+    }
+
     /** The scheduler's poll round: discovery, a poll of each table, a scrape. */
     private static final class StrataPoll {
         private final TableDiscovery discovery;
@@ -196,12 +203,6 @@ public final class PollBenchmark {
             this.polls = new HealthPolls(c, ops, metrics);
             this.tables = tables;
             this.expectedRuns = expectedRuns;
-        }
-
-        double timedRound() throws Exception {
-            long start = System.nanoTime();
-            round();
-            return seconds(System.nanoTime() - start);
         }
 
         void round() throws Exception {
@@ -234,12 +235,6 @@ public final class PollBenchmark {
                     new org.apache.paimon.fs.Path(warehouse.toAbsolutePath().toString())));
             this.tables = tables;
             this.expectedRuns = expectedRuns;
-        }
-
-        double timedRound() throws Exception {
-            long start = System.nanoTime();
-            round();
-            return seconds(System.nanoTime() - start);
         }
 
         void round() throws Exception {
