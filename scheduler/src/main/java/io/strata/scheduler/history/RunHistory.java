@@ -19,8 +19,8 @@ import javax.sql.DataSource;
  * The scheduler's run history in its database (H2 or PostgreSQL): one row per run, written at
  * start and completed at the end, so a process that dies leaves its runs {@link RunOutcome#RUNNING}
  * until {@link #markInterrupted(String)} finds them at its next start, or another scheduler of its
- * cluster that re-fires its work marks them ({@link #markInterrupted(String, String, String, String)}). {@link #prune} keeps the table
- * bounded for a scheduler that runs for weeks.
+ * cluster that re-fires its work marks them ({@link #markInterrupted(String, String, String,
+ * String)}). {@link #prune} keeps the table bounded for a scheduler that runs for weeks.
  */
 public final class RunHistory {
     /** Bound on the stored held-back and error texts, in characters; longer texts are cut. */

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -58,6 +59,29 @@ public final class JobStoreSchema {
             }
             LOG.info("created the Quartz job store tables in {} from {}", store.jdbcUrl(), script);
             return true;
+        }
+    }
+
+    /**
+     * Makes every stored job of {@code jobClass} request recovery, as the jobs this version stores
+     * do: a store written before jobs requested it is brought up to date at start. Returns how many
+     * jobs it changed.
+     */
+    static int requestRecovery(DataSource ds, String schedulerName, Class<?> jobClass) throws SQLException {
+        try (Connection c = ds.getConnection();
+                PreparedStatement update = c.prepareStatement("UPDATE QRTZ_JOB_DETAILS SET REQUESTS_RECOVERY = ?"
+                        + " WHERE SCHED_NAME = ? AND JOB_CLASS_NAME = ? AND REQUESTS_RECOVERY = ?")) {
+            boolean auto = c.getAutoCommit();
+            c.setAutoCommit(true);
+            try {
+                update.setBoolean(1, true);
+                update.setString(2, schedulerName);
+                update.setString(3, jobClass.getName());
+                update.setBoolean(4, false);
+                return update.executeUpdate();
+            } finally {
+                c.setAutoCommit(auto);
+            }
         }
     }
 

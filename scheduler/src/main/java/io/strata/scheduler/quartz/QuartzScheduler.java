@@ -9,6 +9,8 @@ import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 import org.quartz.impl.StdSchedulerFactory;
 import org.quartz.utils.DBConnectionManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A Quartz scheduler on a JDBC job store ({@code JobStoreTX}): an H2 file or PostgreSQL, through a
@@ -32,6 +34,7 @@ import org.quartz.utils.DBConnectionManager;
  * </ul>
  */
 public final class QuartzScheduler {
+    private static final Logger LOG = LoggerFactory.getLogger(QuartzScheduler.class);
     /** Quartz keys its rows by this name: it must stay the same across restarts. */
     static final String INSTANCE_NAME = "strata-scheduler";
 
@@ -44,6 +47,10 @@ public final class QuartzScheduler {
         HikariConnectionProvider pool = new HikariConnectionProvider(store, config.maxConcurrentOperations() + 3);
         try {
             JobStoreSchema.ensure(pool.dataSource(), store);
+            int upgraded = JobStoreSchema.requestRecovery(pool.dataSource(), INSTANCE_NAME, OperationJob.class);
+            if (upgraded > 0) {
+                LOG.info("{} stored jobs now request recovery", upgraded);
+            }
         } catch (SQLException | RuntimeException e) {
             pool.shutdown();
             throw e;

@@ -6,7 +6,6 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.quartz.JobDetail;
 import org.quartz.JobKey;
 import org.quartz.ObjectAlreadyExistsException;
 import org.quartz.Scheduler;
@@ -20,8 +19,7 @@ import org.slf4j.LoggerFactory;
  * Makes the job store hold exactly the schedules of the given tables: new ones are added, a stored
  * trigger whose definition is unchanged is kept (with its next fire time and its misfires, so a
  * restart catches up as its misfire instruction says), a changed one is replaced, and the jobs of
- * tables or operations no longer configured are removed. A job stored by a version that did not
- * request recovery is stored again (its triggers kept).
+ * tables or operations no longer configured are removed.
  *
  * <p>In a cluster every node syncs the shared store: a job or trigger another node added between
  * this node's check and its insert is taken as added, and replaced if its definition differs.
@@ -43,10 +41,6 @@ public final class ScheduleSync {
         Set<JobKey> keep = new HashSet<>();
         for (Schedule w : wanted) {
             keep.add(w.jobKey());
-            JobDetail job = s.getJobDetail(w.jobKey());
-            if (job != null && !job.requestsRecovery()) {
-                s.addJob(w.job(), true);
-            }
             Trigger stored = s.getTrigger(w.triggerKey());
             if (stored != null && w.definition().equals(stored.getDescription())) {
                 continue;
@@ -57,7 +51,7 @@ public final class ScheduleSync {
                 continue;
             }
             try {
-                if (job == null) {
+                if (!s.checkExists(w.jobKey())) {
                     s.addJob(w.job(), false);
                 }
                 s.scheduleJob(w.trigger());

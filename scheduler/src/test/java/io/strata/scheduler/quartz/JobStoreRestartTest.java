@@ -25,6 +25,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quartz.CronTrigger;
+import org.quartz.JobKey;
 import org.quartz.Scheduler;
 import org.quartz.Trigger;
 import org.quartz.TriggerKey;
@@ -163,8 +164,22 @@ class JobStoreRestartTest {
             before = triggers(s.quartz());
             assertThat(before).containsOnlyKeys("db.t.expiration", "db.t.full-compaction", "db.t.backlog-compaction");
         }
+        // as an earlier version stored them
+        try (SchedulerDatabase db = SchedulerDatabase.open(config.store(), 1, Clock.systemUTC());
+                Connection c = db.dataSource().getConnection();
+                Statement q = c.createStatement()) {
+            assertThat(q.executeUpdate("UPDATE QRTZ_JOB_DETAILS SET REQUESTS_RECOVERY = FALSE"))
+                    .isEqualTo(3);
+        }
         long t0 = System.nanoTime();
         try (SchedulerService s = start(config)) {
+            for (String g : s.quartz().getJobGroupNames()) {
+                for (JobKey k : s.quartz().getJobKeys(GroupMatcher.jobGroupEquals(g))) {
+                    assertThat(s.quartz().getJobDetail(k).requestsRecovery())
+                            .as("%s requests recovery again", k)
+                            .isTrue();
+                }
+            }
             assertThat(Duration.ofNanos(System.nanoTime() - t0))
                     .as("started again at once")
                     .isLessThan(Duration.ofSeconds(5));
