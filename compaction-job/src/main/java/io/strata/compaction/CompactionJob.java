@@ -114,6 +114,37 @@ public final class CompactionJob {
                         + "submission). Give the same one when restoring a savepoint.")
         public String commitUser;
 
+        /**
+         * These arguments as a command line the job's {@code main} parses back into the same
+         * {@link #toSpec() spec} (what a REST jar run sends as its program arguments); fields
+         * left null are left out, so the job's defaults apply to them.
+         */
+        public List<String> toArgv() {
+            List<String> argv = new ArrayList<>();
+            option(argv, "--warehouse", warehouse);
+            option(argv, "--database", database);
+            tables.forEach(t -> option(argv, "--table", t));
+            option(argv, "--including-tables", includingTables);
+            partitions.forEach(p -> option(argv, "--partition", p));
+            option(argv, "--where", where);
+            option(argv, "--strategy", strategy);
+            option(argv, "--mode", mode);
+            option(argv, "--parallelism", String.valueOf(parallelism));
+            option(argv, "--discovery-interval", discoveryInterval);
+            option(argv, "--checkpoint-interval", checkpointInterval);
+            option(argv, "--partial-commit-every", String.valueOf(partialCommitEvery));
+            tableOptions.forEach(o -> option(argv, "--table-option", o));
+            option(argv, "--commit-user", commitUser);
+            return argv;
+        }
+
+        /** {@code --name=value} in one token, so a value that starts with a dash stays a value. */
+        private static void option(List<String> argv, String name, String value) {
+            if (value != null) {
+                argv.add(name + "=" + value);
+            }
+        }
+
         public JobSpec toSpec() {
             String db = database;
             List<String> names = new ArrayList<>();
