@@ -115,6 +115,20 @@ public final class CompactionJob {
         public String commitUser;
 
         /**
+         * The arguments of command line {@code argv}, with the defaults of those it leaves out
+         * (an {@code Args} made with {@code new} has none).
+         *
+         * @throws IllegalArgumentException naming what does not parse
+         */
+        public static Args parse(String... argv) {
+            try {
+                return CommandLine.populateCommand(new Args(), argv);
+            } catch (CommandLine.ParameterException e) {
+                throw new IllegalArgumentException("strata-compaction-job: error: " + e.getMessage(), e);
+            }
+        }
+
+        /**
          * These arguments as a command line the job's {@code main} parses back into the same
          * {@link #toSpec() spec} (what a REST jar run sends as its program arguments); fields
          * left null are left out, so the job's defaults apply to them.

@@ -215,7 +215,7 @@ public final class RestSubmitter implements AutoCloseable {
 
     /**
      * The latest failure of the job from {@code GET /jobs/<id>/exceptions}: the exception's class
-     * and message and the first lines of its stack trace; empty if the cluster recorded none.
+     * and message and those of its causes, one a line; empty if the cluster recorded none.
      */
     public Optional<String> failure(JobID jobId) throws IOException, InterruptedException {
         JobExceptionsMessageParameters params = new JobExceptionsMessageParameters();
@@ -226,8 +226,13 @@ public final class RestSubmitter implements AutoCloseable {
                         host, port, JobExceptionsHeaders.getInstance(), params, EmptyRequestBody.getInstance()),
                 CALL);
         return info.getExceptionHistory().getEntries().stream().findFirst().map(e -> {
-            String trace = e.getStacktrace() == null ? "" : e.getStacktrace();
-            return trace.lines().limit(12).collect(Collectors.joining("\n"));
+            List<String> lines =
+                    (e.getStacktrace() == null ? "" : e.getStacktrace()).lines().toList();
+            // the exception and its causes, without their frames
+            String chain = lines.stream()
+                    .filter(l -> l == lines.get(0) || l.startsWith("Caused by: "))
+                    .collect(Collectors.joining("\n"));
+            return chain.isEmpty() ? e.getExceptionName() : chain;
         });
     }
 

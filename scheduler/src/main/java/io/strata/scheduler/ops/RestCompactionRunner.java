@@ -8,10 +8,9 @@ import io.strata.scheduler.config.TableSettings.FlinkCluster;
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.table.Catalog;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
@@ -43,10 +42,13 @@ public final class RestCompactionRunner implements CompactionRunner {
 
     private final String warehouse;
     private final Catalog catalog;
-    /** By cluster address and jar; guarded by this. */
-    private final Map<FlinkCluster, ClusterSession> sessions = new HashMap<>();
+    /** Guarded by this. */
+    private final Map<SessionKey, ClusterSession> sessions = new HashMap<>();
 
     private boolean closed;
+
+    /** One session per cluster and jar, whatever the tables' other cluster keys. */
+    private record SessionKey(String address, Path jobJar) {}
 
     public RestCompactionRunner(String warehouse) {
         this.warehouse = warehouse;
@@ -80,16 +82,14 @@ public final class RestCompactionRunner implements CompactionRunner {
     }
 
     private CompactionJob.Args args(String table, CompactStrategy strategy, int parallelism) {
-        CompactionJob.Args a = new CompactionJob.Args();
-        a.warehouse = warehouse;
-        a.tables = List.of(table);
-        a.strategy = key(strategy);
-        a.mode = "batch";
-        a.parallelism = parallelism;
-        a.tableOptions = new ArrayList<>();
-        // the report finds the job's snapshots by it
-        a.commitUser = "strata-scheduler-" + UUID.randomUUID();
-        return a;
+        return CompactionJob.Args.parse(
+                "--warehouse=" + warehouse,
+                "--table=" + table,
+                "--strategy=" + key(strategy),
+                "--mode=batch",
+                "--parallelism=" + parallelism,
+                // the report finds the job's snapshots by it
+                "--commit-user=strata-scheduler-" + UUID.randomUUID());
     }
 
     private static String key(CompactStrategy strategy) {
@@ -100,10 +100,11 @@ public final class RestCompactionRunner implements CompactionRunner {
         if (closed) {
             throw new IllegalStateException("the compaction runner is closed");
         }
-        ClusterSession s = sessions.get(cluster);
+        SessionKey key = new SessionKey(cluster.address(), cluster.jobJar());
+        ClusterSession s = sessions.get(key);
         if (s == null) {
             s = new ClusterSession(cluster, RestSubmitter.connect(cluster.host(), cluster.port()));
-            sessions.put(cluster, s);
+            sessions.put(key, s);
         }
         return s;
     }
