@@ -12,12 +12,9 @@ import io.strata.scheduler.config.SchedulerConfig.DatabaseSelection;
 import io.strata.scheduler.config.SchedulerConfig.StoreConfig;
 import io.strata.scheduler.config.SchedulerConfig.TableSelection;
 import io.strata.scheduler.config.TableSettings.BacklogCompaction;
-import io.strata.scheduler.config.TableSettings.Compaction;
 import io.strata.scheduler.config.TableSettings.Expiration;
-import io.strata.scheduler.config.TableSettings.FlinkCluster;
 import io.strata.scheduler.config.TableSettings.FullCompaction;
 import io.strata.scheduler.config.TableSettings.OrphanCleanup;
-import io.strata.scheduler.config.TableSettings.RunsOn;
 import io.strata.scheduler.time.OffPeakWindow;
 import io.strata.storage.maintenance.OrphanFilesClean;
 import io.strata.storage.options.DurationParser;
@@ -49,7 +46,6 @@ import org.quartz.CronExpression;
  * from a config that has one.
  */
 public final class ConfigLoader {
-    private static final String SHADED_JAR = "compaction-job/target/strata-compaction-job-shaded.jar";
     private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z0-9_]+\\.[A-Za-z0-9_]+");
     private static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory())
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -117,7 +113,7 @@ public final class ConfigLoader {
         return new ConfigException(file, key.isEmpty() ? "(document)" : key, l.getLineNr(), l.getColumnNr(), reason, e);
     }
 
-    private ConfigException fail(String key, String reason) {
+    ConfigException fail(String key, String reason) {
         JsonLocation l = locations.of(key);
         return new ConfigException(file, key, l.getLineNr(), l.getColumnNr(), reason, null);
     }
@@ -260,7 +256,8 @@ public final class ConfigLoader {
                         layer(over, overPath, base, basePath, "full-compaction", RawConfig.Settings::fullCompaction)),
                 backlog(layer(
                         over, overPath, base, basePath, "backlog-compaction", RawConfig.Settings::backlogCompaction)),
-                compaction(layer(over, overPath, base, basePath, "compaction", RawConfig.Settings::compaction)));
+                CompactionSection.read(
+                        this, layer(over, overPath, base, basePath, "compaction", RawConfig.Settings::compaction)));
     }
 
     private static <R extends Record> Layered<R> layer(
@@ -360,88 +357,6 @@ public final class ConfigLoader {
                 level0 == null ? BacklogCompaction.DEFAULT_THRESHOLD : level0));
     }
 
-    private Compaction compaction(Layered<RawConfig.Compaction> l) {
-        String runsOnKey = l.get("runs-on");
-        RunsOn runsOn = runsOnKey == null
-                ? RunsOn.EMBEDDED
-                : RunsOn.of(runsOnKey)
-                        .orElseThrow(() -> fail(
-                                l.path("runs-on"),
-                                "runs-on must be one of " + RunsOn.keys() + ", got '" + runsOnKey + "'"));
-        Integer parallelism = l.get("parallelism");
-        if (parallelism != null && parallelism < 1) {
-            throw fail(l.path("parallelism"), "must be at least 1, got " + parallelism);
-        }
-        int p = parallelism == null ? 2 : parallelism;
-        Optional<String[]> address = restAddress(l);
-        Duration poll =
-                duration(l.path("poll-interval"), l.get("poll-interval")).orElse(Duration.ofSeconds(2));
-        if (poll.isZero() || poll.isNegative()) {
-            throw fail(l.path("poll-interval"), "must be positive");
-        }
-        if (runsOn == RunsOn.EMBEDDED) {
-            // the cluster keys may still be given (in defaults, for the tables that override runs-on)
-            return Compaction.embedded(p);
-        }
-        if (address.isEmpty()) {
-            throw fail(
-                    l.path("rest-address"),
-                    "runs-on: rest needs rest-address: <host>:<port>, the REST endpoint of the Flink cluster");
-        }
-        Boolean cancel = l.get("cancel-on-shutdown");
-        return Compaction.on(
-                new FlinkCluster(
-                        address.get()[0],
-                        Integer.parseInt(address.get()[1]),
-                        jobJar(l),
-                        cancel == null || cancel,
-                        poll),
-                p);
-    }
-
-    /** {@code rest-address} split into host and port, checked wherever it is written. */
-    private Optional<String[]> restAddress(Layered<RawConfig.Compaction> l) {
-        String address = l.get("rest-address");
-        if (address == null) {
-            return Optional.empty();
-        }
-        int colon = address.lastIndexOf(':');
-        String host = colon <= 0 ? "" : address.substring(0, colon);
-        int port = -1;
-        if (colon > 0) {
-            try {
-                port = Integer.parseInt(address.substring(colon + 1));
-            } catch (NumberFormatException e) {
-                port = -1;
-            }
-        }
-        if (host.isBlank() || host.contains("/") || port < 1 || port > 65535) {
-            throw fail(
-                    l.path("rest-address"),
-                    "must be <host>:<port> of the Flink cluster's REST endpoint (rest.address, rest.port), got '"
-                            + address + "'");
-        }
-        return Optional.of(new String[] {host, String.valueOf(port)});
-    }
-
-    /** The shaded job jar a cluster runs: it must be a file now, so that a typo stops start-up. */
-    private Path jobJar(Layered<RawConfig.Compaction> l) {
-        String jar = l.get("job-jar");
-        if (jar == null) {
-            throw fail(
-                    l.path("job-jar"),
-                    "runs-on: rest needs job-jar: the shaded compaction job jar the cluster runs (" + SHADED_JAR
-                            + " of a build)");
-        }
-        Path p = Path.of(jar).toAbsolutePath().normalize();
-        if (!Files.isRegularFile(p)) {
-            throw fail(
-                    l.path("job-jar"),
-                    "the job jar " + p + " does not exist or is not a file (mvn package builds " + SHADED_JAR + ")");
-        }
-        return p;
-    }
-
     private String cron(Layered<?> l) {
         String cron = l.get("cron");
         if (cron == null) {
@@ -470,7 +385,7 @@ public final class ConfigLoader {
         }
     }
 
-    private Optional<Duration> duration(String key, String text) {
+    Optional<Duration> duration(String key, String text) {
         if (text == null) {
             return Optional.empty();
         }
