@@ -166,6 +166,12 @@ class ClusterCompactionIT {
             assertThat(second).as("the jar uploaded again").hasSize(1).doesNotContainAnyElementsOf(first);
             assertThat(scan(feeder)).isEqualTo(feeder.model());
         }
+        assertThat(Thread.getAllStackTraces().keySet().stream()
+                        .filter(Thread::isAlive)
+                        .map(Thread::getName)
+                        .filter(n -> n.startsWith("strata-flink-rest-") || n.startsWith("flink-rest-client-netty")))
+                .as("threads of the closed runner's REST client")
+                .isEmpty();
     }
 
     @Test
