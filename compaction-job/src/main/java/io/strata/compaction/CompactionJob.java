@@ -114,6 +114,51 @@ public final class CompactionJob {
                         + "submission). Give the same one when restoring a savepoint.")
         public String commitUser;
 
+        /**
+         * The arguments of command line {@code argv}, with the defaults of those it leaves out
+         * (an {@code Args} made with {@code new} has none).
+         *
+         * @throws IllegalArgumentException naming what does not parse
+         */
+        public static Args parse(String... argv) {
+            try {
+                return CommandLine.populateCommand(new Args(), argv);
+            } catch (CommandLine.ParameterException e) {
+                throw new IllegalArgumentException("strata-compaction-job: error: " + e.getMessage(), e);
+            }
+        }
+
+        /**
+         * These arguments as a command line the job's {@code main} parses back into the same
+         * {@link #toSpec() spec} (what a REST jar run sends as its program arguments); fields
+         * left null are left out, so the job's defaults apply to them.
+         */
+        public List<String> toArgv() {
+            List<String> argv = new ArrayList<>();
+            option(argv, "--warehouse", warehouse);
+            option(argv, "--database", database);
+            tables.forEach(t -> option(argv, "--table", t));
+            option(argv, "--including-tables", includingTables);
+            partitions.forEach(p -> option(argv, "--partition", p));
+            option(argv, "--where", where);
+            option(argv, "--strategy", strategy);
+            option(argv, "--mode", mode);
+            option(argv, "--parallelism", String.valueOf(parallelism));
+            option(argv, "--discovery-interval", discoveryInterval);
+            option(argv, "--checkpoint-interval", checkpointInterval);
+            option(argv, "--partial-commit-every", String.valueOf(partialCommitEvery));
+            tableOptions.forEach(o -> option(argv, "--table-option", o));
+            option(argv, "--commit-user", commitUser);
+            return argv;
+        }
+
+        /** {@code --name=value} in one token, so a value that starts with a dash stays a value. */
+        private static void option(List<String> argv, String name, String value) {
+            if (value != null) {
+                argv.add(name + "=" + value);
+            }
+        }
+
         public JobSpec toSpec() {
             String db = database;
             List<String> names = new ArrayList<>();

@@ -237,6 +237,45 @@ class JobPartsTest {
     }
 
     @Test
+    void argumentsRoundTripThroughTheCommandLineAJarRunSends() {
+        CompactionJob.Args given = picocli.CommandLine.populateCommand(
+                new CompactionJob.Args(),
+                "--warehouse",
+                "hdfs://nn/w",
+                "--table",
+                "db.t",
+                "--where",
+                "region = '-eu'",
+                "--strategy",
+                "full",
+                "--parallelism",
+                "3",
+                "--partial-commit-every",
+                "5",
+                "--table-option",
+                "target-file-size=-1",
+                "--commit-user",
+                "-user");
+        CompactionJob.Args parsed = picocli.CommandLine.populateCommand(
+                new CompactionJob.Args(), given.toArgv().toArray(new String[0]));
+        JobSpec a = given.toSpec();
+        JobSpec b = parsed.toSpec();
+        assertThat(b.toString()).isEqualTo(a.toString());
+        assertThat(b.partitions().toString()).isEqualTo(a.partitions().toString());
+        assertThat(b.tableOptions()).isEqualTo(Map.of("target-file-size", "-1"));
+        assertThat(b.partialCommitEvery()).isEqualTo(5);
+        assertThat(b.discoveryIntervalMillis()).isEqualTo(a.discoveryIntervalMillis());
+        assertThat(b.commitUser()).isEqualTo("-user");
+
+        CompactionJob.Args byHand = new CompactionJob.Args();
+        byHand.warehouse = "/w";
+        byHand.tables = List.of("db.t");
+        assertThat(byHand.toArgv())
+                .as("fields left null are left out")
+                .containsExactly("--warehouse=/w", "--table=db.t", "--parallelism=0", "--partial-commit-every=0");
+    }
+
+    @Test
     void fileTagsIdentifyTheJobAndTheAttempt() {
         String prefix = JobTables.filePrefix("user-a", 3);
         assertThat(JobTables.attemptOf(prefix + "-data-uuid-0.parquet", "user-a"))

@@ -31,9 +31,11 @@ import java.util.regex.Pattern;
  * and one TaskManager ({@code TaskManagerRunner}), each in its own JVM, started from the Flink
  * artifacts the job has as {@code provided} (there is no Flink distribution here) and bound to
  * 127.0.0.1. Jobs reach it as users' jobs do: the shaded jar uploaded over REST and run inside
- * the JobManager, or {@code flink run} (Flink's {@code CliFrontend}) from a client JVM.
+ * the JobManager, or {@code flink run} (Flink's {@code CliFrontend}) from a client JVM. Public for
+ * the integration tests of other modules (the scheduler's), which get it from this module's test
+ * jar and must set {@code strata.flink.classpath} as this module's failsafe does.
  */
-final class SessionCluster implements AutoCloseable {
+public final class SessionCluster implements AutoCloseable {
     /** What Flink's scripts pass to every JVM on Java 17 ({@code env.java.opts.all}). */
     static final List<String> JAVA_17_OPTS = List.of(
             "--add-exports=java.base/sun.net.util=ALL-UNNAMED",
@@ -71,7 +73,7 @@ final class SessionCluster implements AutoCloseable {
     }
 
     /** Starts the JobManager and the TaskManager and returns once the TaskManager has registered. */
-    static SessionCluster start(Path dir) throws Exception {
+    public static SessionCluster start(Path dir) throws Exception {
         return start(dir, List.of());
     }
 
@@ -79,7 +81,7 @@ final class SessionCluster implements AutoCloseable {
      * Like {@link #start(Path)}, with {@code extraClassPath} on the cluster's class path (as in a
      * distribution's lib/, or {@code HADOOP_CLASSPATH}).
      */
-    static SessionCluster start(Path dir, List<String> extraClassPath) throws Exception {
+    public static SessionCluster start(Path dir, List<String> extraClassPath) throws Exception {
         SessionCluster c = new SessionCluster(dir, extraClassPath);
         c.writeConfig();
         c.jobManager = c.launch(
@@ -203,7 +205,12 @@ final class SessionCluster implements AutoCloseable {
         return confDir;
     }
 
-    boolean isUp() {
+    /** The port of the cluster's REST endpoint on 127.0.0.1. */
+    public int restPort() {
+        return restPort;
+    }
+
+    public boolean isUp() {
         if (!jobManager.isAlive() || !taskManager.isAlive()) {
             return false;
         }
@@ -230,7 +237,7 @@ final class SessionCluster implements AutoCloseable {
     }
 
     /** Uploads a jar through {@code POST /jars/upload}, as the web UI does; returns its id. */
-    String uploadJar(Path jar) throws IOException, InterruptedException {
+    public String uploadJar(Path jar) throws IOException, InterruptedException {
         String boundary = "----strata" + UUID.randomUUID();
         byte[] head = ("--" + boundary + "\r\nContent-Disposition: form-data; name=\"jarfile\"; filename=\""
                         + jar.getFileName() + "\"\r\nContent-Type: application/x-java-archive\r\n\r\n")
@@ -251,7 +258,7 @@ final class SessionCluster implements AutoCloseable {
     }
 
     /** {@code POST /jars/<id>/run}: the status code and the body (a job id, or Flink's errors). */
-    HttpResponse<String> runJar(String jarId, String entryClass, List<String> args)
+    public HttpResponse<String> runJar(String jarId, String entryClass, List<String> args)
             throws IOException, InterruptedException {
         String body = JSON.writeValueAsString(Map.of("entryClass", entryClass, "programArgsList", args));
         HttpRequest request = HttpRequest.newBuilder(uri("/jars/" + jarId + "/run"))
@@ -263,7 +270,7 @@ final class SessionCluster implements AutoCloseable {
     }
 
     /** Waits for the job to reach a terminal state and returns it (FINISHED, FAILED, CANCELED). */
-    String awaitJob(String jobId, Duration timeout) throws Exception {
+    public String awaitJob(String jobId, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             String state = get("/jobs/" + jobId).path("state").asText();
@@ -275,7 +282,7 @@ final class SessionCluster implements AutoCloseable {
         throw new AssertionError("job " + jobId + " not done within " + timeout);
     }
 
-    JsonNode get(String path) throws IOException {
+    public JsonNode get(String path) throws IOException {
         try {
             HttpResponse<String> r = http.send(
                     HttpRequest.newBuilder(uri(path))
@@ -290,6 +297,24 @@ final class SessionCluster implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
         }
+    }
+
+    /** {@code DELETE path} (a jar's {@code /jars/<id>}); returns the status code. */
+    public int delete(String path) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(uri(path))
+                .DELETE()
+                .timeout(Duration.ofSeconds(10))
+                .build();
+        return http.send(request, HttpResponse.BodyHandlers.ofString()).statusCode();
+    }
+
+    /** {@code PATCH /jobs/<id>?mode=cancel}; returns the status code. */
+    public int cancel(String jobId) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(uri("/jobs/" + jobId + "?mode=cancel"))
+                .method("PATCH", HttpRequest.BodyPublishers.noBody())
+                .timeout(Duration.ofSeconds(10))
+                .build();
+        return http.send(request, HttpResponse.BodyHandlers.ofString()).statusCode();
     }
 
     private URI uri(String path) {
@@ -385,7 +410,7 @@ final class SessionCluster implements AutoCloseable {
     }
 
     /** The log of a cluster process, for assertion messages. */
-    String tail(String name) {
+    public String tail(String name) {
         try {
             List<String> lines = Files.readAllLines(log(name));
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));

@@ -3,9 +3,9 @@ package io.strata.scheduler;
 import io.strata.scheduler.config.SchedulerConfig;
 import io.strata.scheduler.metrics.SchedulerMetrics;
 import io.strata.scheduler.ops.CompactionRunner;
-import io.strata.scheduler.ops.EmbeddedCompactionRunner;
 import io.strata.scheduler.ops.OperationKind;
 import io.strata.scheduler.ops.Outcome;
+import io.strata.scheduler.ops.PlacedCompactions;
 import io.strata.scheduler.ops.TableOperations;
 import io.strata.scheduler.quartz.Admission;
 import io.strata.scheduler.quartz.HealthPolls;
@@ -31,10 +31,12 @@ public final class ManualRun {
         return config.schedulerId() + "-manual";
     }
 
-    /** Runs {@code kind} on {@code table} with compactions on an embedded Flink. */
+    /** Runs {@code kind} on {@code table}, a compaction where the table's placement says. */
     public static Optional<Outcome> run(SchedulerConfig config, String table, OperationKind kind) throws Exception {
         File scratch = new File(System.getProperty("java.io.tmpdir"));
-        return run(config, new EmbeddedCompactionRunner(config.warehouse(), scratch), Clock.systemUTC(), table, kind);
+        try (CompactionRunner compactions = PlacedCompactions.of(config.warehouse(), scratch)) {
+            return run(config, compactions, Clock.systemUTC(), table, kind);
+        }
     }
 
     /** Runs {@code kind} on {@code table} now; empty when the config does not schedule it for the table. */

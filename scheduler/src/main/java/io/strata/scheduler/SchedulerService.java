@@ -4,8 +4,8 @@ import io.strata.scheduler.config.SchedulerConfig;
 import io.strata.scheduler.http.StatusView;
 import io.strata.scheduler.metrics.SchedulerMetrics;
 import io.strata.scheduler.ops.CompactionRunner;
-import io.strata.scheduler.ops.EmbeddedCompactionRunner;
 import io.strata.scheduler.ops.Outcome;
+import io.strata.scheduler.ops.PlacedCompactions;
 import io.strata.scheduler.ops.TableOperations;
 import io.strata.scheduler.quartz.Admission;
 import io.strata.scheduler.quartz.ClusterMembership;
@@ -43,9 +43,12 @@ import org.slf4j.LoggerFactory;
  * tables are picked up), keeps their schedules in the Quartz job store and runs the operations
  * they fire, each through the {@link OperationGuard} (pause, fenced lease, run history, metrics)
  * on the scheduler's database it opens beside the job store. Each discovery round also polls every
- * table's health for the metrics and the status page. {@link #close} is the graceful shutdown: no
- * new operation starts, running ones get the configured shutdown timeout to finish and are then
- * interrupted (a compaction job is cancelled, committing nothing), and Quartz shuts down.
+ * table's health for the metrics and the status page. Compactions run where each table's
+ * {@code compaction} placement says, through the {@link CompactionRunner} the service is given and
+ * owns. {@link #close} is the graceful shutdown: no new operation starts, running ones get the
+ * configured shutdown timeout to finish and are then interrupted (an embedded compaction job is
+ * cancelled, committing nothing; a cluster's job is cancelled if its {@code cancel-on-shutdown}
+ * says so), Quartz shuts down, and the runner is closed.
  *
  * <p>At start the runs an earlier process of this {@code scheduler-id} left running are marked
  * interrupted; a clustered scheduler first waits until no live process of the cluster uses its id
@@ -69,6 +72,7 @@ public final class SchedulerService implements AutoCloseable {
     private final Clock clock;
     private final TableDiscovery discovery;
     private final TableOperations ops;
+    private final CompactionRunner compactions;
     private final SchedulerMetrics metrics;
     private final SchedulerDatabase database;
     private final OperationGuard guard;
@@ -94,6 +98,7 @@ public final class SchedulerService implements AutoCloseable {
         SelectionCheck.check(config, catalog);
         this.discovery = new TableDiscovery(catalog, config.tables());
         this.ops = new TableOperations(catalog, compactions, clock);
+        this.compactions = compactions;
         this.metrics = new SchedulerMetrics(config.maxBucketSeries());
         // every operation thread, the discovery loop and the HTTP handlers at once
         this.database = SchedulerDatabase.open(config.store(), config.maxConcurrentOperations() + 3, clock);
@@ -118,13 +123,16 @@ public final class SchedulerService implements AutoCloseable {
         this.discoveryLoop = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "strata-discovery"));
     }
 
-    /** Starts the service with compactions on an embedded Flink. */
+    /** Starts the service with compactions where each table's placement says (embedded, or a Flink cluster). */
     public static SchedulerService start(SchedulerConfig config) throws Exception {
         File scratch = new File(System.getProperty("java.io.tmpdir"));
-        return start(config, new EmbeddedCompactionRunner(config.warehouse(), scratch), Clock.systemUTC(), o -> {});
+        return start(config, PlacedCompactions.of(config.warehouse(), scratch), Clock.systemUTC(), o -> {});
     }
 
-    /** Starts the service; every outcome of an operation goes to {@code listener}. */
+    /**
+     * Starts the service; every outcome of an operation goes to {@code listener}. The service owns
+     * {@code compactions} from here on: it closes it when it stops, or when it fails to start.
+     */
     public static SchedulerService start(
             SchedulerConfig config, CompactionRunner compactions, Clock clock, Consumer<Outcome> listener)
             throws Exception {
@@ -151,7 +159,13 @@ public final class SchedulerService implements AutoCloseable {
             throw new IllegalArgumentException("the catalog of warehouse " + catalog.warehouse()
                     + " is not of the config's warehouse " + config.warehouse() + " (" + config.source() + ")");
         }
-        SchedulerService s = new SchedulerService(config, catalog, compactions, clock, listener);
+        SchedulerService s;
+        try {
+            s = new SchedulerService(config, catalog, compactions, clock, listener);
+        } catch (Exception e) {
+            compactions.close();
+            throw e;
+        }
         try {
             if (config.store().clustered()) {
                 // before anything is marked: a live process under this id must not lose its runs
@@ -372,8 +386,13 @@ public final class SchedulerService implements AutoCloseable {
         if (config.store().clustered() && quartzStarted) {
             leaveCluster();
         }
-        database.close();
-        state = State.STOPPED;
+        try {
+            database.close();
+        } finally {
+            // after Quartz: no operation uses a cluster's client any more
+            compactions.close();
+            state = State.STOPPED;
+        }
         LOG.info("scheduler stopped");
     }
 }

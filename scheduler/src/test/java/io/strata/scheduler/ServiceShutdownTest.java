@@ -1,8 +1,10 @@
 package io.strata.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.strata.scheduler.config.SchedulerConfig;
+import io.strata.scheduler.config.TableSettings.Compaction;
 import io.strata.scheduler.history.Run;
 import io.strata.scheduler.history.RunOutcome;
 import io.strata.scheduler.ops.CompactionReport;
@@ -10,6 +12,7 @@ import io.strata.scheduler.ops.CompactionRunner;
 import io.strata.scheduler.ops.Outcome;
 import io.strata.scheduler.quartz.SchedulerDatabase;
 import io.strata.scheduler.support.SchedulerTests;
+import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.testutil.TestTables;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -102,5 +105,35 @@ class ServiceShutdownTest {
             assertThat(run.error()).hasValueSatisfying(e -> assertThat(e).contains("interrupted"));
             assertThat(db.leases().live()).as("the lease is released").isEmpty();
         }
+    }
+
+    @Test
+    void theServiceClosesItsRunnerWhenItStopsAndWhenItFailsToStart() throws Exception {
+        Path warehouse = dir.resolve("warehouse");
+        TestTables.oneRowTable(warehouse.toString());
+        SchedulerConfig config = SchedulerTests.config(warehouse, SchedulerTests.h2Store(dir), FULL_COMPACTION);
+        AtomicBoolean closed = new AtomicBoolean();
+        CompactionRunner runner = new CompactionRunner() {
+            @Override
+            public CompactionReport compact(String table, CompactStrategy strategy, Compaction placement) {
+                throw new AssertionError("no compaction expected");
+            }
+
+            @Override
+            public void close() {
+                closed.set(true);
+            }
+        };
+        SchedulerService s = SchedulerService.start(config, runner, INSIDE, o -> {});
+        assertThat(closed).isFalse();
+        s.close();
+        assertThat(closed).as("closed with the service").isTrue();
+
+        closed.set(false);
+        SchedulerConfig unknownTable =
+                SchedulerTests.config(warehouse, SchedulerTests.h2Store(dir), "tables:\n  names: [db.nope]\n");
+        assertThatThrownBy(() -> SchedulerService.start(unknownTable, runner, INSIDE, o -> {}))
+                .hasMessageContaining("db.nope");
+        assertThat(closed).as("closed when the start fails").isTrue();
     }
 }

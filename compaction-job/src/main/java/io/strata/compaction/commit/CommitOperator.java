@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.apache.flink.api.common.accumulators.IntCounter;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
@@ -55,13 +56,17 @@ import org.slf4j.LoggerFactory;
  * registration of this subtask ({@link JobWriters}), renewed at checkpoints and removed on close.
  *
  * <p>Metrics: commits, conflicts, bucketsReplanned, bucketsCommitted, skippedCommits,
- * filesOfFailedAttemptsRemoved, lastCommitMillis, pendingResults.
+ * filesOfFailedAttemptsRemoved, lastCommitMillis, pendingResults. The {@link #CONFLICTS_ACCUMULATOR}
+ * accumulator counts the commits that only met conflicts (the {@code CONFLICT} events): unlike the
+ * metrics it outlives the job, so a client that polled a cluster job over REST still reads it.
  */
 public final class CommitOperator extends AbstractStreamOperator<CompactionEvent>
         implements OneInputStreamOperator<CompactionCommittable, CompactionEvent>, BoundedOneInput {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(CommitOperator.class);
     private static final int STATE_VERSION = 1;
+    /** The accumulator of the commits that met only conflicts (committed nothing, buckets re-planned). */
+    public static final String CONFLICTS_ACCUMULATOR = "strata-conflicted-commits";
 
     private final JobSpec spec;
     private transient JobTables tables;
@@ -82,6 +87,7 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
     private transient Counter committedBuckets;
     private transient Counter skipped;
     private transient Counter removedFiles;
+    private transient IntCounter conflictedCommits;
     private transient volatile long lastCommitMillis;
 
     public CommitOperator(JobSpec spec) {
@@ -140,6 +146,8 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
         skipped = getMetricGroup().counter("skippedCommits");
         removedFiles = getMetricGroup().counter("filesOfFailedAttemptsRemoved");
         getMetricGroup().gauge("lastCommitMillis", () -> lastCommitMillis);
+        conflictedCommits = new IntCounter();
+        getRuntimeContext().addAccumulator(CONFLICTS_ACCUMULATOR, conflictedCommits);
         getMetricGroup()
                 .gauge(
                         "pendingResults",
@@ -254,6 +262,9 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
                 ev.kind = o.conflicts() > 0 && o.snapshots().isEmpty()
                         ? CompactionEvent.CONFLICT
                         : CompactionEvent.COMMITTED;
+                if (CompactionEvent.CONFLICT.equals(ev.kind)) {
+                    conflictedCommits.add(1);
+                }
                 ev.snapshots = o.snapshots().stream().map(String::valueOf).collect(Collectors.joining(","));
                 ev.buckets = o.committedBuckets();
                 LOG.info(

@@ -14,12 +14,10 @@ import io.strata.scheduler.config.SchedulerConfig.TableSelection;
 import io.strata.scheduler.config.TableSettings.AutoTag;
 import io.strata.scheduler.config.TableSettings.BacklogCompaction;
 import io.strata.scheduler.config.TableSettings.ChangelogExpiration;
-import io.strata.scheduler.config.TableSettings.Compaction;
 import io.strata.scheduler.config.TableSettings.Expiration;
 import io.strata.scheduler.config.TableSettings.FullCompaction;
 import io.strata.scheduler.config.TableSettings.OrphanCleanup;
 import io.strata.scheduler.config.TableSettings.PartitionExpiration;
-import io.strata.scheduler.config.TableSettings.RunsOn;
 import io.strata.scheduler.time.OffPeakWindow;
 import io.strata.storage.maintenance.OrphanFilesClean;
 import io.strata.storage.options.DurationParser;
@@ -47,8 +45,9 @@ import org.quartz.CronExpression;
 /**
  * Reads {@code scheduler.yaml} into a {@link SchedulerConfig}. Every problem (an unknown key, a
  * value of the wrong type, a cron Quartz does not accept, a window without a zone, a duration that
- * does not parse, an unsupported {@code runs-on}) is a {@link ConfigException} naming the key with
- * its line and column; nothing is started from a config that has one.
+ * does not parse, an unknown {@code runs-on}, a cluster without its REST address or an absent job
+ * jar) is a {@link ConfigException} naming the key with its line and column; nothing is started
+ * from a config that has one.
  */
 public final class ConfigLoader {
     /** Quartz names its fire ids {@code <instance id><13-digit counter>} in a 95-character column. */
@@ -122,7 +121,7 @@ public final class ConfigLoader {
         return new ConfigException(file, key.isEmpty() ? "(document)" : key, l.getLineNr(), l.getColumnNr(), reason, e);
     }
 
-    private ConfigException fail(String key, String reason) {
+    ConfigException fail(String key, String reason) {
         JsonLocation l = locations.of(key);
         return new ConfigException(file, key, l.getLineNr(), l.getColumnNr(), reason, null);
     }
@@ -339,7 +338,8 @@ public final class ConfigLoader {
                         layer(over, overPath, base, basePath, "full-compaction", RawConfig.Settings::fullCompaction)),
                 backlog(layer(
                         over, overPath, base, basePath, "backlog-compaction", RawConfig.Settings::backlogCompaction)),
-                compaction(layer(over, overPath, base, basePath, "compaction", RawConfig.Settings::compaction)));
+                CompactionSection.read(
+                        this, layer(over, overPath, base, basePath, "compaction", RawConfig.Settings::compaction)));
     }
 
     private static <R extends Record> Layered<R> layer(
@@ -496,22 +496,6 @@ public final class ConfigLoader {
                 level0 == null ? BacklogCompaction.DEFAULT_THRESHOLD : level0));
     }
 
-    private Compaction compaction(Layered<RawConfig.Compaction> l) {
-        String runsOn = l.get("runs-on");
-        Integer parallelism = l.get("parallelism");
-        if (runsOn != null && !runsOn.equals("embedded")) {
-            throw fail(
-                    l.path("runs-on"),
-                    runsOn.equals("rest")
-                            ? "runs-on: rest (a Flink cluster) is not supported yet; use runs-on: embedded"
-                            : "runs-on must be embedded, got " + runsOn);
-        }
-        if (parallelism != null && parallelism < 1) {
-            throw fail(l.path("parallelism"), "must be at least 1, got " + parallelism);
-        }
-        return new Compaction(RunsOn.EMBEDDED, parallelism == null ? 2 : parallelism);
-    }
-
     private String cron(Layered<?> l) {
         String cron = l.get("cron");
         if (cron == null) {
@@ -540,7 +524,7 @@ public final class ConfigLoader {
         }
     }
 
-    private Optional<Duration> duration(String key, String text) {
+    Optional<Duration> duration(String key, String text) {
         if (text == null) {
             return Optional.empty();
         }

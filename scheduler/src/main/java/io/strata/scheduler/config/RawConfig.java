@@ -94,5 +94,9 @@ record RawConfig(
 
     record Compaction(
             @JsonProperty("runs-on") String runsOn,
-            @JsonProperty("parallelism") Integer parallelism) {}
+            @JsonProperty("parallelism") Integer parallelism,
+            @JsonProperty("rest-address") String restAddress,
+            @JsonProperty("job-jar") String jobJar,
+            @JsonProperty("cancel-on-shutdown") Boolean cancelOnShutdown,
+            @JsonProperty("poll-interval") String pollInterval) {}
 }

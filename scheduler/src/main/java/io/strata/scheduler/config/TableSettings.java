@@ -1,8 +1,11 @@
 package io.strata.scheduler.config;
 
 import io.strata.scheduler.time.OffPeakWindow;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -72,10 +75,66 @@ public record TableSettings(
         public static final int DEFAULT_THRESHOLD = 10;
     }
 
-    /** Where compactions run: this slice runs them on an embedded Flink only. */
-    public record Compaction(RunsOn runsOn, int parallelism) {}
+    /**
+     * Where a table's compactions run and with how many rewrite subtasks: on an embedded Flink (a
+     * MiniCluster in this process), or on the Flink cluster of {@code cluster}, which is present
+     * exactly when {@code runsOn} is {@link RunsOn#REST}.
+     */
+    public record Compaction(RunsOn runsOn, int parallelism, Optional<FlinkCluster> cluster) {
+        public Compaction {
+            if ((runsOn == RunsOn.REST) != cluster.isPresent()) {
+                throw new IllegalArgumentException("runs-on " + runsOn.key() + " with cluster " + cluster);
+            }
+        }
 
+        /** Compactions on an embedded Flink. */
+        public static Compaction embedded(int parallelism) {
+            return new Compaction(RunsOn.EMBEDDED, parallelism, Optional.empty());
+        }
+
+        /** Compactions on {@code cluster}. */
+        public static Compaction on(FlinkCluster cluster, int parallelism) {
+            return new Compaction(RunsOn.REST, parallelism, Optional.of(cluster));
+        }
+    }
+
+    /**
+     * A Flink cluster reached through its REST endpoint {@code host:port}.
+     *
+     * @param jobJar the shaded compaction job jar, uploaded to the cluster once and run for each job
+     * @param cancelOnShutdown whether a job whose scheduler thread is interrupted (shutdown past its
+     *     timeout) is cancelled; otherwise it is left running, and commits on its own
+     * @param pollInterval how often a running job's status is read
+     */
+    public record FlinkCluster(String host, int port, Path jobJar, boolean cancelOnShutdown, Duration pollInterval) {
+        public String address() {
+            return host + ":" + port;
+        }
+    }
+
+    /** Where compactions run, by the value of {@code runs-on}. */
     public enum RunsOn {
-        EMBEDDED
+        EMBEDDED("embedded"),
+        REST("rest");
+
+        private final String key;
+
+        RunsOn(String key) {
+            this.key = key;
+        }
+
+        public String key() {
+            return key;
+        }
+
+        /** The place {@code key} names, or empty. */
+        public static Optional<RunsOn> of(String key) {
+            return Arrays.stream(values()).filter(r -> r.key.equals(key)).findFirst();
+        }
+
+        /** Every value of {@code runs-on}, for messages. */
+        public static List<String> keys() {
+            return Arrays.stream(values()).map(RunsOn::key).toList();
+        }
     }
 }

@@ -3,14 +3,20 @@ package io.strata.scheduler.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.strata.scheduler.config.TableSettings.Compaction;
+import io.strata.scheduler.config.TableSettings.RunsOn;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ConfigLoaderTest {
     private static final Path SAMPLE = Path.of("..", "configs", "scheduler.yaml");
+
+    @TempDir
+    Path dir;
 
     @Test
     void theSampleConfigLoads() {
@@ -37,6 +43,7 @@ class ConfigLoaderTest {
             assertThat(b.pollInterval()).isEqualTo(Duration.ofMinutes(1));
             assertThat(b.maxSortedRuns()).isEqualTo(10);
         });
+        assertThat(d.compaction()).isEqualTo(Compaction.embedded(2));
         assertThat(c.shutdownTimeout()).isEqualTo(Duration.ofMinutes(2));
         assertThat(c.overrides())
                 .as("the sample's override is an example in a comment")
@@ -428,17 +435,167 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void compactionOnAFlinkClusterIsRejectedAsNotSupportedYet() {
-        String yaml = """
+    void compactionOnAFlinkClusterHasItsAddressJarAndDefaults() throws Exception {
+        Path jar = Files.createFile(dir.resolve("job.jar"));
+        SchedulerConfig c = ConfigLoader.parse("s.yaml", """
                 warehouse: /tmp/w
                 defaults:
                   compaction:
                     runs-on: rest
+                    rest-address: flink-jm.example.com:8081
+                    job-jar: %s
+                    parallelism: 4
+                """.formatted(jar));
+        Compaction p = c.defaults().compaction();
+        assertThat(p.runsOn()).isEqualTo(RunsOn.REST);
+        assertThat(p.parallelism()).isEqualTo(4);
+        assertThat(p.cluster()).hasValueSatisfying(f -> {
+            assertThat(f.host()).isEqualTo("flink-jm.example.com");
+            assertThat(f.port()).isEqualTo(8081);
+            assertThat(f.address()).isEqualTo("flink-jm.example.com:8081");
+            assertThat(f.jobJar()).isEqualTo(jar.toAbsolutePath());
+            assertThat(f.cancelOnShutdown()).as("default").isTrue();
+            assertThat(f.pollInterval()).as("default").isEqualTo(Duration.ofSeconds(2));
+        });
+    }
+
+    @Test
+    void oneTableRunsOnTheClusterTheDefaultsName() throws Exception {
+        Path jar = Files.createFile(dir.resolve("job.jar"));
+        SchedulerConfig c = ConfigLoader.parse("s.yaml", """
+                warehouse: /tmp/w
+                defaults:
+                  compaction:
+                    rest-address: 127.0.0.1:8081
+                    job-jar: %s
+                    cancel-on-shutdown: false
+                    poll-interval: 500 ms
+                overrides:
+                  db.big:
+                    compaction:
+                      runs-on: rest
+                      parallelism: 8
+                """.formatted(jar));
+        assertThat(c.defaults().compaction()).isEqualTo(Compaction.embedded(2));
+        Compaction big = c.settingsFor("db.big").compaction();
+        assertThat(big.runsOn()).isEqualTo(RunsOn.REST);
+        assertThat(big.parallelism()).isEqualTo(8);
+        assertThat(big.cluster()).hasValueSatisfying(f -> {
+            assertThat(f.port()).isEqualTo(8081);
+            assertThat(f.cancelOnShutdown()).isFalse();
+            assertThat(f.pollInterval()).isEqualTo(Duration.ofMillis(500));
+        });
+    }
+
+    @Test
+    void anUnknownRunsOnListsTheKnownOnes() {
+        String yaml = """
+                warehouse: /tmp/w
+                defaults:
+                  compaction:
+                    runs-on: yarn
                 """;
         assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", yaml))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("s.yaml:4:5: defaults.compaction.runs-on: runs-on: rest (a Flink cluster) is "
-                        + "not supported yet");
+                .hasMessageStartingWith("s.yaml:4:5: defaults.compaction.runs-on: runs-on must be one of [embedded, "
+                        + "rest], got 'yarn'");
+    }
+
+    @Test
+    void aClusterWithoutItsAddressOrJarIsNamedWhereTheSectionIs() throws Exception {
+        Path jar = Files.createFile(dir.resolve("job.jar"));
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
+                        warehouse: /tmp/w
+                        defaults:
+                          compaction:
+                            runs-on: rest
+                            job-jar: %s
+                        """.formatted(jar)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith(
+                        "s.yaml:3:3: defaults.compaction: runs-on: rest needs rest-address: " + "<host>:<port>");
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
+                        warehouse: /tmp/w
+                        overrides:
+                          db.t:
+                            compaction:
+                              runs-on: rest
+                              rest-address: localhost:8081
+                        """))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("s.yaml:4:5: overrides.db.t.compaction: runs-on: rest needs job-jar: the "
+                        + "shaded compaction job jar");
+    }
+
+    @Test
+    void aJobJarThatIsNotThereStopsTheLoadAtItsKey() {
+        Path missing = dir.resolve("no-such.jar");
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
+                        warehouse: /tmp/w
+                        defaults:
+                          compaction:
+                            runs-on: rest
+                            rest-address: localhost:8081
+                            job-jar: %s
+                        """.formatted(missing)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("s.yaml:6:5: defaults.compaction.job-jar: the job jar " + missing
+                        + " does not exist or is not a file");
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
+                        warehouse: /tmp/w
+                        defaults:
+                          compaction:
+                            runs-on: rest
+                            rest-address: localhost:8081
+                            job-jar: %s
+                        """.formatted(dir)))
+                .as("a directory")
+                .hasMessageContaining("defaults.compaction.job-jar: the job jar " + dir);
+    }
+
+    @Test
+    void badClusterKeysAreNamedEvenForEmbeddedTables() {
+        for (String address :
+                new String[] {"localhost", ":8081", "localhost:http", "localhost:0", "h:70000", "http://h:8081"}) {
+            assertThatThrownBy(() -> ConfigLoader.parse(
+                            "s.yaml", "defaults:\n  compaction:\n    rest-address: \"" + address + "\"\n"))
+                    .as(address)
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageStartingWith("s.yaml:3:5: defaults.compaction.rest-address: must be <host>:<port>")
+                    .hasMessageContaining("got '" + address + "'");
+        }
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "defaults:\n  compaction:\n    poll-interval: 0s\n"))
+                .hasMessageStartingWith("s.yaml:3:5: defaults.compaction.poll-interval: must be positive");
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "defaults:\n  compaction:\n    poll-interval: often\n"))
+                .hasMessageStartingWith("s.yaml:3:5: defaults.compaction.poll-interval:")
+                .hasMessageContaining("often");
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "defaults:\n  compaction:\n    rest-adress: h:1\n"))
+                .hasMessageStartingWith("s.yaml:3:5: defaults.compaction.rest-adress: unknown key 'rest-adress'")
+                .hasMessageContaining("cancel-on-shutdown")
+                .hasMessageContaining("job-jar")
+                .hasMessageContaining("rest-address");
+    }
+
+    @Test
+    void theSamplesCommentedClusterExampleLoads() throws Exception {
+        Path jar = Files.createFile(dir.resolve("strata-compaction-job-shaded.jar"));
+        String text = Files.readString(SAMPLE);
+        int from = text.indexOf("  #   runs-on: rest\n");
+        int to = text.indexOf("  compaction:\n", from);
+        String example = text.substring(from, to)
+                .replace("  #   ", "    ")
+                .replace("/opt/strata/strata-compaction-job-shaded.jar", jar.toString());
+        String yaml = text.replace("    runs-on: embedded\n", example);
+        SchedulerConfig c = ConfigLoader.parse("scheduler.yaml", yaml);
+        Compaction p = c.defaults().compaction();
+        assertThat(p.runsOn()).isEqualTo(RunsOn.REST);
+        assertThat(p.parallelism()).isEqualTo(2);
+        assertThat(p.cluster()).hasValueSatisfying(f -> {
+            assertThat(f.address()).isEqualTo("flink-jobmanager:8081");
+            assertThat(f.jobJar()).isEqualTo(jar);
+            assertThat(f.cancelOnShutdown()).isTrue();
+            assertThat(f.pollInterval()).isEqualTo(Duration.ofSeconds(2));
+        });
     }
 
     @Test

@@ -237,7 +237,7 @@ class OperationsTest {
         var full = new TableSettings.FullCompaction(
                 "0 0 2 * * ?",
                 io.strata.scheduler.time.OffPeakWindow.parse("02:00-05:00", java.time.ZoneId.of("Europe/Berlin")));
-        var placement = new TableSettings.Compaction(TableSettings.RunsOn.EMBEDDED, 1);
+        var placement = TableSettings.Compaction.embedded(1);
         Instant due = Instant.parse("2026-06-10T00:00:00Z"); // 02:00 in Berlin
         // the scheduler was down from 02:00 to 04:30 Berlin time: the fire comes late, inside the window
         Clock lateInside = Clock.fixed(Instant.parse("2026-06-10T02:30:00Z"), ZoneOffset.UTC);
