@@ -44,6 +44,11 @@ final class ClusterSession implements AutoCloseable {
         }
     }
 
+    /** Uploads the jar unless this session did already; an interrupt here leaves nothing to cancel. */
+    void upload() throws IOException, InterruptedException {
+        jar();
+    }
+
     private synchronized String jar() throws IOException, InterruptedException {
         if (jarId == null) {
             long start = System.nanoTime();

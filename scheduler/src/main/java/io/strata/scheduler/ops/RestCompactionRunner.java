@@ -64,6 +64,7 @@ public final class RestCompactionRunner implements CompactionRunner {
         SnapshotReport report = SnapshotReport.before(catalog.getTable(table));
         CompactionJob.Args args = args(table, strategy, placement.parallelism());
         ClusterSession session = session(cluster);
+        session.upload();
         JobID job = new JobID();
         try {
             session.run(args, job);
