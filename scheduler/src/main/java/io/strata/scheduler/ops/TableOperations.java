@@ -8,6 +8,7 @@ import io.strata.scheduler.config.TableSettings.Expiration;
 import io.strata.scheduler.config.TableSettings.FullCompaction;
 import io.strata.scheduler.config.TableSettings.OrphanCleanup;
 import io.strata.scheduler.config.TableSettings.PartitionExpiration;
+import io.strata.scheduler.lease.LeaseOperation;
 import io.strata.scheduler.table.TableHealth;
 import io.strata.scheduler.time.StartDecision;
 import io.strata.storage.compact.CompactStrategy;
@@ -29,8 +30,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The operations the scheduler runs against one table, through the engine API only. Each returns
- * its {@link Outcome} (and logs it) or throws; an operation whose table another operation of this
- * process holds is skipped (the lease in the scheduler's database is what excludes operations of
+ * its {@link Outcome} (and logs it) or throws; an operation whose table an operation of this
+ * process holds that it conflicts with ({@link TableLocks}) is skipped (the lease in the scheduler's database is what excludes operations of
  * other processes; see {@code quartz.OperationGuard}).
  */
 public final class TableOperations {
@@ -139,14 +140,13 @@ public final class TableOperations {
     /**
      * Creates the automatic tag the table's {@code tag.*} options call for now, if no commit created
      * it, and deletes automatic tags beyond {@code tag.num-retained-max}; a table without
-     * {@code tag.automatic-creation} is skipped with the reason. It does not take the table's
-     * process lock: it conflicts with no scheduled operation but itself ({@code
-     * lease.LeaseOperation}, and Quartz does not run one job twice at once), and a run skipped behind
-     * a long compaction or expiration could leave a period without its tag, as only the last
-     * complete period is tagged.
+     * {@code tag.automatic-creation} is skipped with the reason. By the conflict matrix it runs
+     * beside every scheduled operation but another automatic tag of the table (which Quartz does
+     * not start while one runs): a run skipped behind a long compaction or expiration could leave a
+     * period without its tag, as only the last complete period is tagged.
      */
     public Outcome autoTag(String table, AutoTag a) throws Exception {
-        return timed(table, OperationKind.AUTO_TAG, () -> {
+        return holding(table, OperationKind.AUTO_TAG, () -> {
             FileStoreTable t = catalog.getTable(table);
             if (t.schema().tableOptions().get(TagOptions.AUTOMATIC_CREATION) == TagOptions.AutomaticCreation.NONE) {
                 return new Outcome.Skipped(
@@ -229,18 +229,24 @@ public final class TableOperations {
         Outcome run() throws Exception;
     }
 
+    /**
+     * Runs {@code work} holding {@code table} for {@code kind} in {@link #locks}; skipped, with the
+     * running operation named, when one that conflicts with it ({@code LeaseOperation}'s matrix)
+     * holds the table.
+     */
     private Outcome holding(String table, OperationKind kind, Work work) throws Exception {
-        Optional<OperationKind> busy = locks.tryAcquire(table, kind);
+        LeaseOperation operation = kind.leaseOperation();
+        Optional<LeaseOperation> busy = locks.tryAcquire(table, operation);
         if (busy.isPresent()) {
             Outcome skipped = new Outcome.Skipped(
-                    table, kind, "the table is busy with " + busy.get().key() + " in this scheduler", Optional.empty());
+                    table, kind, "the table is busy with " + busy.get().id() + " in this scheduler", Optional.empty());
             LOG.info("{} {}: {}", table, kind.key(), skipped.summary());
             return skipped;
         }
         try {
             return timed(table, kind, work);
         } finally {
-            locks.release(table);
+            locks.release(table, operation);
         }
     }
 

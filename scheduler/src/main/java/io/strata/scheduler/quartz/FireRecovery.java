@@ -76,7 +76,7 @@ final class FireRecovery {
      */
     Optional<String> takeOver(String table, OperationKind kind, String deadOwner, Optional<String> fireId)
             throws SQLException, InterruptedException {
-        LeaseOperation operation = OperationGuard.leaseOperation(kind);
+        LeaseOperation operation = kind.leaseOperation();
         Map<Long, Instant> firstExpiry = new HashMap<>();
         long giveUp = System.nanoTime() + ttl.multipliedBy(2).toNanos();
         long poll = Math.max(50, Math.min(1000, ttl.toMillis() / 20));

@@ -9,7 +9,6 @@ import io.strata.scheduler.history.RunResult;
 import io.strata.scheduler.lease.LeaseAcquisition;
 import io.strata.scheduler.lease.LeaseKeeper;
 import io.strata.scheduler.lease.LeaseLostException;
-import io.strata.scheduler.lease.LeaseOperation;
 import io.strata.scheduler.lease.LeaseStore;
 import io.strata.scheduler.metrics.SchedulerMetrics;
 import io.strata.scheduler.ops.OperationKind;
@@ -83,19 +82,6 @@ public final class OperationGuard {
         return running.get();
     }
 
-    /** The lease operation that stands for {@code kind} in the conflict matrix. */
-    public static LeaseOperation leaseOperation(OperationKind kind) {
-        return switch (kind) {
-            case EXPIRATION -> LeaseOperation.SNAPSHOT_EXPIRATION;
-            case CHANGELOG_EXPIRATION -> LeaseOperation.CHANGELOG_EXPIRATION;
-            case PARTITION_EXPIRATION -> LeaseOperation.PARTITION_EXPIRATION;
-            case AUTO_TAG -> LeaseOperation.AUTO_TAG;
-            case ORPHAN_CLEANUP -> LeaseOperation.ORPHAN_CLEANUP;
-            case FULL_COMPACTION -> LeaseOperation.FULL_COMPACTION;
-            case BACKLOG_COMPACTION -> LeaseOperation.BACKLOG_COMPACTION;
-        };
-    }
-
     /**
      * Runs {@code work} for {@code kind} on {@code table} unless paused or held back by a lease;
      * returns its outcome (a skip names the pause or the lease holders). An operation that throws
@@ -107,7 +93,7 @@ public final class OperationGuard {
         if (!pausedBy.isEmpty()) {
             return skipped(table, kind, fireId, "paused: " + describe(pausedBy));
         }
-        LeaseAcquisition acquisition = leases.acquire(table, leaseOperation(kind), owner, ttl);
+        LeaseAcquisition acquisition = leases.acquire(table, kind.leaseOperation(), owner, ttl);
         if (!acquisition.isGranted()) {
             publishLeases();
             return skipped(table, kind, fireId, acquisition.heldBackReason());
