@@ -54,6 +54,8 @@ public final class ConfigLoader {
     static final int MAX_SCHEDULER_ID_LENGTH = 80;
 
     static final Duration DEFAULT_CLUSTER_CHECKIN = Duration.ofSeconds(15);
+    static final Duration DEFAULT_CATCH_UP_SPREAD = Duration.ofMinutes(10);
+    static final Duration MAX_CATCH_UP_SPREAD = Duration.ofDays(1);
     private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z0-9_]+\\.[A-Za-z0-9_]+");
     private static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory())
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -179,6 +181,14 @@ public final class ConfigLoader {
         if (bucketSeries < 0) {
             throw fail("max-bucket-series", "must be 0 or more, got " + bucketSeries);
         }
+        Duration catchUpSpread =
+                duration("catch-up-spread", raw.catchUpSpread()).orElse(DEFAULT_CATCH_UP_SPREAD);
+        if (catchUpSpread.compareTo(MAX_CATCH_UP_SPREAD) > 0) {
+            throw fail(
+                    "catch-up-spread",
+                    "must be at most " + DurationParser.format(MAX_CATCH_UP_SPREAD)
+                            + " (0 fires what a downtime left due at once), got " + raw.catchUpSpread());
+        }
         return new SchedulerConfig(
                 file,
                 warehouse,
@@ -195,7 +205,8 @@ public final class ConfigLoader {
                 bucketSeries,
                 new ConfigKeys(file, locations),
                 compactions,
-                maintenance);
+                maintenance,
+                catchUpSpread);
     }
 
     /**

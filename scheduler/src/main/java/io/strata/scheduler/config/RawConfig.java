@@ -22,7 +22,8 @@ record RawConfig(
         @JsonProperty("scheduler-id") String schedulerId,
         @JsonProperty("lease-ttl") String leaseTtl,
         @JsonProperty("history-retention") String historyRetention,
-        @JsonProperty("max-bucket-series") Integer maxBucketSeries) {
+        @JsonProperty("max-bucket-series") Integer maxBucketSeries,
+        @JsonProperty("catch-up-spread") String catchUpSpread) {
 
     record Store(
             @JsonProperty("h2-path") String h2Path,

@@ -25,6 +25,8 @@ import java.util.Map;
  *     {@code maxConcurrentOperations}); a fire that finds them all running waits for one to end
  * @param maxConcurrentMaintenance every other operation (expirations, automatic tags, orphan
  *     cleanup) that runs at once (at most {@code maxConcurrentOperations}), waiting likewise
+ * @param catchUpSpread how long the fires a downtime left due are spaced over once the scheduler is
+ *     back, instead of all at once ({@code quartz.CatchUpSpread}); zero fires them at once
  */
 public record SchedulerConfig(
         String source,
@@ -42,7 +44,8 @@ public record SchedulerConfig(
         int maxBucketSeries,
         ConfigKeys keys,
         int maxConcurrentCompactions,
-        int maxConcurrentMaintenance) {
+        int maxConcurrentMaintenance,
+        Duration catchUpSpread) {
 
     /** The operations of {@code table} ({@code db.name}): its override merged over the defaults. */
     public TableSettings settingsFor(String table) {

@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the operation a trigger fired for, with the table's current settings: a schedule the config
  * no longer has is not run. A full compaction held back by its window gets a one-shot trigger at
- * the window's next opening. A run waits for a slot of its class first ({@link Admission}: the caps
- * on concurrent compactions and maintenance). Every outcome goes to the listener (tests, the
+ * the window's next opening. A fire a downtime left due may first wait for its turn in the
+ * catch-up ({@link #heldBackForCatchUp}). A run waits for a slot of its class first ({@link
+ * Admission}: the caps on concurrent compactions and maintenance). Every outcome goes to the listener (tests, the
  * service's log).
  */
 public final class OperationDispatcher {
@@ -35,6 +36,7 @@ public final class OperationDispatcher {
     private final HealthPolls polls;
     private final Admission admission;
     private final Consumer<Outcome> listener;
+    private final CatchUpSpread catchUp;
     private volatile Scheduler scheduler;
     private volatile boolean accepting = true;
 
@@ -51,10 +53,56 @@ public final class OperationDispatcher {
         this.polls = polls;
         this.admission = admission;
         this.listener = listener;
+        this.catchUp = new CatchUpSpread(config.catchUpSpread());
     }
 
-    void attach(Scheduler s) {
+    /** Fires the dispatcher runs on {@code s}; its misfires are heard by the catch-up spread. */
+    void attach(Scheduler s) throws SchedulerException {
         this.scheduler = s;
+        s.getListenerManager().addTriggerListener(catchUp);
+    }
+
+    /** The catch-up spread the fires of this dispatcher's scheduler go through. */
+    public CatchUpSpread catchUp() {
+        return catchUp;
+    }
+
+    /**
+     * Whether the fire of {@code trigger} scheduled at {@code scheduled} and fired at {@code fired}
+     * (Quartz's times) waits for its turn in a catch-up after a downtime ({@link CatchUpSpread}):
+     * then its job gets a one-shot trigger at its slot, the fire is recorded as held back until
+     * then, and it must not be run; likewise, without a trigger, a second fire of a job this
+     * catch-up ran already. A fire while the shutdown has begun is not held back ({@link
+     * #run} says it does not start).
+     */
+    public boolean heldBackForCatchUp(
+            Trigger trigger,
+            Instant scheduled,
+            Instant fired,
+            String table,
+            OperationKind kind,
+            Optional<String> fireId)
+            throws Exception {
+        if (!accepting) {
+            return false;
+        }
+        CatchUpSpread.Turn turn = catchUp.turn(trigger, scheduled, fired);
+        Outcome o;
+        if (turn instanceof CatchUpSpread.Turn.WaitUntil w) {
+            schedule(Schedule.catchUp(trigger.getJobKey(), w.slot()));
+            o = guard.heldBack(table, kind, fireId, "held back by catch-up spread until " + w.slot(), w.slot());
+        } else if (turn instanceof CatchUpSpread.Turn.CaughtUp c) {
+            o = guard.heldBack(
+                    table,
+                    kind,
+                    fireId,
+                    "caught up already: this catch-up ran it in its slot at " + c.ranAt(),
+                    c.ranAt());
+        } else {
+            return false;
+        }
+        listener.accept(o);
+        return true;
     }
 
     /** From now on fires start nothing (shutdown has begun); the fires waiting for a slot leave. */
@@ -182,16 +230,22 @@ public final class OperationDispatcher {
     }
 
     private void defer(JobKey job, Instant at) throws SchedulerException {
+        if (schedule(Schedule.deferred(job, at))) {
+            LOG.info("{} {}: deferred to {}", job.getGroup(), job.getName(), at);
+        }
+    }
+
+    /** Stores the one-shot {@code t}, replacing one of its key; false without a scheduler (a manual run). */
+    private boolean schedule(Trigger t) throws SchedulerException {
         Scheduler s = scheduler;
         if (s == null) {
-            return;
+            return false;
         }
-        Trigger t = Schedule.deferred(job, at);
         if (s.checkExists(t.getKey())) {
             s.rescheduleJob(t.getKey(), t);
         } else {
             s.scheduleJob(t);
         }
-        LOG.info("{} {}: deferred to {}", job.getGroup(), job.getName(), at);
+        return true;
     }
 }

@@ -164,11 +164,26 @@ public final class OperationGuard {
         return Optional.empty();
     }
 
+    /**
+     * Records a fire held back before it reached {@link #run} until {@code until} (its turn in a
+     * catch-up after a downtime, {@link CatchUpSpread}), as a skipped run with {@code reason}.
+     */
+    public Outcome heldBack(String table, OperationKind kind, Optional<String> fireId, String reason, Instant until)
+            throws SQLException {
+        return skipped(table, kind, fireId, reason, Optional.of(until));
+    }
+
     private Outcome skipped(String table, OperationKind kind, Optional<String> fireId, String reason)
+            throws SQLException {
+        return skipped(table, kind, fireId, reason, Optional.empty());
+    }
+
+    private Outcome skipped(
+            String table, OperationKind kind, Optional<String> fireId, String reason, Optional<Instant> retryAt)
             throws SQLException {
         history.skipped(table, kind.key(), fireId, owner, reason);
         metrics.recordRun(table, kind.key(), "skipped", Duration.ZERO, clock.instant(), false);
-        Outcome o = new Outcome.Skipped(table, kind, reason, Optional.empty());
+        Outcome o = new Outcome.Skipped(table, kind, reason, retryAt);
         LOG.info("{} {}: {}", table, kind.key(), o.summary());
         return o;
     }

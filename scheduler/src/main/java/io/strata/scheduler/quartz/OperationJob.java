@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * OperationDispatcher#dueOnServiceClock}), to the {@link OperationDispatcher} in the scheduler
  * context. A fire that Quartz re-fires because its scheduler died mid-run ({@link
  * JobExecutionContext#isRecovering()}) names the dead scheduler, as the owner whose run it
- * recovers. A failure is rethrown to Quartz (logged there and by the operation), not swallowed.
+ * recovers. A fresh fire a downtime left due may be held back for its turn in the catch-up
+ * ({@link OperationDispatcher#heldBackForCatchUp}). A failure is rethrown to Quartz (logged there and by the operation), not swallowed.
  */
 @DisallowConcurrentExecution
 public final class OperationJob implements InterruptableJob {
@@ -59,6 +60,16 @@ public final class OperationJob implements InterruptableJob {
         Fire fire = new Fire(due, Optional.ofNullable(context.getFireInstanceId()), recovering);
         runner = Thread.currentThread();
         try {
+            if (recovering.isEmpty()
+                    && dispatcher.heldBackForCatchUp(
+                            context.getTrigger(),
+                            scheduled,
+                            context.getFireTime().toInstant(),
+                            table,
+                            kind,
+                            fire.id())) {
+                return;
+            }
             dispatcher.run(table, kind, fire);
         } catch (Exception e) {
             throw new JobExecutionException(table + " " + kind.key() + " failed: " + e.getMessage(), e, false);

@@ -46,6 +46,7 @@ public record Schedule(String table, OperationKind kind, String definition, Sche
     static final String TABLE = "table";
     static final String OPERATION = "operation";
     static final String DEFERRED_SUFFIX = "-deferred";
+    static final String CATCH_UP_SUFFIX = "-catch-up";
 
     /** The schedules of {@code table} by its settings. */
     public static List<Schedule> of(String table, TableSettings s) {
@@ -153,6 +154,25 @@ public record Schedule(String table, OperationKind kind, String definition, Sche
                 .startAt(Date.from(at))
                 .withSchedule(SimpleScheduleBuilder.simpleSchedule().withMisfireHandlingInstructionFireNow())
                 .build();
+    }
+
+    /**
+     * The one-shot trigger of {@code job} at {@code at}, its turn in a catch-up after a downtime
+     * ({@link CatchUpSpread}); fired as soon as possible if missed.
+     */
+    static Trigger catchUp(JobKey job, Instant at) {
+        return TriggerBuilder.newTrigger()
+                .withIdentity(new TriggerKey(job.getName() + CATCH_UP_SUFFIX, job.getGroup()))
+                .forJob(job)
+                .withDescription("catch-up spread to " + at)
+                .startAt(Date.from(at))
+                .withSchedule(SimpleScheduleBuilder.simpleSchedule().withMisfireHandlingInstructionFireNow())
+                .build();
+    }
+
+    /** Whether {@code key} is a {@link #catchUp} trigger. */
+    static boolean isCatchUp(TriggerKey key) {
+        return key.getName().endsWith(CATCH_UP_SUFFIX);
     }
 
     /** The next fire time after {@code now}, computed without a scheduler (for {@code validate}). */
