@@ -347,6 +347,28 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theCatchUpSpreadDefaultsToTenMinutesIsOffAtZeroAndIsLocatedWhenWrong() throws Exception {
+        assertThat(ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\n").catchUpSpread())
+                .isEqualTo(Duration.ofMinutes(10));
+        assertThat(ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\ncatch-up-spread: 0 ms\n")
+                        .catchUpSpread())
+                .isZero();
+        String text = Files.readString(SAMPLE);
+        assertThat(text).contains("# catch-up-spread: 10m\n");
+        assertThat(ConfigLoader.parse("scheduler.yaml", text.replace("# catch-up-spread: 10m", "catch-up-spread: 30m"))
+                        .catchUpSpread())
+                .isEqualTo(Duration.ofMinutes(30));
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\ncatch-up-spread: soon\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("s.yaml:2:1: catch-up-spread: ")
+                .hasMessageContaining("soon");
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\ncatch-up-spread: 2d\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("s.yaml:2:1: catch-up-spread: must be at most 1 d")
+                .hasMessageContaining("got 2d");
+    }
+
+    @Test
     void theCapsPerClassDefaultToOneAndStayWithinTheOperationThreads() {
         SchedulerConfig d = ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\n");
         assertThat(d.maxConcurrentCompactions()).isEqualTo(1);
