@@ -37,6 +37,9 @@ import org.quartz.TriggerKey;
  *   <li>backlog polling: skip the missed polls, go on at the interval.
  * </ul>
  *
+ * <p>The fires at once after a downtime are spaced over {@code catch-up-spread} by {@link
+ * CatchUpSpread}, each in its turn under a one-shot trigger ({@link #catchUp}).
+ *
  * <p>The trigger's description is the schedule's definition, so a restart keeps a stored trigger
  * (and its next fire time) whose definition is unchanged and replaces one whose config changed.
  *
