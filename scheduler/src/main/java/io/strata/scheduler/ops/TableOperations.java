@@ -31,8 +31,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The operations the scheduler runs against one table, through the engine API only. Each returns
  * its {@link Outcome} (and logs it) or throws; an operation whose table an operation of this
- * process holds that it conflicts with ({@link TableLocks}) is skipped (the lease in the scheduler's database is what excludes operations of
- * other processes; see {@code quartz.OperationGuard}).
+ * process holds that it conflicts with ({@link TableLocks}) is skipped (the lease in the
+ * scheduler's database is what excludes operations of other processes; see {@code
+ * quartz.OperationGuard}).
  */
 public final class TableOperations {
     private static final Logger LOG = LoggerFactory.getLogger(TableOperations.class);

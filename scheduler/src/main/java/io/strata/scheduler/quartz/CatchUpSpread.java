@@ -23,21 +23,21 @@ import org.quartz.TriggerListener;
  * operation of every table at once). Quartz's misfire handling makes each schedule whose misfire
  * instruction is to fire now (expirations, automatic tags, full compaction, and a deferred full
  * compaction's one-shot trigger; not orphan cleanup, which waits for its next fire, nor backlog
- * polls, which skip) fire once at once; this listener hears of each such misfire ({@link
+ * polls, which skip) fire once, at once; this listener hears of each such misfire ({@link
  * #triggerMisfired}, called by the job store, which must not be called back from there) and the
  * dispatcher asks at each fire for its {@link #turn}.
  *
  * <p>The misfires heard since the last plan form one catch-up of {@code n} fires, planned at the
  * first of their fires: ordered by when they were due (the longest overdue first), then table, then
  * operation, they get the slots {@code s0 = max(now, last slot + spread/n)} (now for the first
- * catch-up), {@code s(k+1) = s(k) + spread/n}, so the catch-up takes the spread and never more than
- * one fire runs per {@code spread/n}. A fire whose slot has come runs; one whose slot is later is
+ * catch-up), {@code s(k+1) = s(k) + spread/n}: the catch-up's fires start evenly over the spread
+ * (each one later still if it waits for a thread or a slot of its class). A fire whose slot has come runs; one whose slot is later is
  * held back, and its job gets a one-shot trigger at the slot ({@link Schedule#catchUp}). One job
  * gets one slot and runs once however many of its triggers misfired (a full compaction's schedule
  * and its deferral mean the same run): a further fire of it from the same catch-up waits for the
- * same slot, or does not run once the slot has come. What a spread fire then does is the operation's own rule: a full
- * compaction outside its window is deferred to the window's next opening, and every fire waits for
- * a slot of its class ({@link Admission}).
+ * same slot, or does not run once the slot has come. What a spread fire then does is the
+ * operation's own rule: a full compaction outside its window is deferred to the window's next
+ * opening, and every fire waits for a slot of its class ({@link Admission}).
  *
  * <p>Times are Quartz's (the system clock): the slots are Quartz fire times. Fires on their schedule
  * are never held back. In a Quartz cluster each node spreads the misfires its own misfire handler

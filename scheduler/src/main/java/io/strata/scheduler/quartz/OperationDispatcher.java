@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
  * no longer has is not run. A full compaction held back by its window gets a one-shot trigger at
  * the window's next opening. A fire a downtime left due may first wait for its turn in the
  * catch-up ({@link #heldBackForCatchUp}). A run waits for a slot of its class first ({@link
- * Admission}: the caps on concurrent compactions and maintenance). Every outcome goes to the listener (tests, the
- * service's log).
+ * Admission}: the caps on concurrent compactions and maintenance). Every outcome goes to the
+ * listener (tests, the service's log).
  */
 public final class OperationDispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(OperationDispatcher.class);

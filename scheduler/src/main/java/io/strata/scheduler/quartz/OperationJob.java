@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * context. A fire that Quartz re-fires because its scheduler died mid-run ({@link
  * JobExecutionContext#isRecovering()}) names the dead scheduler, as the owner whose run it
  * recovers. A fresh fire a downtime left due may be held back for its turn in the catch-up
- * ({@link OperationDispatcher#heldBackForCatchUp}). A failure is rethrown to Quartz (logged there and by the operation), not swallowed.
+ * ({@link OperationDispatcher#heldBackForCatchUp}). A failure is rethrown to Quartz (logged there
+ * and by the operation), not swallowed.
  */
 @DisallowConcurrentExecution
 public final class OperationJob implements InterruptableJob {
