@@ -11,5 +11,5 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-mvn -q -B -DskipTests -pl bench -am install >&2
+mvn -q -B -DskipTests -pl bench -am package >&2
 exec java "-Xms${BENCH_HEAP:-4g}" "-Xmx${BENCH_HEAP:-4g}" -cp bench/target/strata-bench.jar io.strata.bench.JobBenchmark "$@"

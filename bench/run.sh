@@ -6,7 +6,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-mvn -q -B -DskipTests -pl bench -am install >&2
+mvn -q -B -DskipTests -pl bench -am package >&2
 # java -jar keeps Maven's classpath order from the manifest: it decides which zstd-jni wins
 # (paimon-bundle carries an older unshaded copy).
 exec java "-Xmx${BENCH_HEAP:-4g}" -jar bench/target/strata-bench.jar "$@"

@@ -79,6 +79,9 @@ final class EmbeddedCompaction {
                         err.println(line);
                     }
                     err.flush();
+                } else if (CompactionEvent.FAILED.equals(e.kind)) {
+                    err.println((tty ? "\r" : "") + "strata: bucket failed: " + e.failure);
+                    err.flush();
                 } else {
                     s.commits.add(e);
                     if (CompactionEvent.CONFLICT.equals(e.kind)) {

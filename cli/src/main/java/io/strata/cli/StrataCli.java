@@ -1,5 +1,6 @@
 package io.strata.cli;
 
+import io.strata.compaction.JobFailures;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -67,12 +68,9 @@ public final class StrataCli implements Callable<Integer> {
         return cl;
     }
 
+    /** The failure's message on one line; a failed Flink job's is the failure under Flink's wrappers. */
     static String oneLine(Throwable ex) {
-        String m = ex.getMessage();
-        if (m == null || m.isBlank()) {
-            m = ex.getClass().getSimpleName();
-        }
-        return m.replace('\n', ' ');
+        return JobFailures.describe(ex).replace('\n', ' ');
     }
 
     public static void main(String[] args) {

@@ -52,6 +52,11 @@ import org.slf4j.LoggerFactory;
  * <p><b>Batch</b>: commits every {@code --partial-commit-every} results and at the end of input,
  * with identifiers {@code attempt << 32 | n}, increasing across attempts.
  *
+ * <p><b>Failed buckets</b> ({@link CompactionCommittable#isFailure}): never committed and never
+ * kept in state; once the results that can be committed are (batch: at the end of input;
+ * streaming: when the next checkpoint completes), the job fails with a
+ * {@link CompactionFailedException} naming each failed bucket.
+ *
  * <p>The buckets it re-plans and rewrites itself (stale results) are written under a writer
  * registration of this subtask ({@link JobWriters}), renewed at checkpoints and removed on close.
  *
@@ -89,6 +94,10 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
     private transient Counter removedFiles;
     private transient IntCounter conflictedCommits;
     private transient volatile long lastCommitMillis;
+    /** Failed buckets' messages, in arrival order, since this attempt started. */
+    private transient List<String> failures;
+    /** Buckets this attempt committed (for the failure's message). */
+    private transient long bucketsCommitted;
 
     public CommitOperator(JobSpec spec) {
         this.spec = spec;
@@ -107,6 +116,7 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
         partitionSchemas = new HashMap<>();
         current = new ArrayList<>();
         pending = new TreeMap<>();
+        failures = new ArrayList<>();
         registerMetrics();
         tables.openSelectedQuietly();
         userState = context.getOperatorStateStore()
@@ -158,6 +168,11 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
     @Override
     public void processElement(StreamRecord<CompactionCommittable> record) {
         CompactionCommittable c = record.getValue();
+        if (c.isFailure()) {
+            failures.add(c.failure);
+            output.collect(new StreamRecord<>(failed(c)));
+            return;
+        }
         current.add(c);
         output.collect(new StreamRecord<>(rewritten(c)));
         if (spec.mode() == JobSpec.Mode.BATCH
@@ -180,8 +195,16 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
     public void endInput() {
         if (spec.mode() == JobSpec.Mode.BATCH) {
             commitBatch();
+            failIfBucketsFailed();
         }
         // streaming: a final checkpoint follows the end of input and commits what is left
+    }
+
+    /** Ends the job when buckets failed: called after everything committable was committed. */
+    private void failIfBucketsFailed() {
+        if (!failures.isEmpty()) {
+            throw new CompactionFailedException(failures, bucketsCommitted);
+        }
     }
 
     @Override
@@ -207,6 +230,7 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
     public void notifyCheckpointComplete(long checkpointId) throws Exception {
         super.notifyCheckpointComplete(checkpointId);
         commitUpTo(checkpointId);
+        failIfBucketsFailed();
     }
 
     /** Commits the results of every checkpoint up to {@code checkpointId}, oldest first. */
@@ -259,6 +283,7 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
             } else {
                 commits.inc(o.snapshots().isEmpty() ? 0 : 1);
                 committedBuckets.inc(o.committedBuckets());
+                bucketsCommitted += o.committedBuckets();
                 ev.kind = o.conflicts() > 0 && o.snapshots().isEmpty()
                         ? CompactionEvent.CONFLICT
                         : CompactionEvent.COMMITTED;
@@ -284,6 +309,16 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
     private static String shortName(String qualified) {
         int dot = qualified.indexOf('.');
         return dot < 0 ? qualified : qualified.substring(dot + 1);
+    }
+
+    private static CompactionEvent failed(CompactionCommittable c) {
+        CompactionEvent ev = new CompactionEvent();
+        ev.kind = CompactionEvent.FAILED;
+        ev.table = c.table;
+        ev.partition = c.failedPartition;
+        ev.bucket = String.valueOf(c.failedBucket);
+        ev.failure = c.failure;
+        return ev;
     }
 
     private CompactionEvent rewritten(CompactionCommittable c) {

@@ -2,8 +2,8 @@ package io.strata.compaction.commit;
 
 /**
  * What the committer reports downstream, one record per event: a bucket rewritten (the result
- * reached the committer), a commit published, a commit skipped as already done, or a bucket
- * re-planned after a conflict. The embedded runner prints progress and the summary from these;
+ * reached the committer), a bucket that failed to compact, a commit published, a commit skipped
+ * as already done, or a bucket re-planned after a conflict. The embedded runner prints progress and the summary from these;
  * a cluster job discards them (metrics carry the same figures). A Flink POJO.
  */
 public final class CompactionEvent {
@@ -11,6 +11,7 @@ public final class CompactionEvent {
     public static final String COMMITTED = "COMMITTED";
     public static final String SKIPPED = "SKIPPED";
     public static final String CONFLICT = "CONFLICT";
+    public static final String FAILED = "FAILED";
 
     public String kind;
     public String table;
@@ -37,17 +38,23 @@ public final class CompactionEvent {
     public int buckets;
     public long identifier;
     public long millis;
+    /** FAILED: the failure, naming the table, partition, bucket and cause. */
+    public String failure;
 
     public CompactionEvent() {}
 
     @Override
     public String toString() {
-        return kind + " " + table
+        String where = kind + " " + table
                 + (bucket == null
                         ? ""
-                        : " " + (partition == null || partition.isEmpty() ? "-" : partition) + "/" + bucket)
-                + (COMMITTED.equals(kind)
-                        ? " snapshots " + snapshots + " (" + buckets + " buckets, identifier " + identifier + ")"
-                        : " runs " + sortedRunsBefore + "->" + sortedRunsAfter);
+                        : " " + (partition == null || partition.isEmpty() ? "-" : partition) + "/" + bucket);
+        if (FAILED.equals(kind)) {
+            return where + " failed: " + failure;
+        }
+        if (COMMITTED.equals(kind)) {
+            return where + " snapshots " + snapshots + " (" + buckets + " buckets, identifier " + identifier + ")";
+        }
+        return where + " runs " + sortedRunsBefore + "->" + sortedRunsAfter;
     }
 }

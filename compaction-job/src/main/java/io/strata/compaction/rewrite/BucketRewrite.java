@@ -6,6 +6,7 @@ import io.strata.storage.compact.CompactResult;
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.compact.TableCompactor;
 import io.strata.storage.data.BucketId;
+import io.strata.storage.data.PartitionPath;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.mergetree.BucketEdit;
 import io.strata.storage.mergetree.Levels;
@@ -38,6 +39,34 @@ public final class BucketRewrite {
         long start = System.nanoTime();
         CompactResult result = compactor.rewrite(plan.get());
         return Optional.of(committable(table, strategy, plan.get(), result, (System.nanoTime() - start) / 1_000_000));
+    }
+
+    /**
+     * The failure of {@code work}'s rewrite: table, partition and bucket first, then the engine's
+     * message (which names the file it could not read or write) and, when the root cause says
+     * something else, that too.
+     */
+    public static CompactionCommittable failure(FileStoreTable table, CompactionWork work, Throwable e) {
+        BucketId bucket = work.bucketId();
+        String partition = PartitionPath.display(
+                table.schema().partitionKeys(),
+                table.schema().typesOf(table.schema().partitionIndexes()),
+                bucket.partition());
+        String where = "table " + table.name() + (partition.isEmpty() ? "" : ", partition " + partition) + ", bucket "
+                + bucket.bucket();
+        return CompactionCommittable.failed(table.name(), partition, bucket.bucket(), where + ": " + causeOf(e));
+    }
+
+    private static String causeOf(Throwable e) {
+        String top = String.valueOf(e.getMessage() == null ? e.getClass().getName() : e.getMessage());
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String rootMessage = root.getMessage() == null ? root.getClass().getName() : root.getMessage();
+        return top.contains(rootMessage)
+                ? top
+                : top + " (cause: " + root.getClass().getSimpleName() + ": " + rootMessage + ")";
     }
 
     private static CompactionCommittable committable(

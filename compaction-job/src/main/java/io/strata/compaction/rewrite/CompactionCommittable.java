@@ -14,6 +14,10 @@ import java.io.UncheckedIOException;
  * (strategy, snapshot planned from) and the uncommitted {@link CommitMessage} (files replaced,
  * files written, changelog files), with figures for metrics and progress.
  *
+ * <p>Or, when the bucket could not be compacted, a failure ({@link #failed}): the table, the
+ * bucket and the message naming them and the cause, and no commit message. The committer commits
+ * the other buckets and then ends the job with the failures; a failure never enters its state.
+ *
  * <p>A Flink POJO on the wire; {@link #toBytes}/{@link #fromBytes} is the versioned form kept in
  * the committer's checkpointed state.
  */
@@ -35,8 +39,28 @@ public final class CompactionCommittable {
     public int level0FilesBefore;
     public int level0FilesAfter;
     public long rewriteMillis;
+    /** Failures only: what went wrong, naming the table, partition, bucket and cause; null for a result. */
+    public String failure;
+    /** Failures only: the bucket and its partition as {@code PartitionPath.display} prints it. */
+    public int failedBucket;
+
+    public String failedPartition;
 
     public CompactionCommittable() {}
+
+    /** A bucket that could not be compacted. */
+    public static CompactionCommittable failed(String table, String partition, int bucket, String failure) {
+        CompactionCommittable c = new CompactionCommittable();
+        c.table = table;
+        c.failedPartition = partition;
+        c.failedBucket = bucket;
+        c.failure = failure;
+        return c;
+    }
+
+    public boolean isFailure() {
+        return failure != null;
+    }
 
     public CommitMessage commitMessage() {
         try {
@@ -57,6 +81,9 @@ public final class CompactionCommittable {
     }
 
     public byte[] toBytes() {
+        if (isFailure()) {
+            throw new IllegalStateException("a failure is not kept in state: " + failure);
+        }
         try {
             ByteArrayOutputStream bos = new ByteArrayOutputStream();
             DataOutputStream out = new DataOutputStream(bos);
@@ -109,6 +136,8 @@ public final class CompactionCommittable {
 
     @Override
     public String toString() {
-        return "CompactionCommittable{" + table + ", " + commitMessage() + "}";
+        return isFailure()
+                ? "CompactionCommittable{" + table + ", failed: " + failure + "}"
+                : "CompactionCommittable{" + table + ", " + commitMessage() + "}";
     }
 }

@@ -5,6 +5,7 @@ import io.strata.compaction.job.JobTables;
 import io.strata.compaction.job.JobWriters;
 import io.strata.compaction.job.ProcessRelease;
 import io.strata.compaction.source.CompactionWork;
+import io.strata.storage.table.FileStoreTable;
 import java.util.Arrays;
 import java.util.Optional;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -24,6 +25,11 @@ import org.slf4j.LoggerFactory;
  * ({@link JobTables#filePrefix}), so that files of an attempt that failed before its results were
  * committed can be found and removed later.
  *
+ * <p>A bucket whose rewrite fails (a data file missing or unreadable, a write refused) becomes a
+ * failure for the committer ({@link CompactionCommittable#failed}); the engine has deleted what
+ * the rewrite wrote, and the other buckets go on. The committer ends the job once it has
+ * committed them.
+ *
  * <p>In-flight files: per table, the subtask registers as a writer ({@link JobWriters}) before
  * its first output file, names every output with the registration's token, renews the heartbeat
  * on its rewrites and at every checkpoint (no thread of its own), and removes the registration when
@@ -31,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * commit; a crashed or cancelled attempt's registration goes stale.
  *
  * <p>Metrics (operator group): rowsRead, rowsWritten, bytesRead, bytesWritten, changelogRows,
- * bucketsCompacted, staleWorks, lastRewriteMillis; per table, partition and bucket (groups {@code
+ * bucketsCompacted, staleWorks, bucketsFailed, lastRewriteMillis; per table, partition and bucket (groups {@code
  * table}, {@code partition}, {@code bucket}), for the first {@link #MAX_BUCKETS_WITH_GAUGES} buckets
  * the subtask compacts: sortedRunsBefore/After, level0FilesBefore/After of the last compaction.
  */
@@ -49,6 +55,7 @@ public final class RewriteOperator extends ProcessFunction<CompactionWork, Compa
     private transient Counter changelogRows;
     private transient Counter buckets;
     private transient Counter stale;
+    private transient Counter failed;
     private transient volatile long lastRewriteMillis;
     /** Per-bucket gauges are registered for at most this many buckets per subtask (see {@link BucketShapes}). */
     static final int MAX_BUCKETS_WITH_GAUGES = 1024;
@@ -75,6 +82,7 @@ public final class RewriteOperator extends ProcessFunction<CompactionWork, Compa
         changelogRows = g.counter("changelogRows");
         buckets = g.counter("bucketsCompacted");
         stale = g.counter("staleWorks");
+        failed = g.counter("bucketsFailed");
         g.gauge("lastRewriteMillis", () -> lastRewriteMillis);
         shapes = new BucketShapes(MAX_BUCKETS_WITH_GAUGES);
         writers = new JobWriters(
@@ -108,7 +116,20 @@ public final class RewriteOperator extends ProcessFunction<CompactionWork, Compa
 
     @Override
     public void processElement(CompactionWork work, Context ctx, Collector<CompactionCommittable> out) {
-        Optional<CompactionCommittable> result = BucketRewrite.run(writers.table(work.table), work);
+        FileStoreTable table = writers.table(work.table);
+        Optional<CompactionCommittable> result;
+        try {
+            result = BucketRewrite.run(table, work);
+        } catch (RuntimeException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw e; // the task is being cancelled: not the bucket's failure
+            }
+            failed.inc();
+            CompactionCommittable f = BucketRewrite.failure(table, work, e);
+            LOG.error("{}: compaction failed, the bucket is left as it is: {}", work, f.failure, e);
+            out.collect(f);
+            return;
+        }
         if (result.isEmpty()) {
             stale.inc();
             LOG.info("{}: nothing to do any more (a compaction landed first)", work);

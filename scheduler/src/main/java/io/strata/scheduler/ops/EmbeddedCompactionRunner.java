@@ -1,6 +1,7 @@
 package io.strata.scheduler.ops;
 
 import io.strata.compaction.EmbeddedJobRunner;
+import io.strata.compaction.JobFailures;
 import io.strata.compaction.commit.CompactionEvent;
 import io.strata.compaction.job.JobSpec;
 import io.strata.scheduler.config.TableSettings.Compaction;
@@ -68,7 +69,8 @@ public final class EmbeddedCompactionRunner implements CompactionRunner {
                 Thread.currentThread().interrupt();
                 throw e;
             } catch (ExecutionException e) {
-                throw e.getCause() instanceof Exception ex ? ex : e;
+                Throwable cause = e.getCause() == null ? e : e.getCause();
+                throw new EmbeddedJobException(table + ": " + JobFailures.describe(cause), cause);
             }
         } finally {
             worker.shutdownNow();

@@ -25,7 +25,7 @@ public final class LiveFileScanner {
             if (!filter.mayContainPartitions(m.partitionMin(), m.partitionMax())) {
                 continue;
             }
-            for (ManifestEntry e : manifestFile.read(m.fileName())) {
+            for (ManifestEntry e : manifestFile.read(m)) {
                 if (filter.accept(e.partition(), e.bucket())) {
                     live.add(e);
                 }
@@ -38,7 +38,7 @@ public final class LiveFileScanner {
     public List<ManifestEntry> entries(String manifestListName) {
         List<ManifestEntry> out = new ArrayList<>();
         for (ManifestFileMeta m : manifestList.read(manifestListName)) {
-            out.addAll(manifestFile.read(m.fileName()));
+            out.addAll(manifestFile.read(m));
         }
         return out;
     }

@@ -190,13 +190,38 @@ public final class ManifestFile {
     /** Reads every entry of a manifest. Fails naming the manifest if it is missing or corrupt. */
     public List<ManifestEntry> read(String fileName) {
         Path path = paths.manifestFile(fileName);
-        return cache.get(path, () -> readFile(path));
+        return cache.get(path, () -> readFile(path, -1));
     }
 
-    private List<ManifestEntry> readFile(Path path) {
+    /**
+     * Reads every entry of the manifest {@code meta} describes, of the size its manifest list
+     * records: a manifest of another length (truncated, or replaced by another one) fails naming
+     * both sizes instead of being read as what the list names.
+     */
+    public List<ManifestEntry> read(ManifestFileMeta meta) {
+        Path path = paths.manifestFile(meta.fileName());
+        return cache.get(path, () -> readFile(path, meta.fileSize()));
+    }
+
+    private List<ManifestEntry> readFile(Path path, long expectedSize) {
+        if (expectedSize >= 0) {
+            long actual;
+            try {
+                actual = io.length(path);
+            } catch (IOException e) {
+                throw new CorruptFileException(path, "manifest cannot be read: " + rootMessage(e), e);
+            }
+            if (actual != expectedSize) {
+                throw new CorruptFileException(
+                        path,
+                        "manifest has " + actual + " bytes but its manifest list records " + expectedSize
+                                + ": it was truncated or replaced, and is not read");
+            }
+        }
         List<ManifestEntry> out = new ArrayList<>();
-        try (DataFileReader r =
-                DataFileReader.of(io, format.conf(), path, ENTRY_SCHEMA).open()) {
+        try (DataFileReader r = DataFileReader.of(io, format.conf(), path, ENTRY_SCHEMA)
+                .fileSize(expectedSize)
+                .open()) {
             while (r.hasNext()) {
                 out.add(fromRow(r.next().row(), path));
             }

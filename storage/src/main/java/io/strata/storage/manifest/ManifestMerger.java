@@ -69,7 +69,7 @@ public final class ManifestMerger {
             throws IOException {
         LiveFiles fold = new LiveFiles();
         for (ManifestFileMeta m : chosen) {
-            fold.addAll(manifestFile.read(m.fileName()));
+            fold.addAll(manifestFile.read(m));
         }
         List<ManifestEntry> keep = fold.live();
         if (full) {

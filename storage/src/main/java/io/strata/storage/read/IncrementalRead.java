@@ -100,9 +100,22 @@ public final class IncrementalRead {
      * from its kept changelog once it expired.
      *
      * @throws SnapshotNotFoundException naming where history starts when the changes of a snapshot
-     *     of the range are no longer retained
+     *     of the range are no longer retained, or naming the latest snapshot when
+     *     {@code toInclusive} is past it
+     * @throws IllegalArgumentException when {@code fromExclusive} is past {@code toInclusive} (an
+     *     empty range is {@code fromExclusive == toInclusive}: nothing after the last change read)
      */
     public CloseableIterator<GenericRow> read(long fromExclusive, long toInclusive) {
+        long latest = table.snapshotManager().latestId().orElse(0);
+        if (toInclusive > latest) {
+            throw new SnapshotNotFoundException("table " + table.name() + " has no snapshot " + toInclusive
+                    + (latest == 0 ? ": it has no snapshots yet" : ": the latest is " + latest));
+        }
+        if (fromExclusive > toInclusive) {
+            throw new IllegalArgumentException("table " + table.name() + ": the changes after snapshot " + fromExclusive
+                    + " up to snapshot " + toInclusive + " were asked for, but " + fromExclusive + " is past "
+                    + toInclusive + " (the latest snapshot is " + latest + ")");
+        }
         Producer producer = table.schema().tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER);
         List<ManifestEntry> files = new ArrayList<>();
         Set<Long> kept = new HashSet<>(table.changelogManager().ids());

@@ -7,12 +7,16 @@ import io.strata.storage.manifest.ManifestEntry;
 import io.strata.storage.schema.TableSchema;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.store.TableContext;
+import io.strata.storage.util.CorruptFileException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.hadoop.fs.Path;
 
 /**
  * Plans a batch read of a snapshot: reads its base manifests, prunes by partition (manifest
@@ -58,7 +62,40 @@ final class TableScan {
         return s;
     }
 
+    /**
+     * A snapshot names the schema it was written with; one that names a schema the table does not
+     * have (damaged, or written by a newer writer whose schema file is missing) is not read as if
+     * it had the table's schema. Free when the snapshot has the table's current schema (the usual
+     * case); otherwise one existence check.
+     */
+    private void requireSchemaOf(Snapshot snapshot) {
+        long id = snapshot.schemaId();
+        if (id == schema.id()) {
+            return;
+        }
+        Path snapshotFile = table.paths().snapshotFile(snapshot.id());
+        if (id > schema.id()) {
+            throw new CorruptFileException(
+                    snapshotFile,
+                    "names schema " + id + ", but the latest schema of table " + table.name() + " is " + schema.id()
+                            + " (" + table.paths().schemaFile(id) + " is missing)");
+        }
+        try {
+            if (!table.fileIO().exists(table.paths().schemaFile(id))) {
+                throw new CorruptFileException(
+                        snapshotFile,
+                        "names schema " + id + ", whose file " + table.paths().schemaFile(id) + " is missing");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "table " + table.name() + ": cannot check schema file "
+                            + table.paths().schemaFile(id) + ": " + e.getMessage(),
+                    e);
+        }
+    }
+
     List<Split> plan(Snapshot snapshot) {
+        requireSchemaOf(snapshot);
         int[] partitionIndexes = schema.partitionIndexes();
         int arity = schema.fields().size();
         EntryFilter entries = new EntryFilter() {

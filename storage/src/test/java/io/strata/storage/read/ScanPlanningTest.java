@@ -13,6 +13,7 @@ import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
 import io.strata.storage.testutil.ManualClock;
 import io.strata.storage.testutil.TestTables;
+import io.strata.storage.util.CloseableIterator;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -162,5 +163,23 @@ class ScanPlanningTest {
         ReadBuilder rb = t.newReadBuilder().withFilter(Predicate.leaf(t.schema(), "ts", Op.LT, 10L));
         assertThat(rb.plan().get(0).files()).hasSize(1);
         assertThat(TestTables.scan(rb)).hasSize(10);
+    }
+
+    @Test
+    void anIncrementalReadPastTheLatestSnapshotSaysSo() {
+        FileStoreTable t = partitioned();
+
+        assertThatThrownBy(() -> t.newIncrementalRead().read(2, 99))
+                .isInstanceOf(SnapshotNotFoundException.class)
+                .hasMessage("table db.p has no snapshot 99: the latest is 6");
+        assertThatThrownBy(() -> t.newIncrementalRead().read(99, 6))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("table db.p: the changes after snapshot 99 up to snapshot 6")
+                .hasMessageContaining("the latest snapshot is 6");
+        try (CloseableIterator<GenericRow> none = t.newIncrementalRead().read(6, 6)) {
+            assertThat(none.hasNext())
+                    .as("nothing after the latest: an empty range, not an error")
+                    .isFalse();
+        }
     }
 }

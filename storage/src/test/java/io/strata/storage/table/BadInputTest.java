@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -174,6 +175,49 @@ class BadInputTest {
         damage(file, how);
         expectCorrupt(file, () -> table.newReadBuilder().plan());
         expectCorrupt(file, () -> Rows.readAll(catalog.getTable("db", "t").newReadBuilder()));
+    }
+
+    @Test
+    void aManifestReplacedByAnotherSnapshotsManifestFailsNamingBothSizes() throws IOException {
+        Snapshot latest = table.snapshotManager().latest().orElseThrow();
+        List<ManifestFileMeta> base = table.manifests().manifestList().read(latest.baseManifestList());
+        ManifestFileMeta victim = base.get(base.size() - 1);
+        ManifestFileMeta other = base.get(0);
+        assertThat(other.fileSize())
+                .as("manifests of different commits differ in size")
+                .isNotEqualTo(victim.fileSize());
+        Path file = manifestDir().resolve(victim.fileName());
+        Files.copy(manifestDir().resolve(other.fileName()), file, StandardCopyOption.REPLACE_EXISTING);
+
+        expectCorrupt(file, () -> Rows.readAll(catalog.getTable("db", "t").newReadBuilder()));
+        assertThatThrownBy(() -> Rows.readAll(catalog.getTable("db", "t").newReadBuilder()))
+                .hasMessageContaining("manifest has " + other.fileSize() + " bytes but its manifest list records "
+                        + victim.fileSize());
+    }
+
+    @Test
+    void aMissingManifestListOrManifestFailsNamingIt() throws IOException {
+        Snapshot latest = table.snapshotManager().latest().orElseThrow();
+        List<ManifestFileMeta> base = table.manifests().manifestList().read(latest.baseManifestList());
+        Path manifest = manifestDir().resolve(base.get(base.size() - 1).fileName());
+        Files.delete(manifest);
+        expectCorrupt(manifest, () -> Rows.readAll(catalog.getTable("db", "t").newReadBuilder()));
+
+        Path list = manifestDir().resolve(latest.baseManifestList());
+        Files.delete(list);
+        expectCorrupt(list, () -> Rows.readAll(catalog.getTable("db", "t").newReadBuilder()));
+        assertThat(read(table.newReadBuilder().withSnapshot(1))).isEqualTo(AT_1);
+    }
+
+    @Test
+    void aSnapshotNamingAMissingSchemaFailsNamingTheSchema() throws IOException {
+        Path file = snapshotFile(3);
+        Files.writeString(file, Files.readString(file).replaceFirst("\"schemaId\"\\s*:\\s*0", "\"schemaId\" : 7"));
+
+        assertThatThrownBy(() -> Rows.readAll(catalog.getTable("db", "t").newReadBuilder()))
+                .hasMessageContaining("snapshot-3")
+                .hasMessageContaining("names schema 7, but the latest schema of table db.t is 0");
+        assertThat(read(table.newReadBuilder().withSnapshot(1))).isEqualTo(AT_1);
     }
 
     @ParameterizedTest
