@@ -53,7 +53,7 @@ public final class PartialUpdateBenchmark {
     private PartialUpdateBenchmark() {}
 
     /** One engine's figures of one run. */
-    private record Run(
+    record Run(
             long streamRows,
             long ingestNanos,
             long compactionInputRows,
@@ -141,7 +141,7 @@ public final class PartialUpdateBenchmark {
                 paimonCorrect);
     }
 
-    private static Run strata(Path warehouse, WideStreams streams, WideStreams.Model expected) {
+    static Run strata(Path warehouse, WideStreams streams, WideStreams.Model expected) {
         Schema.Builder b = Schema.newBuilder();
         for (Column c : streams.columns()) {
             b.column(c.name(), c.typeText());
@@ -181,7 +181,7 @@ public final class PartialUpdateBenchmark {
         return new Run(rows[0], ingestNanos, inputRows, compactionNanos, verdict);
     }
 
-    private static Run paimon(Path warehouse, WideStreams streams, WideStreams.Model expected) throws Exception {
+    static Run paimon(Path warehouse, WideStreams streams, WideStreams.Model expected) throws Exception {
         Files.createDirectories(warehouse);
         List<Column> columns = streams.columns();
         boolean[] isString = new boolean[columns.size()];
