@@ -16,37 +16,35 @@ import java.util.function.Consumer;
 
 /**
  * Issue 17's wide-table workload: the standard workload's upserts (WORKLOAD.md) routed to four
- * CDC streams, each updating one disjoint column group of the same keys of a partial-update
- * table: the upsert of global row {@code g} goes to stream {@code g mod 4}, which sets only its
- * column ({@code name}, {@code price}, {@code qty}, {@code payload}) and its ordering value
- * {@code ts = g}. Stream {@code k} arrives {@code k} commits late (its rows of workload commit
- * {@code c} are written in table commit {@code c + k}), and the last stream is also out of order
- * within itself: it delivers the workload's commits in swapped pairs (1, 0, 3, 2, ...), as a
- * source replaying a late batch does. So a key's rows interleave out of order across commits and
- * only the ordering values put them right; in particular a stale {@code payload} often meets a
- * fresh value of another column of its key in one commit, the case where an engine that orders a
- * pre-merged row by its highest ordering value lets the stale value win. Deletes of the standard
- * stream are left out (partial-update has no delete here); their draws still happen, so the
- * upserts are exactly the standard workload's.
+ * CDC streams, each updating its own group of columns of the same keys of a partial-update table:
+ * the upsert of global row {@code g} goes to stream {@code k = g mod 4}, which sets group
+ * {@code k}'s columns {@code name_k, price_k, qty_k, payload_k} to the row's values, with the
+ * row's {@code ts = g} as its ordering value. So every stream row carries one standard row's
+ * values, and the table has 17 or 21 columns. Stream {@code k} arrives {@code k} commits late
+ * (its rows of workload commit {@code c} are written in table commit {@code c + k}), and the last
+ * stream is also out of order within itself: it delivers the workload's commits in swapped pairs
+ * (1, 0, 3, 2, ...), as a source replaying a late batch does. So a key's rows interleave out of
+ * order across commits and only the ordering values put them right; in particular a stale group
+ * 3 often meets a fresh value of another group of its key in one commit, the case where an engine
+ * that orders a pre-merged row by its highest ordering value lets the stale values win. Deletes
+ * of the standard stream are left out (partial-update has no delete here); their draws still
+ * happen, so the upserts are exactly the standard workload's.
  *
  * <p>Two ways to order, one table layout each:
  * <ul>
- *   <li>{@link Ordering#SEQUENCE_GROUPS}: columns {@code id, name, name_ts, price, price_ts, qty,
- *       qty_ts, payload, payload_ts} with {@code fields.<g>_ts.sequence-group=<g>}; a stream row
- *       sets its column and its group's ordering column.</li>
- *   <li>{@link Ordering#SEQUENCE_FIELD}: columns {@code id, name, price, qty, payload, ts} with
- *       {@code sequence.field=ts}; a stream row sets its column and {@code ts}.</li>
+ *   <li>{@link Ordering#SEQUENCE_GROUPS}: each group also has {@code ts_k}, with
+ *       {@code fields.ts_k.sequence-group=name_k,price_k,qty_k,payload_k}.</li>
+ *   <li>{@link Ordering#SEQUENCE_FIELD}: one {@code ts} column, {@code sequence.field=ts}; a
+ *       stream row sets its group and {@code ts}.</li>
  * </ul>
  * Each stream regenerates the workload from its seed (the generator is deterministic), so at most
- * one commit of a stream's rows is held in memory. The expected table: every key ever upserted;
- * each column from the key's last upsert routed to its stream (null if none), each group's
- * ordering value that upsert's {@code ts} (under sequence.field the highest of the key's), as
- * summarized by {@link #expected()}.
+ * one commit of a stream's rows is held in memory. The expected table ({@link #expected()}):
+ * every key ever upserted; each group from the key's last upsert routed to its stream (nulls if
+ * none), with that upsert's {@code ts} (under sequence.field the highest of the key's).
  */
 final class WideStreams {
     static final int STREAMS = 4;
-    private static final String[] GROUP_COLUMNS = {"name", "price", "qty", "payload"};
-    /** The workload row position of each stream's column. */
+    /** The workload row positions a group holds, in column order. */
     private static final int[] SOURCE = {
         WorkloadSchema.NAME, WorkloadSchema.PRICE, WorkloadSchema.QTY, WorkloadSchema.PAYLOAD
     };
@@ -69,28 +67,29 @@ final class WideStreams {
 
     private final StandardWorkload workload;
     private final Ordering ordering;
+    /** Columns per group: the values, and under groups the group's ordering column after them. */
+    private final int groupWidth;
 
     WideStreams(StandardWorkload workload, Ordering ordering) {
         this.workload = workload;
         this.ordering = ordering;
+        this.groupWidth = SOURCE.length + (ordering == Ordering.SEQUENCE_GROUPS ? 1 : 0);
     }
 
     Ordering ordering() {
         return ordering;
     }
 
-    /** Table commits: the workload's, plus one for each commit of lag of the last stream. */
-    int commits() {
-        return workload.commits() + STREAMS - 1;
-    }
-
     List<Column> columns() {
         List<Column> cs = new ArrayList<>();
         cs.add(WorkloadSchema.COLUMNS.get(WorkloadSchema.ID));
         for (int k = 0; k < STREAMS; k++) {
-            cs.add(WorkloadSchema.COLUMNS.get(SOURCE[k]));
+            for (int src : SOURCE) {
+                Column c = WorkloadSchema.COLUMNS.get(src);
+                cs.add(new Column(c.name() + "_" + k, c.type(), true));
+            }
             if (ordering == Ordering.SEQUENCE_GROUPS) {
-                cs.add(new Column(GROUP_COLUMNS[k] + "_ts", "BIGINT", true));
+                cs.add(new Column("ts_" + k, "BIGINT", true));
             }
         }
         if (ordering == Ordering.SEQUENCE_FIELD) {
@@ -104,13 +103,28 @@ final class WideStreams {
         Map<String, String> m = new LinkedHashMap<>(WorkloadSchema.TABLE_OPTIONS);
         m.put("merge-engine", "partial-update");
         if (ordering == Ordering.SEQUENCE_GROUPS) {
-            for (String g : GROUP_COLUMNS) {
-                m.put("fields." + g + "_ts.sequence-group", g);
+            List<Column> cs = columns();
+            for (int k = 0; k < STREAMS; k++) {
+                List<String> group = new ArrayList<>();
+                for (int i = 0; i < SOURCE.length; i++) {
+                    group.add(cs.get(firstOf(k) + i).name());
+                }
+                m.put("fields.ts_" + k + ".sequence-group", String.join(",", group));
             }
         } else {
             m.put("sequence.field", "ts");
         }
         return m;
+    }
+
+    /** The row position of group {@code k}'s first column. */
+    private int firstOf(int k) {
+        return 1 + k * groupWidth;
+    }
+
+    /** Table commits: the workload's, plus one for each commit of lag of the last stream. */
+    int commits() {
+        return workload.commits() + STREAMS - 1;
     }
 
     /**
@@ -183,12 +197,14 @@ final class WideStreams {
     private GenericRow streamRow(int k, GenericRow source, int width) {
         Object[] f = new Object[width];
         f[0] = source.get(WorkloadSchema.ID);
+        int first = firstOf(k);
+        for (int i = 0; i < SOURCE.length; i++) {
+            f[first + i] = source.get(SOURCE[i]);
+        }
         Object ts = source.get(WorkloadSchema.TS);
         if (ordering == Ordering.SEQUENCE_GROUPS) {
-            f[1 + 2 * k] = source.get(SOURCE[k]);
-            f[2 + 2 * k] = ts;
+            f[first + SOURCE.length] = ts;
         } else {
-            f[1 + k] = source.get(SOURCE[k]);
             f[width - 1] = ts;
         }
         return GenericRow.insert(f);
@@ -198,24 +214,30 @@ final class WideStreams {
     Model expected() {
         StandardWorkload w = workload.restart();
         int keys = (int) w.keySpace();
-        Object[][] value = new Object[STREAMS][keys];
+        long[][] group = new long[STREAMS][keys];
         long[][] ts = new long[STREAMS][keys];
-        for (long[] t : ts) {
-            Arrays.fill(t, -1);
+        for (int k = 0; k < STREAMS; k++) {
+            Arrays.fill(group[k], groupHash(new Object[SOURCE.length], 0));
+            Arrays.fill(ts[k], -1);
         }
         boolean[] seen = new boolean[keys];
+        Object[] values = new Object[SOURCE.length];
         for (int c = 0; c < w.commits(); c++) {
             w.forEachRowOfCommit(c, row -> {
                 if (!row.kind().isRetract()) {
                     int id = (int) (long) (Long) row.get(WorkloadSchema.ID);
                     int k = streamOf(row);
-                    value[k][id] = row.get(SOURCE[k]);
+                    for (int i = 0; i < SOURCE.length; i++) {
+                        values[i] = row.get(SOURCE[i]);
+                    }
+                    group[k][id] = groupHash(values, 0);
                     ts[k][id] = (Long) row.get(WorkloadSchema.TS);
                     seen[id] = true;
                 }
             });
         }
         long[] hash = new long[keys];
+        long[] groups = new long[STREAMS];
         long[] keyTs = new long[STREAMS];
         for (int id = 0; id < keys; id++) {
             if (!seen[id]) {
@@ -223,45 +245,48 @@ final class WideStreams {
             }
             long max = -1;
             for (int k = 0; k < STREAMS; k++) {
+                groups[k] = group[k][id];
                 keyTs[k] = ts[k][id];
                 max = Math.max(max, keyTs[k]);
             }
             if (ordering == Ordering.SEQUENCE_FIELD) {
                 Arrays.fill(keyTs, max);
             }
-            hash[id] = rowHash(value[0][id], value[1][id], value[2][id], value[3][id], keyTs);
+            hash[id] = rowHash(groups, keyTs);
         }
         return new Model(hash, seen);
     }
 
     /** What a read row of this layout contributes: its id and the hash of its columns. */
     void addTo(Model.Comparison check, Object[] row) {
+        long[] groups = new long[STREAMS];
         long[] ts = new long[STREAMS];
-        Object[] v = new Object[STREAMS];
         for (int k = 0; k < STREAMS; k++) {
-            if (ordering == Ordering.SEQUENCE_GROUPS) {
-                v[k] = row[1 + 2 * k];
-                ts[k] = row[2 + 2 * k] == null ? -1 : (Long) row[2 + 2 * k];
-            } else {
-                v[k] = row[1 + k];
-                ts[k] = row[row.length - 1] == null ? -1 : (Long) row[row.length - 1];
-            }
+            int first = firstOf(k);
+            groups[k] = groupHash(row, first);
+            Object t = ordering == Ordering.SEQUENCE_GROUPS ? row[first + SOURCE.length] : row[row.length - 1];
+            ts[k] = t == null ? -1 : (Long) t;
         }
-        check.add((Long) row[0], rowHash(v[0], v[1], v[2], v[3], ts));
+        check.add((Long) row[0], rowHash(groups, ts));
     }
 
-    /**
-     * A hash of a row's column values and the ordering values (one per group; under
-     * sequence.field the same one four times) that a read row must reproduce exactly.
-     */
-    private static long rowHash(Object name, Object price, Object qty, Object payload, long[] ts) {
+    /** A hash of the values of one group, starting at {@code row[first]}. */
+    private static long groupHash(Object[] row, int first) {
         long h = 17;
-        h = h * 31 + (name == null ? 0 : name.hashCode());
-        h = h * 31 + (price == null ? 0 : Double.doubleToLongBits((Double) price));
-        h = h * 31 + (qty == null ? 0 : (Integer) qty);
-        h = h * 31 + (payload == null ? 0 : payload.hashCode());
-        for (long t : ts) {
-            h = WorkloadChecksum.mix(h * 31 + t);
+        for (int i = 0; i < SOURCE.length; i++) {
+            Object v = row[first + i];
+            long x = v == null ? 0 : v instanceof Double d ? Double.doubleToLongBits(d) : v.hashCode();
+            h = h * 31 + x;
+        }
+        return h;
+    }
+
+    /** A hash of a row's groups and their ordering values (under sequence.field the same one four times). */
+    private static long rowHash(long[] groups, long[] ts) {
+        long h = 17;
+        for (int k = 0; k < STREAMS; k++) {
+            h = WorkloadChecksum.mix(h * 31 + groups[k]);
+            h = WorkloadChecksum.mix(h * 31 + ts[k]);
         }
         return h;
     }

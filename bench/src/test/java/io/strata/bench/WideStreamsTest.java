@@ -81,9 +81,9 @@ class WideStreamsTest {
         if (ordering == WideStreams.Ordering.SEQUENCE_FIELD) {
             return (Long) f[f.length - 1];
         }
-        for (int i = 2; i < f.length; i += 2) {
-            if (f[i] != null) {
-                return (Long) f[i];
+        for (int ts = 5; ts < f.length; ts += 5) { // groups of four values and their ts, after the id
+            if (f[ts] != null) {
+                return (Long) f[ts];
             }
         }
         throw new AssertionError("a stream row without its group's ts");
