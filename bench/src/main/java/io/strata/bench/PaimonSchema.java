@@ -1,6 +1,8 @@
 package io.strata.bench;
 
 import io.strata.cli.workload.WorkloadSchema;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.types.DataType;
@@ -16,14 +18,20 @@ final class PaimonSchema {
 
     /** The workload table with extra table options (e.g. changelog-producer). */
     static Schema workloadTable(Map<String, String> extra) {
+        Map<String, String> options = new LinkedHashMap<>(WorkloadSchema.TABLE_OPTIONS);
+        options.putAll(extra);
+        return table(WorkloadSchema.COLUMNS, WorkloadSchema.PRIMARY_KEY, options);
+    }
+
+    /** A table of workload-typed columns keyed by {@code primaryKey}, with {@code options}. */
+    static Schema table(List<WorkloadSchema.Column> columns, String primaryKey, Map<String, String> options) {
         Schema.Builder b = Schema.newBuilder();
-        for (WorkloadSchema.Column c : WorkloadSchema.COLUMNS) {
+        for (WorkloadSchema.Column c : columns) {
             DataType t = type(c.type());
             b.column(c.name(), c.nullable() ? t : t.notNull());
         }
-        WorkloadSchema.TABLE_OPTIONS.forEach(b::option);
-        extra.forEach(b::option);
-        return b.primaryKey(WorkloadSchema.PRIMARY_KEY).build();
+        options.forEach(b::option);
+        return b.primaryKey(primaryKey).build();
     }
 
     /** The Paimon type of a workload type root; the workload uses only these four. */

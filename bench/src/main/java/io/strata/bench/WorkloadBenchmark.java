@@ -81,7 +81,7 @@ public final class WorkloadBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = parse(args);
+        Map<String, String> opts = parse(args, OPTIONS);
         Path dir = Path.of(opts.getOrDefault("dir", System.getProperty("java.io.tmpdir")));
         int warmups = Integer.parseInt(opts.getOrDefault("warmups", "2"));
         int runs = Integer.parseInt(opts.getOrDefault("runs", "5"));
@@ -378,13 +378,14 @@ public final class WorkloadBenchmark {
         return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
     }
 
-    private static Map<String, String> parse(String[] args) {
+    /** {@code --NAME=VALUE} arguments by name; a name not in {@code known} is an error that lists them. */
+    static Map<String, String> parse(String[] args, Set<String> known) {
         Map<String, String> m = new HashMap<>();
         for (String a : args) {
             int eq = a.indexOf('=');
-            if (!a.startsWith("--") || eq < 0 || !OPTIONS.contains(a.substring(2, eq))) {
+            if (!a.startsWith("--") || eq < 0 || !known.contains(a.substring(2, eq))) {
                 throw new IllegalArgumentException(
-                        "unknown argument " + a + " (known: --NAME=VALUE with NAME in " + OPTIONS + ")");
+                        "unknown argument " + a + " (known: --NAME=VALUE with NAME in " + known + ")");
             }
             m.put(a.substring(2, eq), a.substring(eq + 1));
         }
