@@ -113,7 +113,7 @@ public final class SchedulerService implements AutoCloseable {
                     clock);
             this.polls = new HealthPolls(config, ops, metrics);
             this.admission = new Admission(
-                    config.maxConcurrentCompactions(), config.maxConcurrentMaintenance(), n -> publishQueue());
+                    config.maxConcurrentCompactions(), config.maxConcurrentMaintenance(), n -> publishQueue(), clock);
             this.dispatcher = new OperationDispatcher(config, ops, guard, polls, admission, l);
             this.scheduler = QuartzScheduler.create(config, dispatcher);
         } catch (Exception e) {

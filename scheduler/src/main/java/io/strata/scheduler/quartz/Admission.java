@@ -2,9 +2,13 @@ package io.strata.scheduler.quartz;
 
 import io.strata.scheduler.ops.Backlog;
 import io.strata.scheduler.ops.OperationKind;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntConsumer;
@@ -17,25 +21,20 @@ import java.util.function.IntConsumer;
  * <p>Who is admitted when a slot frees: maintenance in order of arrival. Compactions: a full
  * compaction before any backlog compaction, full compactions in order of arrival (they are few,
  * one per table and schedule, and their rewrite clears the table's backlog too); then backlog
- * compactions worst backlog first ({@link #WORST_FIRST}), at equal backlog the one waiting
- * longest. A table polls at most one backlog fire at a time and its backlog falls when it is
- * compacted, so a busy table cannot keep the others out.
+ * compactions worst backlog first, where waiting counts as backlog: every {@link #AGING_STEP}
+ * a fire has waited adds one sorted run to its worst bucket's for the ranking, so a table with a
+ * mild backlog is overtaken by worse ones only for a bounded time (a fire with {@code r} fewer
+ * sorted runs than a newcomer goes first after {@code r} steps), and no table starves behind
+ * busier ones; at equal rank, level-0 files, then buckets over, then the one waiting longest. The
+ * ranking is taken when a slot frees, at that moment's clock; the waiter chosen is granted the
+ * slot and no later arrival can take it first.
  *
  * <p>Thread-safe. Every change of the number waiting goes to the listener (the queue gauge),
  * under the admission's lock, in the order of the changes.
  */
 public final class Admission {
-    /** Worse backlog first: the worst bucket's sorted runs, then its level-0 files, then buckets over. */
-    static final Comparator<Backlog> WORST_FIRST = Comparator.comparingInt(Backlog::maxSortedRuns)
-            .thenComparingInt(Backlog::maxLevel0Files)
-            .thenComparingInt(Backlog::bucketsOver)
-            .reversed();
-
-    private static final Comparator<Waiter> COMPACTION_ORDER = Comparator.comparing((Waiter w) -> w.backlog.isPresent())
-            .thenComparing(w -> w.backlog.orElse(null), Comparator.nullsFirst(WORST_FIRST))
-            .thenComparingLong(w -> w.arrival);
-
-    private static final Comparator<Waiter> ARRIVAL_ORDER = Comparator.comparingLong(w -> w.arrival);
+    /** The wait that counts as one sorted run more in a waiting backlog compaction's rank. */
+    static final Duration AGING_STEP = Duration.ofMinutes(1);
 
     /** A slot taken: closing it frees it for the next waiter of its class. */
     public interface Slot extends AutoCloseable {
@@ -47,6 +46,7 @@ public final class Admission {
     private final SlotClass compactions;
     private final SlotClass maintenance;
     private final IntConsumer waitingChanged;
+    private final Clock clock;
     private long arrivals;
     private boolean closed;
 
@@ -54,8 +54,14 @@ public final class Admission {
      * @param waitingChanged told the number of fires waiting, both classes, whenever it changes
      */
     public Admission(int maxCompactions, int maxMaintenance, IntConsumer waitingChanged) {
-        this.compactions = new SlotClass(maxCompactions, COMPACTION_ORDER);
-        this.maintenance = new SlotClass(maxMaintenance, ARRIVAL_ORDER);
+        this(maxCompactions, maxMaintenance, waitingChanged, Clock.systemUTC());
+    }
+
+    /** Like {@link #Admission(int, int, IntConsumer)}, ranking waits by {@code clock}. */
+    public Admission(int maxCompactions, int maxMaintenance, IntConsumer waitingChanged, Clock clock) {
+        this.clock = clock;
+        this.compactions = new SlotClass(maxCompactions, true);
+        this.maintenance = new SlotClass(maxMaintenance, false);
         this.waitingChanged = waitingChanged;
     }
 
@@ -85,32 +91,42 @@ public final class Admission {
             Waiter w = new Waiter(
                     kind == OperationKind.BACKLOG_COMPACTION ? backlog : Optional.empty(),
                     arrivals++,
+                    clock.instant(),
                     lock.newCondition());
             c.waiters.add(w);
             publish();
             try {
-                while (!closed && !(c.waiters.peek() == w && c.running < c.max)) {
+                while (!closed && c.granted != w) {
                     w.turn.await();
                 }
-            } finally {
-                c.waiters.remove(w);
-                publish();
+            } catch (InterruptedException e) {
+                leave(c, w);
+                throw e;
             }
             if (closed) {
+                leave(c, w);
                 return Optional.empty();
             }
+            c.waiters.remove(w);
+            c.granted = null;
             c.running++;
-            c.signalNext();
+            publish();
+            c.grantNext();
             return Optional.of(new Taken(c));
-        } catch (InterruptedException e) {
-            // the slot this waiter may have been signalled for goes to the next one
-            c.signalNext();
-            throw e;
         } finally {
             lock.unlock();
         }
     }
 
+    /** {@code w} stops waiting without a slot; a grant it had not used goes to the next waiter. */
+    private void leave(SlotClass c, Waiter w) {
+        c.waiters.remove(w);
+        publish();
+        if (c.granted == w) {
+            c.granted = null;
+            c.grantNext();
+        }
+    }
     /** Fires waiting for a slot now, both classes. */
     public int waiting() {
         lock.lock();
@@ -138,29 +154,60 @@ public final class Admission {
     }
 
     /** One waiting fire; {@code arrival} is unique, so no two waiters are equal. */
-    private record Waiter(Optional<Backlog> backlog, long arrival, Condition turn) {}
+    private record Waiter(Optional<Backlog> backlog, long arrival, Instant since, Condition turn) {
+        /** The worst bucket's sorted runs plus one per {@link #AGING_STEP} waited until {@code now}. */
+        long rank(Instant now) {
+            long steps = Math.max(0, Duration.between(since, now).toNanos()) / AGING_STEP.toNanos();
+            return backlog.orElseThrow().maxSortedRuns() + steps;
+        }
+    }
 
-    /** The slots of one class and its waiters, best first; guarded by the admission's lock. */
+    /** The slots of one class and its waiters; guarded by the admission's lock. */
     private final class SlotClass {
         final int max;
-        final PriorityQueue<Waiter> waiters;
+        final boolean ranked;
+        final List<Waiter> waiters = new ArrayList<>();
+        /** The waiter a freed slot is promised to, until it takes it; null when none is. */
+        Waiter granted;
+
         int running;
 
-        SlotClass(int max, Comparator<Waiter> order) {
+        SlotClass(int max, boolean ranked) {
             if (max < 1) {
                 throw new IllegalArgumentException("a class needs at least one slot, got " + max);
             }
             this.max = max;
-            this.waiters = new PriorityQueue<>(order);
+            this.ranked = ranked;
         }
 
-        /** Wakes the first waiter when a slot is free for it. */
-        void signalNext() {
-            Waiter next = waiters.peek();
-            if (next != null && running < max) {
-                next.turn.signal();
+        /** Promises a free slot to the best waiter now, when there is a slot and no promise pending. */
+        void grantNext() {
+            if (granted != null || running >= max || waiters.isEmpty()) {
+                return;
             }
+            Comparator<Waiter> order = ranked ? compactionOrder(clock.instant()) : ARRIVAL_ORDER;
+            granted = waiters.stream().min(order).orElseThrow();
+            granted.turn.signal();
         }
+    }
+
+    private static final Comparator<Waiter> ARRIVAL_ORDER = Comparator.comparingLong(Waiter::arrival);
+
+    /** Full compactions first (by arrival), then backlog compactions best rank first. */
+    private static Comparator<Waiter> compactionOrder(Instant now) {
+        Comparator<Waiter> worse = Comparator.<Waiter>comparingLong(w -> w.rank(now))
+                .thenComparingInt(w -> w.backlog().orElseThrow().maxLevel0Files())
+                .thenComparingInt(w -> w.backlog().orElseThrow().bucketsOver())
+                .reversed();
+        return (a, b) -> {
+            boolean fullA = a.backlog().isEmpty();
+            boolean fullB = b.backlog().isEmpty();
+            if (fullA != fullB) {
+                return fullA ? -1 : 1;
+            }
+            int c = fullA ? 0 : worse.compare(a, b);
+            return c != 0 ? c : Long.compare(a.arrival(), b.arrival());
+        };
     }
 
     private final class Taken implements Slot {
@@ -178,7 +225,7 @@ public final class Admission {
                 if (!released) {
                     released = true;
                     c.running--;
-                    c.signalNext();
+                    c.grantNext();
                 }
             } finally {
                 lock.unlock();

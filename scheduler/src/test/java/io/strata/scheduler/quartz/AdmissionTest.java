@@ -2,8 +2,10 @@ package io.strata.scheduler.quartz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.strata.scheduler.lease.MutableClock;
 import io.strata.scheduler.ops.Backlog;
 import io.strata.scheduler.ops.OperationKind;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -86,6 +88,30 @@ class AdmissionTest {
         assertThat(order).containsExactly("worst", "medium", "medium, later", "mild");
         assertThat(a.waiting()).isZero();
         assertThat(waiting.seen).as("the queue gauge followed").containsSubsequence(1, 2, 3, 4, 0);
+    }
+
+    @Test
+    void waitingCountsAsBacklogSoAMildTableIsNotOvertakenForEver() throws Exception {
+        Waiting waiting = new Waiting();
+        MutableClock clock = new MutableClock(Instant.parse("2026-12-04T02:00:00Z"));
+        Admission a = new Admission(1, 1, waiting::changed, clock);
+        Admission.Slot busy = a.enter(OperationKind.FULL_COMPACTION, NONE).orElseThrow();
+        List<String> order = new CopyOnWriteArrayList<>();
+        Thread mild = enter(a, OperationKind.BACKLOG_COMPACTION, backlog(11), "mild", order);
+        waiting.await(1);
+        // the mild table waited 29 steps: 11 + 29 = 40, level with a newcomer of 40, which it beats by arrival
+        clock.advance(Admission.AGING_STEP.multipliedBy(29));
+        Thread level = enter(a, OperationKind.BACKLOG_COMPACTION, backlog(40), "level", order);
+        waiting.await(2);
+        // a newcomer of 41 still goes first
+        Thread worse = enter(a, OperationKind.BACKLOG_COMPACTION, backlog(41), "worse", order);
+        waiting.await(3);
+
+        busy.close();
+        for (Thread t : List.of(mild, level, worse)) {
+            t.join(10_000);
+        }
+        assertThat(order).containsExactly("worse", "mild", "level");
     }
 
     @Test
