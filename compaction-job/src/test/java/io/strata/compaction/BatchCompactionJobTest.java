@@ -22,6 +22,7 @@ import io.strata.storage.testutil.TableModel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -34,6 +35,8 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The job in batch mode on a MiniCluster, against the in-memory model. */
 class BatchCompactionJobTest {
@@ -87,6 +90,31 @@ class BatchCompactionJobTest {
         assertThat(contents(t)).isEqualTo(model.contents());
         assertThat(levels(t).values()).allMatch(l -> l.numberOfSortedRuns() <= 4);
         LsmInvariants.check(t);
+    }
+
+    /**
+     * The job merges with the table's engine: first-row under sequence.field (late lower rows
+     * replace the winner) and aggregation with product, first_value, first_non_null_value and
+     * retracting last_non_null_value and last_value compact minor, then full, to the model.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = TableModel.Mode.class,
+            names = {"FIRST_ROW_SEQUENCE_FIELD", "AGGREGATION_OTHER_FUNCTIONS"})
+    void tablesOfOtherEnginesCompactToTheModel(TableModel.Mode mode) throws Exception {
+        long seed = 14 + mode.ordinal();
+        String name = mode.name().toLowerCase(Locale.ROOT);
+        FileStoreTable t = create(wh(), name, true, 2, TableModel.options(mode));
+        TableModel model = new TableModel(mode);
+        ingest(t, model, new Random(seed), 8, 150, 60, "writer", 1);
+
+        runToEnd(spec(wh(), "minor", "batch", 2, "--table", name));
+        assertThat(contents(t)).as("seed %d, after minor", seed).isEqualTo(model.contents());
+        runToEnd(spec(wh(), "full", "batch", 2, "--table", name));
+        assertThat(contents(t)).as("seed %d, after full", seed).isEqualTo(model.contents());
+        assertThat(levels(t).values()).allMatch(l -> l.numberOfSortedRuns() == 1);
+        LsmInvariants.check(t);
+        LsmInvariants.checkRowCounts(t);
     }
 
     @Test

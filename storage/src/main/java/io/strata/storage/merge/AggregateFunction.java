@@ -10,10 +10,15 @@ import java.util.Locale;
  * of the field's type, where null means "nothing yet". Every function here is associative over
  * values, which is what lets the engine pre-merge versions in a write buffer or a compaction and
  * merge the results again later with the same outcome.
+ *
+ * <p>The merge function starts a key's accumulator with {@link #start} at its first positive
+ * input (since the key's last removal) and folds later inputs with {@link #agg}; retractions go
+ * to {@link #retract}, only for functions that {@link #supportsRetract()}. The table of what each
+ * function folds and retracts to is in docs/DESIGN.md, "Merge engines".
  */
 public enum AggregateFunction {
     /** Sum of non-null values. Retract subtracts. */
-    SUM(true) {
+    SUM(Retract.EXACT) {
         @Override
         Object agg(DataType t, Object acc, Object v) {
             return v == null ? acc : acc == null ? v : add(t, acc, v);
@@ -24,8 +29,20 @@ public enum AggregateFunction {
             return v == null ? acc : acc == null ? negate(t, v) : add(t, acc, negate(t, v));
         }
     },
+    /**
+     * Product of non-null values. Cannot retract: dividing is not exact (a group of versions that
+     * starts with a retraction of 3 would need 1/3 in an INT accumulator; a retracted 0 cannot be
+     * divided out; FLOAT and DOUBLE division does not undo multiplication), and an inexact
+     * retraction would make the table depend on how rows were grouped into commits.
+     */
+    PRODUCT(Retract.NO) {
+        @Override
+        Object agg(DataType t, Object acc, Object v) {
+            return v == null ? acc : acc == null ? v : multiply(t, acc, v);
+        }
+    },
     /** Number of rows whose value is non-null (the writer stores 1 per such row; merging sums). Retract subtracts. */
-    COUNT(true) {
+    COUNT(Retract.EXACT) {
         @Override
         Object agg(DataType t, Object acc, Object v) {
             return SUM.agg(t, acc, v);
@@ -36,20 +53,20 @@ public enum AggregateFunction {
             return SUM.retract(t, acc, v);
         }
     },
-    MIN(false) {
+    MIN(Retract.NO) {
         @Override
         Object agg(DataType t, Object acc, Object v) {
             return v == null ? acc : acc == null ? v : compare(t, v, acc) < 0 ? v : acc;
         }
     },
-    MAX(false) {
+    MAX(Retract.NO) {
         @Override
         Object agg(DataType t, Object acc, Object v) {
             return v == null ? acc : acc == null ? v : compare(t, v, acc) > 0 ? v : acc;
         }
     },
-    /** The last row's value, null included. Retract sets null. */
-    LAST_VALUE(true) {
+    /** The last row's value, null included. Retract sets null (the value before it is not kept). */
+    LAST_VALUE(Retract.EXACT) {
         @Override
         Object agg(DataType t, Object acc, Object v) {
             return v;
@@ -60,52 +77,122 @@ public enum AggregateFunction {
             return null;
         }
     },
-    /** The last non-null value. */
-    LAST_NON_NULL_VALUE(false) {
+    /**
+     * The last non-null value. Retracting a non-null value sets null (the value before it is not
+     * kept); retracting null changes nothing.
+     */
+    LAST_NON_NULL_VALUE(Retract.EMPTIES) {
         @Override
         Object agg(DataType t, Object acc, Object v) {
             return v == null ? acc : v;
         }
+
+        @Override
+        Object retract(DataType t, Object acc, Object v) {
+            return v == null ? acc : null;
+        }
+    },
+    /** The first row's value, null included (as Paimon's first_value). */
+    FIRST_VALUE(Retract.NO) {
+        @Override
+        Object start(DataType t, Object acc, Object v) {
+            return v;
+        }
+
+        @Override
+        Object agg(DataType t, Object acc, Object v) {
+            return acc;
+        }
     },
     /** The first non-null value (nulls do not count as a value). */
-    FIRST_VALUE(false) {
+    FIRST_NON_NULL_VALUE(Retract.NO) {
         @Override
         Object agg(DataType t, Object acc, Object v) {
             return acc == null ? v : acc;
         }
     },
     /** Non-null strings joined with ",". */
-    LISTAGG(false) {
+    LISTAGG(Retract.NO) {
         @Override
         Object agg(DataType t, Object acc, Object v) {
             return v == null ? acc : acc == null ? v : acc + "," + v;
         }
     },
-    BOOL_AND(false) {
+    BOOL_AND(Retract.NO) {
         @Override
         Object agg(DataType t, Object acc, Object v) {
             return v == null ? acc : acc == null ? v : (Boolean) acc && (Boolean) v;
         }
     },
-    BOOL_OR(false) {
+    BOOL_OR(Retract.NO) {
         @Override
         Object agg(DataType t, Object acc, Object v) {
             return v == null ? acc : acc == null ? v : (Boolean) acc || (Boolean) v;
         }
     };
 
-    private final boolean retractable;
+    /** What a function does with a retraction. */
+    private enum Retract {
+        /** Rejected at write time unless the field has {@code ignore-retract}. */
+        NO,
+        /** Folded; the accumulator afterwards says everything a later merge needs. */
+        EXACT,
+        /** Folded, but it may leave the accumulator empty where it held a value; see {@link #retractMayEmpty()}. */
+        EMPTIES
+    }
 
-    AggregateFunction(boolean retractable) {
-        this.retractable = retractable;
+    private final Retract retract;
+
+    AggregateFunction(Retract retract) {
+        this.retract = retract;
     }
 
     public boolean supportsRetract() {
-        return retractable;
+        return retract != Retract.NO;
     }
 
+    /**
+     * Whether a retraction may leave the accumulator null where it held a value, while
+     * {@link #agg} treats a null input as "no value" (last_non_null_value). A pre-merged row
+     * holding that null would then let an older value through when merged again, so until a
+     * later input sets a value again the merge function keeps the records themselves.
+     */
+    boolean retractMayEmpty() {
+        return retract == Retract.EMPTIES;
+    }
+
+    /**
+     * Whether the result depends on the order of the inputs (last and first values, listagg), so
+     * that under {@code sequence.field} the inputs must be folded in ordering-field order.
+     * Order-insensitive functions (sum, product, count, min, max, bool_and, bool_or) give the same
+     * result in any order.
+     */
+    public boolean orderSensitive() {
+        switch (this) {
+            case LAST_VALUE:
+            case LAST_NON_NULL_VALUE:
+            case FIRST_VALUE:
+            case FIRST_NON_NULL_VALUE:
+            case LISTAGG:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    /**
+     * The accumulator after a key's first positive input {@code v}, given {@code acc}, what
+     * retractions before it left (null if none): {@link #agg} for every function but first_value,
+     * whose accumulator cannot otherwise tell "the first value was null" from "nothing yet".
+     */
+    Object start(DataType t, Object acc, Object v) {
+        return agg(t, acc, v);
+    }
+
+    /** The accumulator after folding positive input {@code v} (null included) into {@code acc}. */
     abstract Object agg(DataType t, Object acc, Object v);
 
+    /** The accumulator after retracting {@code v}; only for functions that {@link #supportsRetract()}. */
     Object retract(DataType t, Object acc, Object v) {
         throw new UnsupportedOperationException(name() + " cannot retract");
     }
@@ -131,6 +218,12 @@ public enum AggregateFunction {
     public String rejectType(DataType t) {
         switch (this) {
             case SUM:
+                return numeric(t) ? null : "needs a numeric type";
+            case PRODUCT:
+                if (t.root() == DataType.Root.DECIMAL && t.scale() != 0) {
+                    return "needs a numeric type, DECIMAL only with scale 0 (rounding every product to the "
+                            + "scale would make the result depend on how rows were grouped)";
+                }
                 return numeric(t) ? null : "needs a numeric type";
             case COUNT:
                 return t.root() == DataType.Root.INT || t.root() == DataType.Root.BIGINT ? null : "needs INT or BIGINT";
@@ -174,6 +267,24 @@ public enum AggregateFunction {
                 return ((BigDecimal) a).add((BigDecimal) b);
             default:
                 throw new IllegalStateException("sum over " + t);
+        }
+    }
+
+    /** INT and BIGINT overflow wraps, as in {@link #add}: still associative and commutative. */
+    static Object multiply(DataType t, Object a, Object b) {
+        switch (t.root()) {
+            case INT:
+                return (Integer) a * (Integer) b;
+            case BIGINT:
+                return (Long) a * (Long) b;
+            case FLOAT:
+                return (Float) a * (Float) b;
+            case DOUBLE:
+                return (Double) a * (Double) b;
+            case DECIMAL:
+                return ((BigDecimal) a).multiply((BigDecimal) b); // scale 0 (rejectType): exact
+            default:
+                throw new IllegalStateException("product over " + t);
         }
     }
 

@@ -4,6 +4,7 @@ import io.strata.storage.data.KeyValue;
 import io.strata.storage.data.RowKind;
 import io.strata.storage.schema.DataType;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -14,13 +15,18 @@ import java.util.List;
  *
  * <p>Partial result: [the last removing -D, if any] then [the accumulated row, if any +I/+U was
  * added]. A run of retractions without a positive row is passed through unchanged, because an
- * ignored retraction has no representation in an accumulated row.
+ * ignored retraction has no representation in an accumulated row. So are the records since the
+ * removal when a retraction emptied a field whose function ignores null inputs and no value
+ * came since ({@link AggregateFunction#retractMayEmpty()}): in an accumulated row that null would
+ * read as "no value" and let an older one through.
  */
 final class AggregateMergeFunction implements MergeFunction {
     private final DataType[] types;
     private final AggregateFunction[] functions; // null for key fields
     private final boolean[] ignoreRetract;
     private final boolean removeOnDelete;
+    /** Per field: a retraction emptied it and no value came since (functions that retractMayEmpty). */
+    private final boolean[] emptied;
 
     private KeyValue removal;
     private Object[] acc;
@@ -34,6 +40,7 @@ final class AggregateMergeFunction implements MergeFunction {
         this.functions = functions;
         this.ignoreRetract = ignoreRetract;
         this.removeOnDelete = removeOnDelete;
+        this.emptied = new boolean[types.length];
     }
 
     @Override
@@ -41,6 +48,7 @@ final class AggregateMergeFunction implements MergeFunction {
         removal = null;
         acc = null;
         positive = false;
+        Arrays.fill(emptied, false);
         added.clear();
     }
 
@@ -51,6 +59,7 @@ final class AggregateMergeFunction implements MergeFunction {
             removal = kv;
             acc = null;
             positive = false;
+            Arrays.fill(emptied, false);
             return;
         }
         Object[] row = kv.row();
@@ -63,9 +72,11 @@ final class AggregateMergeFunction implements MergeFunction {
             if (f == null) {
                 acc[i] = row[i];
             } else if (!retract) {
-                acc[i] = f.agg(types[i], acc[i], row[i]);
+                acc[i] = positive ? f.agg(types[i], acc[i], row[i]) : f.start(types[i], acc[i], row[i]);
+                emptied[i] &= acc[i] == null;
             } else if (!ignoreRetract[i]) {
                 acc[i] = f.retract(types[i], acc[i], row[i]);
+                emptied[i] |= f.retractMayEmpty() && acc[i] == null && row[i] != null;
             }
         }
         positive |= !retract;
@@ -78,30 +89,50 @@ final class AggregateMergeFunction implements MergeFunction {
         if (removal != null) {
             out.add(removal);
         }
-        if (positive) {
-            out.add(new KeyValue(accSeq, RowKind.INSERT, acc.clone()));
+        if (positive && !anyEmptied()) {
+            out.add(accumulated());
         } else if (acc != null) {
-            // only retractions since the last removal (or ever): keep them as they came
-            boolean afterRemoval = removal == null;
-            for (KeyValue kv : added) {
-                if (afterRemoval && kv != removal) {
-                    out.add(kv);
-                }
-                if (kv == removal) {
-                    afterRemoval = true;
-                }
-            }
+            addRecordsSinceRemoval(out);
         }
         return out;
     }
 
     @Override
     public List<KeyValue> topLevelResult() {
+        if (positive) {
+            // nothing older is left to remove, nor to show through an emptied field
+            return List.of(accumulated());
+        }
         List<KeyValue> out = partialResult();
         if (!out.isEmpty() && out.get(0) == removal) {
-            return out.subList(1, out.size()); // nothing older is left to remove
+            return out.subList(1, out.size());
         }
         return out;
+    }
+
+    private KeyValue accumulated() {
+        return new KeyValue(accSeq, RowKind.INSERT, acc.clone());
+    }
+
+    private boolean anyEmptied() {
+        for (boolean e : emptied) {
+            if (e) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void addRecordsSinceRemoval(List<KeyValue> out) {
+        boolean afterRemoval = removal == null;
+        for (KeyValue kv : added) {
+            if (afterRemoval && kv != removal) {
+                out.add(kv);
+            }
+            if (kv == removal) {
+                afterRemoval = true;
+            }
+        }
     }
 
     @Override

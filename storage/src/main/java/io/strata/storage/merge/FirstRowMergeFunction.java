@@ -3,7 +3,12 @@ package io.strata.storage.merge;
 import io.strata.storage.data.KeyValue;
 import java.util.List;
 
-/** first-row: the first version wins; later ones are ignored. Retractions never reach it (rejected or dropped at write). */
+/**
+ * first-row: the first version in merge order wins, later ones are ignored. Under
+ * {@code sequence.field} that is the lowest ordering value (nulls first), then the earliest
+ * arrival: the kept record carries its ordering value, so a late row with a lower one sorts before
+ * it in a later merge and wins there. Retractions never reach it (rejected or dropped at write).
+ */
 final class FirstRowMergeFunction implements MergeFunction {
     private KeyValue first;
 

@@ -95,9 +95,11 @@ public final class MergeEngines {
             if (sequenceFieldIndex < 0) {
                 throw new IllegalArgumentException(owner + ": sequence.field '" + seqField + "' is not a column");
             }
-            if (engine != MergeEngine.DEDUPLICATE) {
+            // first-row keeps whole records, so a kept record carries its own ordering value and a
+            // late row with a lower one still sorts before it; partial-update and aggregation do not
+            if (engine == MergeEngine.PARTIAL_UPDATE || engine == MergeEngine.AGGREGATION) {
                 throw new IllegalArgumentException(owner
-                        + ": sequence.field is supported with merge-engine=deduplicate "
+                        + ": sequence.field is supported with merge-engine=deduplicate and first-row "
                         + "only; with " + engine.name().toLowerCase().replace('_', '-') + " pre-merged versions could "
                         + "not be re-ordered against a late row");
             }

@@ -1,6 +1,6 @@
 package io.strata.storage.options;
 
-/** How versions of one primary key are merged. Semantics: docs/FORMAT.md, "Merge engines". */
+/** How versions of one primary key are merged. Semantics: docs/DESIGN.md, "Merge engines". */
 public final class MergeOptions {
     private MergeOptions() {}
 
@@ -30,9 +30,11 @@ public final class MergeOptions {
             .stringType()
             .noDefault()
             .definesTable()
-            .withDescription("A column that orders versions of a key before the sequence number: a late row with an "
-                    + "older value never overwrites a newer one, deletes included (a null value orders first). "
-                    + "Only with merge-engine=deduplicate.");
+            .withDescription("A column that orders versions of a key before the sequence number (a null value orders "
+                    + "first). deduplicate: a late row with an older value never overwrites a newer one, deletes "
+                    + "included. first-row: the row with the lowest value wins (ties: the earliest arrival), so a "
+                    + "late row with a lower value replaces the winner. Only with merge-engine=deduplicate or "
+                    + "first-row.");
 
     public static final ConfigOption<Boolean> PARTIAL_UPDATE_REMOVE_ON_DELETE = ConfigOption.key(
                     "partial-update.remove-record-on-delete")
@@ -53,11 +55,15 @@ public final class MergeOptions {
     public static final PatternOption AGGREGATE_FUNCTION = PatternOption.definesTable(
             "fields.<field>.aggregate-function",
             "last_non_null_value",
-            "aggregation: the function of a value field: sum, min, max, last_value, last_non_null_value (default), "
-                    + "first_value, listagg, bool_and, bool_or, count. See docs/FORMAT.md.");
+            "aggregation: the function of a value field: sum, product, count, min, max, last_value, "
+                    + "last_non_null_value (default), first_value, first_non_null_value, listagg, bool_and, bool_or. "
+                    + "sum, count, last_value and last_non_null_value retract; the others refuse -U/-D unless "
+                    + "fields.<field>.ignore-retract. Types and semantics: docs/DESIGN.md, Merge engines.");
 
     public static final PatternOption IGNORE_RETRACT = PatternOption.definesTable(
             "fields.<field>.ignore-retract",
             "false",
-            "aggregation: ignore -U/-D for this field instead of failing when its function cannot retract.");
+            "aggregation: ignore -U/-D for this field (its value is left as it is) instead of failing when its "
+                    + "function cannot retract (product, min, max, first_value, first_non_null_value, listagg, "
+                    + "bool_and, bool_or).");
 }

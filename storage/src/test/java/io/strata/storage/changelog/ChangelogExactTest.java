@@ -148,6 +148,61 @@ class ChangelogExactTest {
         }
     }
 
+    /**
+     * first-row with sequence.field: the lowest ordering value wins, so a late row with a lower
+     * one replaces the winner ({@code -U} old, {@code +U} new), a higher or equal one emits nothing,
+     * and a null ordering value orders first (it wins against every non-null one).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"lookup", "full-compaction"})
+    void firstRowUnderSequenceFieldEmitsALateLowerRowAsAnUpdate(String producer) {
+        FileStoreTable t = table(
+                "merge-engine",
+                "first-row",
+                "ignore-delete",
+                "true",
+                "sequence.field",
+                "ts",
+                "changelog-producer",
+                producer);
+        CompactStrategy strategy = producer.equals("lookup") ? CompactStrategy.LOOKUP : CompactStrategy.FULL;
+        try (TableWrite w = t.newWrite("w");
+                TableCommit c = t.newCommit("w")) {
+            assertThat(commitAndCompact(t, w, c, 1, strategy, row(RowKind.INSERT, 1, 1, 5L)))
+                    .containsExactly("+I(1, 1, 5)");
+            assertThat(commitAndCompact(t, w, c, 2, strategy, row(RowKind.INSERT, 1, 2, 7L)))
+                    .as("a higher ordering value loses")
+                    .isEmpty();
+            assertThat(commitAndCompact(t, w, c, 3, strategy, row(RowKind.INSERT, 1, 3, 5L)))
+                    .as("a tie: the earlier arrival stays")
+                    .isEmpty();
+            assertThat(commitAndCompact(t, w, c, 4, strategy, row(RowKind.INSERT, 1, 4, 2L)))
+                    .as("a late row with a lower ordering value replaces the winner")
+                    .containsExactly("-U(1, 1, 5)", "+U(1, 4, 2)");
+            assertThat(commitAndCompact(
+                            t,
+                            w,
+                            c,
+                            5,
+                            strategy,
+                            row(RowKind.INSERT, 1, 5, 3L),
+                            row(RowKind.INSERT, 1, 6, 1L),
+                            row(RowKind.INSERT, 1, 7, 0L)))
+                    .as("several rows in one commit: one change, to the lowest")
+                    .containsExactly("-U(1, 4, 2)", "+U(1, 7, 0)");
+            assertThat(commitAndCompact(t, w, c, 6, strategy, row(RowKind.DELETE, 1, 8, -1L)))
+                    .as("ignore-delete drops the retraction")
+                    .isEmpty();
+            assertThat(commitAndCompact(t, w, c, 7, strategy, row(RowKind.INSERT, 1, 9, null)))
+                    .as("null orders first, so it wins")
+                    .containsExactly("-U(1, 7, 0)", "+U(1, 9, null)");
+            assertThat(commitAndCompact(t, w, c, 8, strategy, row(RowKind.INSERT, 1, 10, null)))
+                    .as("a second null is a tie")
+                    .isEmpty();
+        }
+        assertThat(Rows.byKey(TestTables.scan(t))).isEqualTo(Map.of(1L, Arrays.asList(9L, null)));
+    }
+
     /** partial-update ignores -U: nothing took effect. */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"lookup", "full-compaction"})

@@ -55,10 +55,12 @@ class ChangelogModelTest {
                     Mode.DEDUPLICATE,
                     Mode.DEDUPLICATE_SEQUENCE_FIELD,
                     Mode.FIRST_ROW,
+                    Mode.FIRST_ROW_SEQUENCE_FIELD,
                     Mode.PARTIAL_UPDATE_REMOVE,
                     Mode.PARTIAL_UPDATE_IGNORE_DELETE,
                     Mode.AGGREGATION,
-                    Mode.AGGREGATION_REMOVE)) {
+                    Mode.AGGREGATION_REMOVE,
+                    Mode.AGGREGATION_OTHER_FUNCTIONS)) {
                 for (boolean dedup : List.of(false, true)) {
                     out.add(Arguments.of(producer, m, dedup, 1300L + out.size()));
                 }

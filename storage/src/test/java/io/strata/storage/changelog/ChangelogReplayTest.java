@@ -50,7 +50,9 @@ class ChangelogReplayTest {
                     Mode.AGGREGATION_REMOVE,
                     Mode.AGGREGATION,
                     Mode.FIRST_ROW,
-                    Mode.DEDUPLICATE_SEQUENCE_FIELD)) {
+                    Mode.DEDUPLICATE_SEQUENCE_FIELD,
+                    Mode.FIRST_ROW_SEQUENCE_FIELD,
+                    Mode.AGGREGATION_OTHER_FUNCTIONS)) {
                 for (boolean dedup : List.of(false, true)) {
                     out.add(Arguments.of(producer, m, dedup, 300L + out.size()));
                 }
@@ -208,7 +210,9 @@ class ChangelogReplayTest {
                 Arguments.of(Mode.PARTIAL_UPDATE_REMOVE, 502L),
                 Arguments.of(Mode.AGGREGATION_REMOVE, 503L),
                 Arguments.of(Mode.FIRST_ROW, 504L),
-                Arguments.of(Mode.DEDUPLICATE_SEQUENCE_FIELD, 505L));
+                Arguments.of(Mode.DEDUPLICATE_SEQUENCE_FIELD, 505L),
+                Arguments.of(Mode.FIRST_ROW_SEQUENCE_FIELD, 506L),
+                Arguments.of(Mode.AGGREGATION_OTHER_FUNCTIONS, 507L));
     }
 
     @Test

@@ -53,7 +53,9 @@ class FullChangelogMergeTest {
                 Mode.FIRST_ROW,
                 Mode.PARTIAL_UPDATE_REMOVE,
                 Mode.AGGREGATION,
-                Mode.AGGREGATION_REMOVE)) {
+                Mode.AGGREGATION_REMOVE,
+                Mode.FIRST_ROW_SEQUENCE_FIELD,
+                Mode.AGGREGATION_OTHER_FUNCTIONS)) {
             for (boolean dedup : List.of(false, true)) {
                 out.add(Arguments.of(m, dedup, 700L + out.size()));
             }

@@ -31,19 +31,24 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * min, first_value, listagg, bool_and and bool_or: what each folds to (nulls included), that
- * folding in pieces (a write buffer's pre-merge, a compaction, a read) gives what folding at once
- * gives, that none of them retracts (a -U or -D is refused at write time unless the field ignores
- * retractions), and the same through a table that is written, compacted and read.
+ * Every aggregate function: what each folds to (nulls included), that folding in pieces (a write
+ * buffer's pre-merge, a compaction, a read) gives what folding at once gives, what retracting
+ * leaves for those that can, that the others refuse a -U or -D at write time unless the field
+ * ignores retractions, the types each accepts, and the same through a table that is written,
+ * compacted and read. The composition of the engine's partial results, retractions included, is
+ * {@link AggregateMergeCompositionTest}.
  */
 class AggregateFunctionsTest {
     @TempDir
     Path dir;
 
-    private static Object fold(AggregateFunction f, DataType t, List<?> values) {
+    /** Folds positive inputs as the merge function does: the first starts the accumulator. */
+    static Object fold(AggregateFunction f, DataType t, List<?> values) {
         Object acc = null;
+        boolean started = false;
         for (Object v : values) {
-            acc = f.agg(t, acc, v);
+            acc = started ? f.agg(t, acc, v) : f.start(t, acc, v);
+            started = true;
         }
         return acc;
     }
@@ -66,16 +71,101 @@ class AggregateFunctionsTest {
     }
 
     @Test
-    void firstValueKeepsTheFirstNonNullValue() {
+    void firstValueKeepsTheFirstValueNullIncluded() {
         DataType t = DataType.parse("STRING");
         assertThat(fold(AggregateFunction.FIRST_VALUE, t, Arrays.asList(null, "b", "a", null)))
-                .isEqualTo("b");
-        assertThat(fold(AggregateFunction.FIRST_VALUE, t, Arrays.asList("a", "b")))
+                .isNull();
+        assertThat(fold(AggregateFunction.FIRST_VALUE, t, Arrays.asList("a", null, "b")))
                 .isEqualTo("a");
         assertThat(fold(AggregateFunction.FIRST_VALUE, t, Arrays.asList(null, null)))
                 .isNull();
         assertThat(AggregateFunction.FIRST_VALUE.rejectType(DataType.parse("BOOLEAN")))
                 .isNull();
+    }
+
+    @Test
+    void firstNonNullValueKeepsTheFirstNonNullValue() {
+        DataType t = DataType.parse("STRING");
+        assertThat(fold(AggregateFunction.FIRST_NON_NULL_VALUE, t, Arrays.asList(null, "b", "a", null)))
+                .isEqualTo("b");
+        assertThat(fold(AggregateFunction.FIRST_NON_NULL_VALUE, t, Arrays.asList("a", "b")))
+                .isEqualTo("a");
+        assertThat(fold(AggregateFunction.FIRST_NON_NULL_VALUE, t, Arrays.asList(null, null)))
+                .isNull();
+        assertThat(AggregateFunction.FIRST_NON_NULL_VALUE.rejectType(DataType.parse("DECIMAL(5, 2)")))
+                .isNull();
+    }
+
+    @Test
+    void productMultipliesNonNullValuesOfNumericTypes() {
+        assertThat(fold(AggregateFunction.PRODUCT, DataType.parse("INT"), Arrays.asList(2, null, -3, 7)))
+                .isEqualTo(-42);
+        assertThat(fold(AggregateFunction.PRODUCT, DataType.parse("BIGINT"), Arrays.asList(null, 5L, 0L, 9L)))
+                .isEqualTo(0L);
+        assertThat(fold(AggregateFunction.PRODUCT, DataType.parse("BIGINT"), Arrays.asList(1L << 40, 1L << 30)))
+                .as("overflow wraps, as sum's does")
+                .isEqualTo((1L << 40) * (1L << 30));
+        assertThat(fold(AggregateFunction.PRODUCT, DataType.parse("DOUBLE"), Arrays.asList(1.5, 4.0)))
+                .isEqualTo(6.0);
+        assertThat(fold(AggregateFunction.PRODUCT, DataType.parse("FLOAT"), Arrays.asList(0.5f, 3f)))
+                .isEqualTo(1.5f);
+        assertThat(fold(
+                        AggregateFunction.PRODUCT,
+                        DataType.parse("DECIMAL(20, 0)"),
+                        Arrays.asList(new BigDecimal("12"), new BigDecimal("-11"))))
+                .isEqualTo(new BigDecimal("-132"));
+        assertThat(fold(AggregateFunction.PRODUCT, DataType.parse("INT"), Arrays.asList(null, null)))
+                .isNull();
+        assertThat(AggregateFunction.PRODUCT.rejectType(DataType.parse("STRING")))
+                .contains("numeric");
+        assertThat(AggregateFunction.PRODUCT.rejectType(DataType.parse("DECIMAL(10, 2)")))
+                .contains("scale 0");
+    }
+
+    @Test
+    void sumCountLastValueAndLastNonNullValueRetract() {
+        DataType bigint = DataType.parse("BIGINT");
+        DataType string = DataType.parse("STRING");
+        assertThat(AggregateFunction.SUM.retract(bigint, 10L, 3L)).isEqualTo(7L);
+        assertThat(AggregateFunction.SUM.retract(bigint, null, 3L)).isEqualTo(-3L);
+        assertThat(AggregateFunction.SUM.retract(bigint, 10L, null)).isEqualTo(10L);
+        assertThat(AggregateFunction.COUNT.retract(bigint, 2L, 1L)).isEqualTo(1L);
+        assertThat(AggregateFunction.LAST_VALUE.retract(string, "b", "b")).isNull();
+        assertThat(AggregateFunction.LAST_VALUE.retract(string, "b", null))
+                .as("last_value: any retraction leaves null, as any input overwrites")
+                .isNull();
+        assertThat(AggregateFunction.LAST_NON_NULL_VALUE.retract(string, "b", "a"))
+                .as("the value before the retracted one is not kept")
+                .isNull();
+        assertThat(AggregateFunction.LAST_NON_NULL_VALUE.retract(string, "b", null))
+                .as("retracting null changes nothing")
+                .isEqualTo("b");
+        for (AggregateFunction f : List.of(
+                AggregateFunction.SUM,
+                AggregateFunction.COUNT,
+                AggregateFunction.LAST_VALUE,
+                AggregateFunction.LAST_NON_NULL_VALUE)) {
+            assertThat(f.supportsRetract()).as(f.optionName()).isTrue();
+        }
+        assertThat(AggregateFunction.LAST_NON_NULL_VALUE.retractMayEmpty()).isTrue();
+        assertThat(AggregateFunction.LAST_VALUE.retractMayEmpty()).isFalse();
+    }
+
+    @Test
+    void orderSensitiveFunctionsAreTheFirstAndLastValuesAndListagg() {
+        List<AggregateFunction> sensitive = new ArrayList<>();
+        for (AggregateFunction f : AggregateFunction.values()) {
+            if (f.orderSensitive()) {
+                sensitive.add(f);
+            }
+        }
+        assertThat(sensitive)
+                .containsExactlyInAnyOrder(
+                        AggregateFunction.LAST_VALUE,
+                        AggregateFunction.LAST_NON_NULL_VALUE,
+                        AggregateFunction.FIRST_VALUE,
+                        AggregateFunction.FIRST_NON_NULL_VALUE,
+                        AggregateFunction.LISTAGG);
     }
 
     @Test
@@ -112,34 +202,72 @@ class AggregateFunctionsTest {
 
     /** Folding pieces and then the pieces' results equals folding all values: what pre-merging relies on. */
     @ParameterizedTest
-    @EnumSource(
-            value = AggregateFunction.class,
-            names = {"MIN", "FIRST_VALUE", "LISTAGG", "BOOL_AND", "BOOL_OR"})
+    @EnumSource(AggregateFunction.class)
     void foldingInPiecesEqualsFoldingAtOnce(AggregateFunction f) {
-        boolean bool = f == AggregateFunction.BOOL_AND || f == AggregateFunction.BOOL_OR;
-        DataType t = DataType.parse(bool ? "BOOLEAN" : "STRING");
-        for (long seed = 0; seed < 200; seed++) {
+        for (long seed = 0; seed < 300; seed++) {
             Random rnd = new Random(seed);
+            ValueSource source = ValueSource.forFunction(f, rnd.nextInt(3));
             List<Object> values = new ArrayList<>();
             for (int i = rnd.nextInt(12); i > 0; i--) {
-                values.add(rnd.nextInt(4) == 0 ? null : bool ? (Object) rnd.nextBoolean() : "v" + rnd.nextInt(5));
+                values.add(rnd.nextInt(4) == 0 ? null : source.next(rnd));
             }
             List<Object> pieces = new ArrayList<>();
             for (int from = 0; from < values.size(); ) {
                 int to = Math.min(values.size(), from + 1 + rnd.nextInt(4));
-                pieces.add(fold(f, t, values.subList(from, to)));
+                pieces.add(fold(f, source.type, values.subList(from, to)));
                 from = to;
             }
-            assertThat(fold(f, t, pieces))
-                    .as("%s, seed %d, values %s", f, seed, values)
-                    .isEqualTo(fold(f, t, values));
+            assertThat(fold(f, source.type, pieces))
+                    .as("%s over %s, seed %d, values %s", f, source.type, seed, values)
+                    .isEqualTo(fold(f, source.type, values));
+        }
+    }
+
+    /** Values of a type a function accepts; exact types only, so that folding order cannot round. */
+    static final class ValueSource {
+        final DataType type;
+
+        private ValueSource(String type) {
+            this.type = DataType.parse(type);
+        }
+
+        static ValueSource forFunction(AggregateFunction f, int variant) {
+            switch (f) {
+                case SUM:
+                case PRODUCT:
+                case COUNT:
+                    return new ValueSource(new String[] {"INT", "BIGINT", "DECIMAL(38, 0)"}[variant]);
+                case LISTAGG:
+                    return new ValueSource("STRING");
+                case BOOL_AND:
+                case BOOL_OR:
+                    return new ValueSource("BOOLEAN");
+                default:
+                    return new ValueSource(new String[] {"INT", "STRING", "DECIMAL(10, 2)"}[variant]);
+            }
+        }
+
+        Object next(Random rnd) {
+            int v = rnd.nextInt(7) - 3;
+            switch (type.root()) {
+                case INT:
+                    return v;
+                case BIGINT:
+                    return (long) v;
+                case DECIMAL:
+                    return BigDecimal.valueOf(v * 100L + rnd.nextInt(100), type.scale());
+                case BOOLEAN:
+                    return rnd.nextBoolean();
+                default:
+                    return "v" + (v + 3);
+            }
         }
     }
 
     @ParameterizedTest
     @EnumSource(
             value = AggregateFunction.class,
-            names = {"MIN", "FIRST_VALUE", "LISTAGG", "BOOL_AND", "BOOL_OR"})
+            names = {"PRODUCT", "MIN", "MAX", "FIRST_VALUE", "FIRST_NON_NULL_VALUE", "LISTAGG", "BOOL_AND", "BOOL_OR"})
     void cannotRetract(AggregateFunction f) {
         assertThat(f.supportsRetract()).isFalse();
         assertThatThrownBy(() -> f.retract(DataType.parse("STRING"), "a", "a"))
@@ -149,15 +277,15 @@ class AggregateFunctionsTest {
 
     // ---- through the engine -------------------------------------------------------------
 
-    private static final String[] FIELDS = {"mn", "fv", "la", "ba", "bo"};
-    private static final String[] FUNCTIONS = {"min", "first_value", "listagg", "bool_and", "bool_or"};
+    private static final String[] FIELDS = {"mn", "fn", "la", "ba", "bo"};
+    private static final String[] FUNCTIONS = {"min", "first_non_null_value", "listagg", "bool_and", "bool_or"};
 
     /** k BIGINT key, then one field per function under test, then s BIGINT sum (which can retract). */
     private static Schema schema(Map<String, String> extra) {
         Schema.Builder b = Schema.newBuilder()
                 .column("k", "BIGINT NOT NULL")
                 .column("mn", "INT")
-                .column("fv", "STRING")
+                .column("fn", "STRING")
                 .column("la", "STRING")
                 .column("ba", "BOOLEAN")
                 .column("bo", "BOOLEAN")
@@ -173,8 +301,8 @@ class AggregateFunctionsTest {
     }
 
     private static GenericRow row(
-            RowKind kind, long k, Integer mn, String fv, String la, Boolean ba, Boolean bo, Long s) {
-        return new GenericRow(kind, k, mn, fv, la, ba, bo, s);
+            RowKind kind, long k, Integer mn, String fn, String la, Boolean ba, Boolean bo, Long s) {
+        return new GenericRow(kind, k, mn, fn, la, ba, bo, s);
     }
 
     @Test
@@ -202,6 +330,72 @@ class AggregateFunctionsTest {
             ignoreOthers.put("fields." + FIELDS[i] + ".ignore-retract", "true");
             MergeEngines ignoring = MergeEngines.of("db.t", SchemaValidation.firstSchema("t", schema(ignoreOthers), 0));
             assertThat(ignoring.prepare(row(RowKind.UPDATE_BEFORE, 1, 1, "a", "a", true, true, 1L)))
+                    .isNotNull();
+        }
+    }
+
+    private static TableSchema oneField(String type, String function, Map<String, String> extra) {
+        return SchemaValidation.firstSchema(
+                "t",
+                Schema.newBuilder()
+                        .column("k", "BIGINT NOT NULL")
+                        .column("x", type)
+                        .primaryKey("k")
+                        .option("bucket", "1")
+                        .option("merge-engine", "aggregation")
+                        .option("fields.x.aggregate-function", function)
+                        .options(extra)
+                        .build(),
+                0);
+    }
+
+    @Test
+    void productAndFirstNonNullValueRefuseRetractionsNamingTheFieldAndTheOptionThatSkipsThem() {
+        for (String function : List.of("product", "first_non_null_value")) {
+            MergeEngines engines = MergeEngines.of("db.t", oneField("BIGINT", function, Map.of()));
+            for (RowKind kind : new RowKind[] {RowKind.UPDATE_BEFORE, RowKind.DELETE}) {
+                assertThatThrownBy(() -> engines.prepare(new GenericRow(kind, 1L, 2L)))
+                        .as("%s %s", function, kind)
+                        .hasMessageContaining("db.t")
+                        .hasMessageContaining("'x'")
+                        .hasMessageContaining(function)
+                        .hasMessageContaining("cannot retract")
+                        .hasMessageContaining("fields.x.ignore-retract=true");
+            }
+            MergeEngines ignoring =
+                    MergeEngines.of("db.t", oneField("BIGINT", function, Map.of("fields.x.ignore-retract", "true")));
+            assertThat(ignoring.prepare(new GenericRow(RowKind.DELETE, 1L, 2L))).isNotNull();
+        }
+        MergeEngines lastNonNull = MergeEngines.of("db.t", oneField("BIGINT", "last_non_null_value", Map.of()));
+        assertThat(lastNonNull.prepare(new GenericRow(RowKind.UPDATE_BEFORE, 1L, 2L)))
+                .as("last_non_null_value retracts")
+                .isNotNull();
+    }
+
+    @Test
+    void aFunctionOverATypeItDoesNotAcceptIsRejectedNamingTableFieldTypeAndFunction() {
+        String[][] cases = {
+            {"STRING", "product"},
+            {"DECIMAL(10, 2)", "product"},
+            {"BOOLEAN", "sum"},
+            {"DOUBLE", "count"},
+            {"INT", "listagg"},
+            {"STRING", "bool_or"},
+            {"BOOLEAN", "max"}
+        };
+        for (String[] c : cases) {
+            assertThatThrownBy(() -> MergeEngines.of("db.t", oneField(c[0], c[1], Map.of())))
+                    .as("%s over %s", c[1], c[0])
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("db.t")
+                    .hasMessageContaining("'x'")
+                    .hasMessageContaining(c[0])
+                    .hasMessageContaining(c[1]);
+        }
+        for (String type : List.of("INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL(18, 0)")) {
+            assertThat(MergeEngines.of("db.t", oneField(type, "product", Map.of()))
+                            .engine())
+                    .as("product over %s", type)
                     .isNotNull();
         }
     }
@@ -255,8 +449,8 @@ class AggregateFunctionsTest {
         return out;
     }
 
-    private static List<Object> values(Integer mn, String fv, String la, Boolean ba, Boolean bo, Long s) {
-        return Arrays.asList(mn, fv, la, ba, bo, s);
+    private static List<Object> values(Integer mn, String fn, String la, Boolean ba, Boolean bo, Long s) {
+        return Arrays.asList(mn, fn, la, ba, bo, s);
     }
 
     @Test

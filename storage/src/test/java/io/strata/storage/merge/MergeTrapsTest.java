@@ -110,6 +110,23 @@ class MergeTrapsTest {
         assertThat(scanned).extracting(r -> r.get(1)).containsExactlyInAnyOrder(2, 3);
     }
 
+    @Test
+    void firstRowUnderSequenceFieldKeepsTheLowestOrderingValueWhateverTheCommits() {
+        List<GenericRow> rows = List.of(
+                row(RowKind.INSERT, 1, 1L, 1, "ts5", 5L),
+                row(RowKind.INSERT, 1, 2L, 2, "ts9", 9L), // higher: loses
+                row(RowKind.INSERT, 1, 3L, 3, "late ts2", 2L), // late and lower: replaces the winner
+                row(RowKind.INSERT, 1, 4L, 4, "tie ts2", 2L), // a tie: the earlier arrival stays
+                row(RowKind.INSERT, 2, 1L, 1, "ts4", 4L),
+                row(RowKind.INSERT, 2, 2L, 2, "no ts", null), // null orders first: wins
+                row(RowKind.INSERT, 2, 3L, 3, "ts0", 0L),
+                row(RowKind.INSERT, 3, 1L, 1, "ts3", 3L),
+                row(RowKind.DELETE, 3, null, null, null, 1L)); // dropped (ignore-delete)
+        assertSameInOneCommitAndAcross(Mode.FIRST_ROW_SEQUENCE_FIELD, rows);
+        List<GenericRow> scanned = writeAndScan(table(Mode.FIRST_ROW_SEQUENCE_FIELD), rows, true);
+        assertThat(scanned).extracting(r -> r.get(4)).containsExactlyInAnyOrder("late ts2", "no ts", "ts3");
+    }
+
     @ParameterizedTest
     @EnumSource(
             value = Mode.class,

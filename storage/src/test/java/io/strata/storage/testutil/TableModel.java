@@ -29,7 +29,11 @@ public final class TableModel {
         PARTIAL_UPDATE_REMOVE,
         PARTIAL_UPDATE_IGNORE_DELETE,
         AGGREGATION,
-        AGGREGATION_REMOVE
+        AGGREGATION_REMOVE,
+        /** The functions AGGREGATION does not use, and retraction of last_non_null_value and last_value. */
+        AGGREGATION_OTHER_FUNCTIONS,
+        // new modes go last: tests derive seeds from ordinals
+        FIRST_ROW_SEQUENCE_FIELD
     }
 
     private final Mode mode;
@@ -65,6 +69,11 @@ public final class TableModel {
                 o.put("merge-engine", "first-row");
                 o.put("ignore-delete", "true");
                 break;
+            case FIRST_ROW_SEQUENCE_FIELD:
+                o.put("merge-engine", "first-row");
+                o.put("ignore-delete", "true");
+                o.put("sequence.field", "ts");
+                break;
             case PARTIAL_UPDATE_REMOVE:
                 o.put("merge-engine", "partial-update");
                 o.put("partial-update.remove-record-on-delete", "true");
@@ -87,6 +96,18 @@ public final class TableModel {
                 o.put("fields.e.ignore-retract", "true");
                 o.put("fields.ts.aggregate-function", "max");
                 o.put("fields.ts.ignore-retract", "true");
+                break;
+            case AGGREGATION_OTHER_FUNCTIONS:
+                o.put("merge-engine", "aggregation");
+                o.put("fields.a.aggregate-function", "product");
+                o.put("fields.a.ignore-retract", "true");
+                o.put("fields.b.aggregate-function", "first_non_null_value");
+                o.put("fields.b.ignore-retract", "true");
+                o.put("fields.c.aggregate-function", "first_value");
+                o.put("fields.c.ignore-retract", "true");
+                o.put("fields.d.aggregate-function", "sum");
+                o.put("fields.e.aggregate-function", "last_non_null_value");
+                o.put("fields.ts.aggregate-function", "last_value");
                 break;
             default:
                 throw new IllegalStateException();
@@ -129,6 +150,17 @@ public final class TableModel {
                 s.present = true;
                 s.row = v.clone();
                 return true;
+            case FIRST_ROW_SEQUENCE_FIELD: {
+                // the lowest ordering value wins (nulls first), ties the earliest arrival
+                Long ts = (Long) v[7];
+                boolean wins = !kind.isRetract() && (!s.present || compareNullsFirst(ts, s.winnerTs) < 0);
+                if (wins) {
+                    s.present = true;
+                    s.winnerTs = ts;
+                    s.row = v.clone();
+                }
+                return wins;
+            }
             case PARTIAL_UPDATE_IGNORE_DELETE:
             case PARTIAL_UPDATE_REMOVE:
                 if (kind == RowKind.DELETE) {
@@ -156,6 +188,9 @@ public final class TableModel {
             case AGGREGATION:
             case AGGREGATION_REMOVE:
                 aggregate(s, kind, v);
+                return true;
+            case AGGREGATION_OTHER_FUNCTIONS:
+                aggregateOthers(s, kind, v);
                 return true;
             default:
                 throw new IllegalStateException();
@@ -200,6 +235,43 @@ public final class TableModel {
             if (v[5] != null) {
                 acc[5] = acc[5] == null ? -1L : (Long) acc[5] - 1;
             }
+        }
+    }
+
+    /** product, first_non_null_value, first_value (ignoring retractions); sum, last_non_null_value, last_value. */
+    private static void aggregateOthers(State s, RowKind kind, Object[] v) {
+        if (s.row == null) {
+            s.row = new Object[v.length];
+            s.row[0] = v[0];
+            s.row[1] = v[1];
+        }
+        Object[] acc = s.row;
+        if (!kind.isRetract()) {
+            if (v[2] != null) {
+                acc[2] = acc[2] == null ? v[2] : (Long) acc[2] * (Long) v[2];
+            }
+            if (acc[3] == null) {
+                acc[3] = v[3];
+            }
+            if (!s.present) {
+                acc[4] = v[4]; // the first row's value, null included
+            }
+            if (v[5] != null) {
+                acc[5] = acc[5] == null ? v[5] : (Long) acc[5] + (Long) v[5];
+            }
+            if (v[6] != null) {
+                acc[6] = v[6];
+            }
+            acc[7] = v[7];
+            s.present = true;
+        } else {
+            if (v[5] != null) {
+                acc[5] = acc[5] == null ? -(Long) v[5] : (Long) acc[5] - (Long) v[5];
+            }
+            if (v[6] != null) {
+                acc[6] = null; // the retracted value leaves; the one before it is not kept
+            }
+            acc[7] = null;
         }
     }
 

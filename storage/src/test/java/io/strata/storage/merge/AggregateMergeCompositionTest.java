@@ -1,0 +1,208 @@
+package io.strata.storage.merge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.strata.storage.data.GenericRow;
+import io.strata.storage.data.KeyValue;
+import io.strata.storage.data.RowKind;
+import io.strata.storage.schema.Schema;
+import io.strata.storage.schema.SchemaValidation;
+import io.strata.storage.schema.TableSchema;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The aggregation engine's partial results compose, for every function and with retractions:
+ * folding a key's records at once gives the same row as folding random groups of them into
+ * partial results (as write buffers and compactions do), regrouping those again, and folding the
+ * last records with a group's top-level result (a compaction into the top level). Seeds are
+ * printed on failure.
+ */
+class AggregateMergeCompositionTest {
+    private static final String[] FUNCTIONS = {
+        "sum",
+        "product",
+        "count",
+        "min",
+        "max",
+        "last_value",
+        "last_non_null_value",
+        "first_value",
+        "first_non_null_value",
+        "listagg",
+        "bool_and",
+        "bool_or"
+    };
+    private static final String[] TYPES = {
+        "BIGINT",
+        "DECIMAL(38, 0)",
+        "INT",
+        "INT",
+        "STRING",
+        "STRING",
+        "STRING",
+        "STRING",
+        "STRING",
+        "STRING",
+        "BOOLEAN",
+        "BOOLEAN"
+    };
+
+    private static TableSchema schema(boolean removeOnDelete) {
+        Schema.Builder b = Schema.newBuilder().column("k", "BIGINT NOT NULL");
+        for (int i = 0; i < FUNCTIONS.length; i++) {
+            b.column("f" + i, TYPES[i]);
+        }
+        b.primaryKey("k").option("bucket", "1").option("merge-engine", "aggregation");
+        for (int i = 0; i < FUNCTIONS.length; i++) {
+            b.option("fields.f" + i + ".aggregate-function", FUNCTIONS[i]);
+            if (!AggregateFunction.fromOption("t", "f" + i, FUNCTIONS[i]).supportsRetract()) {
+                b.option("fields.f" + i + ".ignore-retract", "true");
+            }
+        }
+        b.option("aggregation.remove-record-on-delete", String.valueOf(removeOnDelete));
+        return SchemaValidation.firstSchema("t", b.build(), 0);
+    }
+
+    private static Object value(Random rnd, int field) {
+        if (rnd.nextInt(3) == 0) {
+            return null;
+        }
+        int v = rnd.nextInt(5) - 1;
+        switch (TYPES[field]) {
+            case "BIGINT":
+                return (long) v;
+            case "DECIMAL(38, 0)":
+                return BigDecimal.valueOf(v);
+            case "INT":
+                return v;
+            case "BOOLEAN":
+                return v > 1;
+            default:
+                return "s" + (v + 1);
+        }
+    }
+
+    /** Random records of one key, prepared as the writer prepares them (count inputs become 1). */
+    private static List<KeyValue> records(Random rnd, MergeEngines engines) {
+        List<KeyValue> out = new ArrayList<>();
+        for (int seq = 0, n = 1 + rnd.nextInt(14); seq < n; seq++) {
+            int k = rnd.nextInt(10);
+            RowKind kind = k < 5
+                    ? RowKind.INSERT
+                    : k < 6 ? RowKind.UPDATE_AFTER : k < 8 ? RowKind.UPDATE_BEFORE : RowKind.DELETE;
+            Object[] row = new Object[FUNCTIONS.length + 1];
+            row[0] = 1L;
+            for (int i = 0; i < FUNCTIONS.length; i++) {
+                row[i + 1] = value(rnd, i);
+            }
+            out.add(new KeyValue(seq, kind, engines.prepare(new GenericRow(kind, row))));
+        }
+        return out;
+    }
+
+    private static List<KeyValue> partial(Supplier<MergeFunction> factory, List<KeyValue> records, boolean top) {
+        MergeFunction f = factory.get();
+        f.reset();
+        records.forEach(f::add);
+        return top ? f.topLevelResult() : f.partialResult();
+    }
+
+    /** Folds random consecutive groups of {@code records} into partial results; the first may be top level. */
+    private static List<KeyValue> regroup(Random rnd, Supplier<MergeFunction> factory, List<KeyValue> records) {
+        List<KeyValue> out = new ArrayList<>();
+        for (int from = 0; from < records.size(); ) {
+            int to = Math.min(records.size(), from + 1 + rnd.nextInt(5));
+            out.addAll(partial(factory, records.subList(from, to), from == 0 && rnd.nextBoolean()));
+            from = to;
+        }
+        return out;
+    }
+
+    private static Object[] finalRow(Supplier<MergeFunction> factory, List<KeyValue> records) {
+        MergeFunction f = factory.get();
+        f.reset();
+        records.forEach(f::add);
+        return f.finalResult();
+    }
+
+    @ParameterizedTest(name = "remove-record-on-delete={0}")
+    @ValueSource(booleans = {false, true})
+    void partialResultsOfAnyGroupingMergeToTheSameRow(boolean removeOnDelete) {
+        MergeEngines engines = MergeEngines.of("db.t", schema(removeOnDelete));
+        Supplier<MergeFunction> factory = engines.functionFactory();
+        for (long seed = 0; seed < 3000; seed++) {
+            Random rnd = new Random(seed);
+            List<KeyValue> records = records(rnd, engines);
+            Object[] expected = finalRow(factory, records);
+            List<KeyValue> grouped = records;
+            for (int round = 1 + rnd.nextInt(3); round > 0; round--) {
+                grouped = regroup(rnd, factory, grouped);
+            }
+            assertThat(finalRow(factory, grouped))
+                    .as(
+                            "seed %d, remove-record-on-delete=%s, records %s, regrouped %s",
+                            seed, removeOnDelete, records, grouped)
+                    .isEqualTo(expected);
+        }
+    }
+
+    private static MergeFunction lastNonNull() {
+        TableSchema schema = SchemaValidation.firstSchema(
+                "t",
+                Schema.newBuilder()
+                        .column("k", "BIGINT NOT NULL")
+                        .column("x", "STRING")
+                        .primaryKey("k")
+                        .option("bucket", "1")
+                        .option("merge-engine", "aggregation")
+                        .build(),
+                0);
+        return MergeEngines.of("db.t", schema).functionFactory().get();
+    }
+
+    private static KeyValue kv(long seq, RowKind kind, String x) {
+        return new KeyValue(seq, kind, new Object[] {1L, x});
+    }
+
+    /**
+     * A group where a retraction empties last_non_null_value and only nulls follow: its
+     * accumulated row would hold null, which merged onto an older value would keep that value.
+     * The group's records are kept instead, and merged again they empty the field.
+     */
+    @Test
+    void aRetractionThatEmptiesLastNonNullValueSurvivesPreMerging() {
+        MergeFunction f = lastNonNull();
+        f.reset();
+        f.add(kv(2, RowKind.INSERT, "new"));
+        f.add(kv(3, RowKind.UPDATE_BEFORE, "new"));
+        f.add(kv(4, RowKind.UPDATE_AFTER, null));
+        List<KeyValue> partial = f.partialResult();
+        assertThat(partial).hasSize(3);
+        assertThat(f.finalResult()).containsExactly(1L, null);
+
+        MergeFunction merged = lastNonNull();
+        merged.reset();
+        merged.add(kv(1, RowKind.INSERT, "old"));
+        partial.forEach(merged::add);
+        assertThat(merged.finalResult())
+                .as("the retracted value leaves, and the older one is not recovered")
+                .containsExactly(1L, null);
+        assertThat(f.topLevelResult())
+                .as("with nothing older, the accumulated row is exact")
+                .hasSize(1);
+        assertThat(f.topLevelResult().get(0).row()).containsExactly(1L, null);
+
+        // a value after the retraction makes the accumulated row exact again
+        f.add(kv(5, RowKind.INSERT, "later"));
+        assertThat(f.partialResult()).hasSize(1);
+        assertThat(Arrays.asList(f.partialResult().get(0).row())).containsExactly(1L, "later");
+    }
+}
