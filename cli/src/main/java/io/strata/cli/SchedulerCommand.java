@@ -2,19 +2,18 @@ package io.strata.cli;
 
 import io.strata.scheduler.HealthServer;
 import io.strata.scheduler.SchedulerService;
-import io.strata.scheduler.config.ConfigLoader;
 import io.strata.scheduler.config.SchedulerConfig;
 import io.strata.scheduler.quartz.Schedule;
 import io.strata.scheduler.table.SelectionCheck;
 import io.strata.scheduler.table.TableDiscovery;
 import io.strata.storage.table.Catalog;
-import java.io.File;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -60,17 +59,17 @@ final class SchedulerCommand implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--config", required = true, paramLabel = "FILE", description = "The scheduler config.")
-        File config;
+        @Mixin
+        SchedulerOptions.Config config;
 
         @Override
         public Integer call() {
-            SchedulerConfig c = ConfigLoader.load(config.toPath());
+            SchedulerConfig c = config.load();
             PrintWriter out = spec.commandLine().getOut();
             Catalog catalog = Catalog.open(c.warehouse());
             SelectionCheck.check(c, catalog);
             List<String> tables = new TableDiscovery(catalog, c.tables()).discover();
-            out.println("config " + config + " is valid: warehouse " + c.warehouse() + ", job store "
+            out.println("config " + config.file + " is valid: warehouse " + c.warehouse() + ", job store "
                     + c.store().jdbcUrl());
             Instant now = Instant.now();
             TextTable t = new TextTable("table", "operation", "schedule", "next fire (UTC)");
@@ -105,8 +104,8 @@ final class SchedulerCommand implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--config", required = true, paramLabel = "FILE", description = "The scheduler config.")
-        File config;
+        @Mixin
+        SchedulerOptions.Config config;
 
         @Option(
                 names = "--port",
@@ -118,7 +117,7 @@ final class SchedulerCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            SchedulerConfig c = ConfigLoader.load(config.toPath());
+            SchedulerConfig c = config.load();
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             SchedulerService service = SchedulerService.start(c);

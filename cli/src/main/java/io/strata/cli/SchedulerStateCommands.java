@@ -1,7 +1,6 @@
 package io.strata.cli;
 
 import io.strata.scheduler.ManualRun;
-import io.strata.scheduler.config.ConfigLoader;
 import io.strata.scheduler.config.SchedulerConfig;
 import io.strata.scheduler.history.Pause;
 import io.strata.scheduler.history.Run;
@@ -9,7 +8,6 @@ import io.strata.scheduler.lease.Lease;
 import io.strata.scheduler.ops.OperationKind;
 import io.strata.scheduler.ops.Outcome;
 import io.strata.scheduler.quartz.SchedulerDatabase;
-import java.io.File;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -18,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -34,20 +33,6 @@ final class SchedulerStateCommands {
         return SchedulerDatabase.open(c.store(), 2, Clock.systemUTC());
     }
 
-    /** The operation named on the command line; a clear error naming the known ones otherwise. */
-    private static OperationKind operation(String key) {
-        try {
-            return OperationKind.ofKey(key);
-        } catch (IllegalArgumentException e) {
-            List<String> known = new ArrayList<>();
-            for (OperationKind k : OperationKind.values()) {
-                known.add(k.key());
-            }
-            throw new IllegalArgumentException(
-                    "unknown operation '" + key + "'; known: " + String.join(", ", known), e);
-        }
-    }
-
     private static String orEmpty(Optional<?> o) {
         return o.map(String::valueOf).orElse("");
     }
@@ -61,8 +46,8 @@ final class SchedulerStateCommands {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--config", required = true, paramLabel = "FILE", description = "The scheduler config.")
-        File config;
+        @Mixin
+        SchedulerOptions.Config config;
 
         @Option(names = "--table", paramLabel = "DB.TABLE", description = "Only the runs of this table.")
         String table;
@@ -79,7 +64,7 @@ final class SchedulerStateCommands {
 
         @Override
         public Integer call() throws Exception {
-            SchedulerConfig c = ConfigLoader.load(config.toPath());
+            SchedulerConfig c = config.load();
             PrintWriter out = spec.commandLine().getOut();
             List<Run> runs;
             try (SchedulerDatabase db = open(c)) {
@@ -167,15 +152,15 @@ final class SchedulerStateCommands {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--config", required = true, paramLabel = "FILE", description = "The scheduler config.")
-        File config;
+        @Mixin
+        SchedulerOptions.Config config;
 
         @Option(names = "--json", description = "Print JSON.")
         boolean json;
 
         @Override
         public Integer call() throws Exception {
-            SchedulerConfig c = ConfigLoader.load(config.toPath());
+            SchedulerConfig c = config.load();
             PrintWriter out = spec.commandLine().getOut();
             List<SchedulerDatabase.NextFire> fires;
             List<Run> running;
@@ -262,35 +247,31 @@ final class SchedulerStateCommands {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--config", required = true, paramLabel = "FILE", description = "The scheduler config.")
-        File config;
+        @Mixin
+        SchedulerOptions.Config config;
 
-        @Option(names = "--table", paramLabel = "DB.TABLE", description = "The table (default: every table).")
-        String table;
-
-        @Option(names = "--operation", paramLabel = "OP", description = "The operation (default: every one).")
-        String operation;
+        @Mixin
+        SchedulerOptions.Scope scope;
 
         @Option(names = "--reason", paramLabel = "TEXT", description = "Why, shown with the skipped runs.")
         String reason;
 
         @Override
         public Integer call() throws Exception {
-            SchedulerConfig c = ConfigLoader.load(config.toPath());
-            Optional<String> op =
-                    Optional.ofNullable(operation).map(o -> operation(o).key());
+            SchedulerConfig c = config.load();
+            Optional<String> op = scope.operation();
             boolean added;
             try (SchedulerDatabase db = open(c)) {
                 added = db.pauses()
                         .pause(
-                                Optional.ofNullable(table),
+                                scope.table(),
                                 op,
                                 "cli:" + System.getProperty("user.name", "unknown"),
                                 Optional.ofNullable(reason));
             }
             PrintWriter out = spec.commandLine().getOut();
-            String scope = (table == null ? "every table" : table) + " / " + op.orElse("every operation");
-            out.println(added ? "paused " + scope : scope + " was paused already");
+            String described = scope.describe();
+            out.println(added ? "paused " + described : described + " was paused already");
             out.flush();
             return 0;
         }
@@ -305,31 +286,27 @@ final class SchedulerStateCommands {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--config", required = true, paramLabel = "FILE", description = "The scheduler config.")
-        File config;
+        @Mixin
+        SchedulerOptions.Config config;
 
-        @Option(names = "--table", paramLabel = "DB.TABLE", description = "The table (default: every table).")
-        String table;
-
-        @Option(names = "--operation", paramLabel = "OP", description = "The operation (default: every one).")
-        String operation;
+        @Mixin
+        SchedulerOptions.Scope scope;
 
         @Override
         public Integer call() throws Exception {
-            SchedulerConfig c = ConfigLoader.load(config.toPath());
-            Optional<String> op =
-                    Optional.ofNullable(operation).map(o -> operation(o).key());
+            SchedulerConfig c = config.load();
+            Optional<String> op = scope.operation();
             boolean removed;
             try (SchedulerDatabase db = open(c)) {
-                removed = db.pauses().resume(Optional.ofNullable(table), op);
+                removed = db.pauses().resume(scope.table(), op);
             }
-            String scope = (table == null ? "every table" : table) + " / " + op.orElse("every operation");
+            String described = scope.describe();
             if (!removed) {
-                spec.commandLine().getErr().println("strata: error: " + scope + " is not paused");
+                spec.commandLine().getErr().println("strata: error: " + described + " is not paused");
                 spec.commandLine().getErr().flush();
                 return 1;
             }
-            spec.commandLine().getOut().println("resumed " + scope);
+            spec.commandLine().getOut().println("resumed " + described);
             spec.commandLine().getOut().flush();
             return 0;
         }
@@ -345,30 +322,31 @@ final class SchedulerStateCommands {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--config", required = true, paramLabel = "FILE", description = "The scheduler config.")
-        File config;
+        @Mixin
+        SchedulerOptions.Config config;
 
-        @Option(names = "--table", required = true, paramLabel = "DB.TABLE", description = "The table.")
-        String table;
+        @Mixin
+        SchedulerOptions.Table table;
 
         @Option(names = "--operation", required = true, paramLabel = "OP", description = "The operation.")
         String operation;
 
         @Override
         public Integer call() throws Exception {
-            SchedulerConfig c = ConfigLoader.load(config.toPath());
-            OperationKind kind = operation(operation);
-            Optional<Outcome> o = ManualRun.run(c, table, kind);
+            SchedulerConfig c = config.load();
+            OperationKind kind = SchedulerOptions.operation(operation);
+            Optional<Outcome> o = ManualRun.run(c, table.name(), kind);
             if (o.isEmpty()) {
                 spec.commandLine()
                         .getErr()
-                        .println("strata: error: " + config + " schedules no " + kind.key() + " for " + table);
+                        .println("strata: error: " + config.file + " schedules no " + kind.key() + " for "
+                                + table.name());
                 spec.commandLine().getErr().flush();
                 return 1;
             }
             spec.commandLine()
                     .getOut()
-                    .println(table + " " + kind.key() + ": " + o.get().summary());
+                    .println(table.name() + " " + kind.key() + ": " + o.get().summary());
             spec.commandLine().getOut().flush();
             return 0;
         }
@@ -385,23 +363,23 @@ final class SchedulerStateCommands {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--config", required = true, paramLabel = "FILE", description = "The scheduler config.")
-        File config;
+        @Mixin
+        SchedulerOptions.Config config;
 
-        @Option(names = "--table", required = true, paramLabel = "DB.TABLE", description = "The table.")
-        String table;
+        @Mixin
+        SchedulerOptions.Table table;
 
         @Option(names = "--epoch", required = true, paramLabel = "N", description = "The lease's epoch (status).")
         long epoch;
 
         @Override
         public Integer call() throws Exception {
-            SchedulerConfig c = ConfigLoader.load(config.toPath());
+            SchedulerConfig c = config.load();
             Optional<Lease> broken;
             List<Lease> live;
             try (SchedulerDatabase db = open(c)) {
-                broken = db.leases().breakLease(table, epoch);
-                live = db.leases().live(table);
+                broken = db.leases().breakLease(table.name(), epoch);
+                live = db.leases().live(table.name());
             }
             if (broken.isEmpty()) {
                 String held = live.isEmpty()
@@ -414,7 +392,7 @@ final class SchedulerStateCommands {
                                         .toList());
                 spec.commandLine()
                         .getErr()
-                        .println("strata: error: " + table + " has no live lease of epoch " + epoch
+                        .println("strata: error: " + table.name() + " has no live lease of epoch " + epoch
                                 + "; its live leases: " + held);
                 spec.commandLine().getErr().flush();
                 return 1;
@@ -422,7 +400,7 @@ final class SchedulerStateCommands {
             Lease l = broken.get();
             spec.commandLine()
                     .getOut()
-                    .println("broke the lease of " + table + " epoch " + l.epoch() + ": " + l.operationId()
+                    .println("broke the lease of " + table.name() + " epoch " + l.epoch() + ": " + l.operationId()
                             + " held by " + l.owner() + " since " + l.acquiredAt()
                             + "; its holder stops at its next renewal");
             spec.commandLine().getOut().flush();

@@ -8,23 +8,16 @@ import io.strata.scheduler.config.ConfigLoader;
 import io.strata.scheduler.config.SchedulerConfig;
 import io.strata.scheduler.lease.LeaseAcquisition;
 import io.strata.scheduler.lease.LeaseOperation;
-import io.strata.scheduler.metrics.SchedulerMetrics;
+import io.strata.scheduler.metrics.ExportedMetrics;
 import io.strata.scheduler.quartz.SchedulerDatabase;
-import io.strata.scheduler.table.TableHealth;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -152,27 +145,11 @@ class RunbooksTest {
     @ParameterizedTest
     @MethodSource("pages")
     void everyPageNamesExportedMetrics(String page) throws IOException {
-        SchedulerMetrics m = new SchedulerMetrics(1);
-        m.update(new TableHealth("db.t", 1, 1, 0, 1, 1, List.of(new TableHealth.Bucket("", 0, 1, 1, 1, 1))), 5, 5);
-        m.recordRun("db.t", "expiration", "succeeded", Duration.ofSeconds(1), Instant.now(), true);
-        m.setLeases(List.of(new SchedulerMetrics.HeldLease("db.t", "expiration", "me")));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        m.write(out);
-        Set<String> exported = new HashSet<>();
-        for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
-            if (line.startsWith("# TYPE ")) {
-                String name = line.split(" ")[2];
-                exported.add(name);
-                exported.add(name + (line.endsWith(" counter") ? "_total" : ""));
-            }
-        }
-        Matcher x = Pattern.compile("\\bstrata_[a-z0-9_]+").matcher(Files.readString(RUNBOOKS.resolve(page)));
-        Set<String> named = new HashSet<>();
-        while (x.find()) {
-            named.add(x.group());
-        }
+        Set<String> named = ExportedMetrics.mentionedIn(Files.readString(RUNBOOKS.resolve(page)));
         assertThat(named).as(page + ": names a metric of the scheduler").isNotEmpty();
-        assertThat(exported).as(page + ": the metrics it names are exported").containsAll(named);
+        assertThat(ExportedMetrics.ofAScheduler())
+                .as(page + ": the metrics it names are exported")
+                .containsAll(named);
     }
 
     @Test

@@ -9,13 +9,13 @@ import io.strata.scheduler.history.Run;
 import io.strata.scheduler.history.RunOutcome;
 import io.strata.scheduler.lease.TestDatabase;
 import io.strata.scheduler.quartz.SchedulerDatabase;
-import io.strata.scheduler.support.Feeder;
 import io.strata.scheduler.support.FireLog;
 import io.strata.scheduler.support.FireLog.Fired;
+import io.strata.scheduler.support.ModelWriter;
+import io.strata.scheduler.support.PostgresServer;
 import io.strata.scheduler.support.SchedulerNode;
 import io.strata.scheduler.support.SchedulerTests;
 import io.strata.storage.testutil.TestTables;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,9 +32,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -47,24 +46,15 @@ class ClusteredSchedulersPostgresTest {
     private static final long SEED = 16;
     private static final int TABLES = 6;
     private static final Duration WINDOW = Duration.ofSeconds(8);
-    private static EmbeddedPostgres postgres;
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startPostgres() {
-        postgres = TestDatabase.startPostgres();
-    }
+    @RegisterExtension
+    static final PostgresServer POSTGRES = new PostgresServer();
 
-    @AfterAll
-    static void stopPostgres() throws IOException {
-        postgres.close();
-    }
-
-    private String yaml(Path warehouse, TestDatabase db, String id, String body) {
-        return SchedulerTests.yaml(
-                warehouse, SchedulerTests.clusteredStore(db), "scheduler-id: " + id + "\nlease-ttl: 3s\n" + body, "5s");
+    private static String yaml(Path warehouse, TestDatabase db, String id, String body) {
+        return SchedulerTests.nodeYaml(warehouse, SchedulerTests.clusteredStore(db), id, "3s", body, "5s");
     }
 
     private Path write(String name, String text) throws IOException {
@@ -76,14 +66,14 @@ class ClusteredSchedulersPostgresTest {
         Path warehouse = dir.resolve("warehouse");
         List<String> tables = new ArrayList<>();
         for (int i = 0; i < TABLES; i++) {
-            try (Feeder f = new Feeder(warehouse.toString(), "t" + i, Map.of(), SEED + i)) {
+            try (ModelWriter f = new ModelWriter(warehouse.toString(), "t" + i, Map.of(), SEED + i)) {
                 f.commitBatch(5);
             }
             tables.add("db.t" + i);
         }
         // every table's expiration fires every second; six triggers keep both nodes' two threads busy
         String body = "tables:\n  names: " + tables + "\ndefaults:\n  expiration:\n    cron: \"* * * * * ?\"\n";
-        TestDatabase db = TestDatabase.postgres(postgres);
+        TestDatabase db = POSTGRES.newDatabase();
         Path fileA = write("node-a.yaml", yaml(warehouse, db, "node-a", body));
         SchedulerConfig configB = ConfigLoader.parse("node-b.yaml", yaml(warehouse, db, "node-b", body));
         List<Fired> firedA;
@@ -175,12 +165,10 @@ class ClusteredSchedulersPostgresTest {
         Path warehouse = dir.resolve("warehouse");
         TestTables.oneRowTable(warehouse.toString());
         String body = SchedulerTests.fullCompactionWhenTriggered();
-        TestDatabase db = TestDatabase.postgres(postgres);
+        TestDatabase db = POSTGRES.newDatabase();
         Path file = write("node-a.yaml", yaml(warehouse, db, "node-a", body));
         SchedulerConfig same = ConfigLoader.parse("again.yaml", yaml(warehouse, db, "node-a", body));
-        try (SchedulerNode a =
-                SchedulerNode.start(file, dir.resolve("node-a.log"), "blocking", "trigger:full-compaction:db.t")) {
-            a.await("COMPACTING db.t", Duration.ofSeconds(60));
+        try (SchedulerNode a = SchedulerNode.startCompactingAndBlocked(file, dir.resolve("node-a.log"))) {
             long t0 = System.nanoTime();
             assertThatThrownBy(() ->
                             SchedulerService.start(same, SchedulerTests.noCompactions(), Clock.systemUTC(), o -> {}))

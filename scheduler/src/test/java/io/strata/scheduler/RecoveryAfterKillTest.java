@@ -7,23 +7,20 @@ import io.strata.scheduler.config.SchedulerConfig;
 import io.strata.scheduler.history.Run;
 import io.strata.scheduler.history.RunOutcome;
 import io.strata.scheduler.lease.Lease;
-import io.strata.scheduler.lease.TestDatabase;
 import io.strata.scheduler.ops.CompactionReport;
 import io.strata.scheduler.ops.CompactionRunner;
 import io.strata.scheduler.ops.Outcome;
 import io.strata.scheduler.quartz.SchedulerDatabase;
 import io.strata.scheduler.support.FireLog;
 import io.strata.scheduler.support.FireLog.Fired;
+import io.strata.scheduler.support.PostgresServer;
 import io.strata.scheduler.support.SchedulerNode;
 import io.strata.scheduler.support.SchedulerTests;
 import io.strata.storage.testutil.TestTables;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -31,9 +28,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -43,20 +39,12 @@ import org.junit.jupiter.api.io.TempDir;
  * recorded interrupted, the recovered one succeeded.
  */
 class RecoveryAfterKillTest {
-    private static EmbeddedPostgres postgres;
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startPostgres() {
-        postgres = TestDatabase.startPostgres();
-    }
-
-    @AfterAll
-    static void stopPostgres() throws IOException {
-        postgres.close();
-    }
+    @RegisterExtension
+    static final PostgresServer POSTGRES = new PostgresServer();
 
     /** Compactions that return at once, recording when each started. */
     private static final class RecordingRunner implements CompactionRunner {
@@ -72,20 +60,16 @@ class RecoveryAfterKillTest {
         }
     }
 
-    private String yaml(Path warehouse, String store, String id, String leaseTtl) {
-        return SchedulerTests.yaml(
-                warehouse,
-                store,
-                "scheduler-id: " + id + "\nlease-ttl: " + leaseTtl + "\n"
-                        + SchedulerTests.fullCompactionWhenTriggered(),
-                "2s");
+    private static String yaml(Path warehouse, String store, String id, String leaseTtl) {
+        return SchedulerTests.nodeYaml(
+                warehouse, store, id, leaseTtl, SchedulerTests.fullCompactionWhenTriggered(), "2s");
     }
 
     @Test
     void theOtherNodeRecoversAKilledNodesRunOnceItsLeaseExpired() throws Exception {
         Path warehouse = dir.resolve("warehouse");
         TestTables.oneRowTable(warehouse.toString());
-        String store = SchedulerTests.clusteredStore(TestDatabase.postgres(postgres));
+        String store = SchedulerTests.clusteredStore(POSTGRES.newDatabase());
         // longer than Quartz takes to count the killed node failed (1 s check-in + 7.5 s + a check-in)
         String ttl = "15s";
         Path fileA = Files.writeString(dir.resolve("node-a.yaml"), yaml(warehouse, store, "node-a", ttl));
@@ -93,10 +77,8 @@ class RecoveryAfterKillTest {
         RecordingRunner compactions = new RecordingRunner();
         BlockingQueue<Outcome> outcomes = new LinkedBlockingQueue<>();
         FireLog firedOnB = new FireLog(f -> {});
-        try (SchedulerNode a = SchedulerNode.start(
-                        fileA, dir.resolve("node-a.log"), "blocking", "trigger:full-compaction:db.t");
-                SchedulerDatabase state = SchedulerDatabase.open(configB.store(), 2, Clock.systemUTC())) {
-            a.await("COMPACTING db.t", Duration.ofSeconds(60));
+        try (SchedulerDatabase state = SchedulerDatabase.open(configB.store(), 2, Clock.systemUTC());
+                SchedulerNode a = SchedulerNode.startCompactingAndBlocked(fileA, dir.resolve("node-a.log"))) {
             Run dead = state.history().running().get(0);
             assertThat(dead.owner()).isEqualTo("node-a");
             try (SchedulerService b = SchedulerService.start(configB, compactions, Clock.systemUTC(), outcomes::add)) {
@@ -156,10 +138,11 @@ class RecoveryAfterKillTest {
         BlockingQueue<Outcome> outcomes = new LinkedBlockingQueue<>();
         Lease last;
         long deadId;
-        try (SchedulerNode a = SchedulerNode.start(
-                        file, dir.resolve("node-a.log"), "blocking", "trigger:full-compaction:db.t");
-                SchedulerDatabase state = SchedulerDatabase.open(config.store(), 2, Clock.systemUTC())) {
-            a.await("COMPACTING db.t", Duration.ofSeconds(60));
+        // the database first: this JVM then serves the H2 file (AUTO_SERVER), so what the node
+        // committed (its last lease renewal) survives the SIGKILL, which would take unwritten pages
+        // with it if the node served the file
+        try (SchedulerDatabase state = SchedulerDatabase.open(config.store(), 2, Clock.systemUTC());
+                SchedulerNode a = SchedulerNode.startCompactingAndBlocked(file, dir.resolve("node-a.log"))) {
             deadId = state.history().running().get(0).id();
             last = awaitRenewal(state, "node-a");
             a.kill();

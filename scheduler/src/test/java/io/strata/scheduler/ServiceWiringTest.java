@@ -11,7 +11,7 @@ import io.strata.scheduler.lease.LeaseOperation;
 import io.strata.scheduler.ops.OperationKind;
 import io.strata.scheduler.ops.Outcome;
 import io.strata.scheduler.quartz.SchedulerDatabase;
-import io.strata.scheduler.support.Feeder;
+import io.strata.scheduler.support.ModelWriter;
 import io.strata.scheduler.support.SchedulerTests;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -54,7 +54,7 @@ class ServiceWiringTest {
     @Test
     void runsAreLeasedPausedAndRecordedAndServed() throws Exception {
         Path warehouse = dir.resolve("warehouse");
-        try (Feeder feeder = new Feeder(warehouse.toString(), "t", Map.of(), SEED)) {
+        try (ModelWriter feeder = new ModelWriter(warehouse.toString(), "t", Map.of(), SEED)) {
             for (int i = 0; i < 6; i++) {
                 feeder.commitBatch(10);
             }

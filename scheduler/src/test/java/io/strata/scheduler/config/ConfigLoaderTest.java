@@ -9,8 +9,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class ConfigLoaderTest {
     private static final Path SAMPLE = Path.of("..", "configs", "scheduler.yaml");
@@ -142,78 +147,7 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void errorsInTheRetentionSectionsAreNamedWithTheirLineAndColumn() {
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
-                        defaults:
-                          partition-expiration:
-                            cron: "0 0 1 * * ?"
-                            expiration-time: 7d
-                        """))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith(
-                        "s.yaml:4:5: defaults.partition-expiration.expiration-time: unknown key " + "'expiration-time'")
-                .hasMessageContaining("older-than")
-                .hasMessageContaining("timestamp-formatter");
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
-                        defaults:
-                          partition-expiration:
-                            cron: "0 0 1 * * ?"
-                        overrides:
-                          db.t:
-                            partition-expiration:
-                              timestamp-formatter: yyyy-MM-dd {
-                        """))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("s.yaml:7:7: overrides.db.t.partition-expiration.timestamp-formatter: not a "
-                        + "java.time pattern");
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
-                        defaults:
-                          partition-expiration:
-                            cron: "0 0 1 * * ?"
-                            older-than: 0 ms
-                        """))
-                .hasMessageStartingWith("s.yaml:4:5: defaults.partition-expiration.older-than: must be positive");
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
-                        defaults:
-                          changelog-expiration:
-                            cron: "0 15 * * * ?"
-                            retain-min: 5
-                            retain-max: 2
-                        """))
-                .hasMessageStartingWith("s.yaml:5:5: defaults.changelog-expiration.retain-max: must be at least "
-                        + "retain-min (5), got 2");
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
-                        defaults:
-                          auto-tag:
-                            zone: UTC
-                        """))
-                .hasMessageStartingWith("s.yaml:2:3: defaults.auto-tag: a schedule needs a cron expression");
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
-                        defaults:
-                          auto-tag:
-                            cron: "0 5 0 * * ?"
-                            period: hourly
-                        """))
-                .hasMessageStartingWith("s.yaml:4:5: defaults.auto-tag.period: unknown key 'period'");
-    }
-
-    @Test
-    void anUnknownKeyIsNamedWithItsLineAndColumn() {
-        String yaml = """
-                warehouse: /tmp/w
-                defaults:
-                  expiration:
-                    cron: "0 0 * * * ?"
-                    retain-mni: 3
-                """;
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", yaml))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("s.yaml:5:5: defaults.expiration.retain-mni: unknown key 'retain-mni'")
-                .satisfies(e -> assertThat(((ConfigException) e).line()).isEqualTo(5));
-    }
-
-    @Test
-    void theSchedulersOwnKeysHaveDefaultsAndAreChecked() {
+    void theSchedulersOwnKeysHaveDefaultsAndTakeTheirValues() {
         SchedulerConfig d = ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\n");
         assertThat(d.schedulerId()).endsWith("-scheduler").isNotBlank();
         assertThat(d.leaseTtl()).isEqualTo(Duration.ofMinutes(2));
@@ -226,23 +160,10 @@ class ConfigLoaderTest {
         assertThat(c.leaseTtl()).isEqualTo(Duration.ofSeconds(30));
         assertThat(c.historyRetention()).isEqualTo(Duration.ofDays(7));
         assertThat(c.maxBucketSeries()).isZero();
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\nlease-ttl: 1s\n"))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("s.yaml:2:1: lease-ttl: must be at least 3 s");
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\nmax-bucket-series: -1\n"))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("s.yaml:2:1: max-bucket-series: must be 0 or more");
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\nscheduler-id: \" \"\n"))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("s.yaml:2:1: scheduler-id: must be a non-blank name");
         String longest = "n".repeat(ConfigLoader.MAX_SCHEDULER_ID_LENGTH);
         assertThat(ConfigLoader.parse("s.yaml", "scheduler-id: " + longest + "\n")
                         .schedulerId())
                 .isEqualTo(longest);
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\nscheduler-id: " + longest + "x\n"))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("s.yaml:2:1: scheduler-id: must be a non-blank name of at most 80 characters"
-                        + " (it is the Quartz instance id)");
     }
 
     @Test
@@ -276,59 +197,6 @@ class ConfigLoaderTest {
         assertThat(c.store().clustered()).isTrue();
         assertThat(c.store().clusterCheckinInterval()).isEqualTo(Duration.ofSeconds(5));
         assertThat(c.store().toString()).contains("clustered");
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
-                        store:
-                          jdbc-url: jdbc:postgresql://localhost:5432/strata
-                          clustered: true
-                          cluster-checkin-interval: 500 ms
-                        """))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("s.yaml:4:3: store.cluster-checkin-interval: must be at least 1 s");
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
-                        store:
-                          cluster-checkin-interval: often
-                        """))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("s.yaml:2:3: store.cluster-checkin-interval:")
-                .hasMessageContaining("often");
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
-                        store:
-                          clustred: true
-                        """))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("s.yaml:2:3: store.clustred: unknown key 'clustred'")
-                .hasMessageContaining("cluster-checkin-interval")
-                .hasMessageContaining("clustered");
-    }
-
-    @Test
-    void aClusteredH2StoreIsNamedWithItsLineAndColumn() {
-        String defaultFile = """
-                warehouse: /tmp/w
-                store:
-                  clustered: true
-                """;
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", defaultFile))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith(
-                        "s.yaml:3:3: store.clustered: a clustered scheduler needs a PostgreSQL job store")
-                .hasMessageContaining("jdbc:h2:file:");
-        String file = """
-                store:
-                  h2-path: /tmp/state/quartz
-                  cluster-checkin-interval: 5s
-                  clustered: true
-                """;
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", file))
-                .hasMessageStartingWith("s.yaml:4:3: store.clustered: a clustered scheduler needs a PostgreSQL");
-        String url = """
-                store:
-                  jdbc-url: jdbc:h2:tcp://db/strata
-                  clustered: true
-                """;
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", url))
-                .hasMessageStartingWith("s.yaml:3:3: store.clustered: a clustered scheduler needs a PostgreSQL")
-                .hasMessageContaining("jdbc:h2:tcp://db/strata");
         assertThat(ConfigLoader.parse("s.yaml", "store:\n  clustered: false\n")
                         .store()
                         .isH2())
@@ -379,81 +247,6 @@ class ConfigLoaderTest {
                         + "max-concurrent-maintenance: 4\n");
         assertThat(c.maxConcurrentCompactions()).isEqualTo(3);
         assertThat(c.maxConcurrentMaintenance()).isEqualTo(4);
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\nmax-concurrent-compactions: 0\n"))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("s.yaml:2:1: max-concurrent-compactions: must be at least 1, got 0");
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\nmax-concurrent-maintenance: 0\n"))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("s.yaml:2:1: max-concurrent-maintenance: must be at least 1, got 0");
-        assertThatThrownBy(() -> ConfigLoader.parse(
-                        "s.yaml", "warehouse: /tmp/w\nmax-concurrent-operations: 2\nmax-concurrent-compactions: 3\n"))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("s.yaml:3:1: max-concurrent-compactions: must be at most "
-                        + "max-concurrent-operations (2, the operation threads), got 3");
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "warehouse: /tmp/w\nmax-concurrent-maintenance: 3\n"))
-                .isInstanceOf(ConfigException.class)
-                .as("against the default of 2 threads")
-                .hasMessageStartingWith("s.yaml:2:1: max-concurrent-maintenance: must be at most "
-                        + "max-concurrent-operations (2, the operation threads), got 3");
-    }
-
-    @Test
-    void aBadCronIsNamedWithItsLineAndColumn() {
-        String yaml = """
-                warehouse: /tmp/w
-                defaults:
-                  orphan-cleanup:
-                    cron: "0 0 25 * * ?"
-                """;
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", yaml))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("s.yaml:4:5: defaults.orphan-cleanup.cron: not a Quartz cron expression");
-    }
-
-    @Test
-    void aWindowWithoutAZoneIsNamedWithItsLineAndColumn() {
-        String yaml = """
-                warehouse: /tmp/w
-                defaults:
-                  full-compaction:
-                    cron: "0 0 2 * * ?"
-                    window: 02:00-05:00
-                """;
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", yaml))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith(
-                        "s.yaml:5:5: defaults.full-compaction.window: the window 02:00-05:00 needs a " + "time zone");
-    }
-
-    @Test
-    void aBadDurationInAnOverrideIsNamedWhereTheOverrideWritesIt() {
-        String yaml = """
-                warehouse: /tmp/w
-                defaults:
-                  backlog-compaction:
-                    poll-interval: 1m
-                overrides:
-                  db.t:
-                    backlog-compaction:
-                      poll-interval: soon
-                """;
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", yaml))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("s.yaml:8:7: overrides.db.t.backlog-compaction.poll-interval:")
-                .hasMessageContaining("soon");
-    }
-
-    @Test
-    void aValueOfTheWrongTypeIsNamedWithItsLineAndColumn() {
-        String yaml = """
-                warehouse: /tmp/w
-                defaults:
-                  backlog-compaction:
-                    max-sorted-runs: many
-                """;
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", yaml))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("s.yaml:4:22: defaults.backlog-compaction.max-sorted-runs:");
     }
 
     @Test
@@ -510,21 +303,7 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void anUnknownRunsOnListsTheKnownOnes() {
-        String yaml = """
-                warehouse: /tmp/w
-                defaults:
-                  compaction:
-                    runs-on: yarn
-                """;
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", yaml))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("s.yaml:4:5: defaults.compaction.runs-on: runs-on must be one of [embedded, "
-                        + "rest], got 'yarn'");
-    }
-
-    @Test
-    void aClusterWithoutItsAddressOrJarIsNamedWhereTheSectionIs() throws Exception {
+    void aClusterWithoutItsAddressIsNamedWhereTheSectionIs() throws Exception {
         Path jar = Files.createFile(dir.resolve("job.jar"));
         assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
                         warehouse: /tmp/w
@@ -536,17 +315,6 @@ class ConfigLoaderTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith(
                         "s.yaml:3:3: defaults.compaction: runs-on: rest needs rest-address: " + "<host>:<port>");
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", """
-                        warehouse: /tmp/w
-                        overrides:
-                          db.t:
-                            compaction:
-                              runs-on: rest
-                              rest-address: localhost:8081
-                        """))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("s.yaml:4:5: overrides.db.t.compaction: runs-on: rest needs job-jar: the "
-                        + "shaded compaction job jar");
     }
 
     @Test
@@ -576,29 +344,6 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void badClusterKeysAreNamedEvenForEmbeddedTables() {
-        for (String address :
-                new String[] {"localhost", ":8081", "localhost:http", "localhost:0", "h:70000", "http://h:8081"}) {
-            assertThatThrownBy(() -> ConfigLoader.parse(
-                            "s.yaml", "defaults:\n  compaction:\n    rest-address: \"" + address + "\"\n"))
-                    .as(address)
-                    .isInstanceOf(ConfigException.class)
-                    .hasMessageStartingWith("s.yaml:3:5: defaults.compaction.rest-address: must be <host>:<port>")
-                    .hasMessageContaining("got '" + address + "'");
-        }
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "defaults:\n  compaction:\n    poll-interval: 0s\n"))
-                .hasMessageStartingWith("s.yaml:3:5: defaults.compaction.poll-interval: must be positive");
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "defaults:\n  compaction:\n    poll-interval: often\n"))
-                .hasMessageStartingWith("s.yaml:3:5: defaults.compaction.poll-interval:")
-                .hasMessageContaining("often");
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "defaults:\n  compaction:\n    rest-adress: h:1\n"))
-                .hasMessageStartingWith("s.yaml:3:5: defaults.compaction.rest-adress: unknown key 'rest-adress'")
-                .hasMessageContaining("cancel-on-shutdown")
-                .hasMessageContaining("job-jar")
-                .hasMessageContaining("rest-address");
-    }
-
-    @Test
     void theSamplesCommentedClusterExampleLoads() throws Exception {
         Path jar = Files.createFile(dir.resolve("strata-compaction-job-shaded.jar"));
         String text = Files.readString(SAMPLE);
@@ -621,29 +366,6 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void orphanCleanupOfRecentFilesIsRefused() {
-        String yaml = """
-                defaults:
-                  orphan-cleanup:
-                    cron: "0 0 3 * * ?"
-                    older-than: 10m
-                """;
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", yaml))
-                .hasMessageStartingWith("s.yaml:4:5: defaults.orphan-cleanup.older-than: must be at least 1h");
-    }
-
-    @Test
-    void badTableNamesAreNamed() {
-        String yaml = """
-                tables:
-                  names: [db.t, justone]
-                """;
-        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", yaml))
-                .hasMessageStartingWith("s.yaml:2:")
-                .hasMessageContaining("tables.names[1]: expected <database>.<table>, got justone");
-    }
-
-    @Test
     void aJdbcStoreAndDefaults() {
         SchedulerConfig c = ConfigLoader.parse("s.yaml", """
                 warehouse: hdfs://nn/w
@@ -656,7 +378,393 @@ class ConfigLoaderTest {
         assertThat(c.store().toString()).doesNotContain("p]");
         assertThat(c.defaults().expiration()).isEmpty();
         assertThat(c.discoveryInterval()).isEqualTo(Duration.ofSeconds(30));
+        // the store key is missing, so the error has no line to name
         assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", "warehouse: hdfs://nn/w\n"))
                 .hasMessageContaining("store: the warehouse hdfs://nn/w is not local");
+    }
+
+    /**
+     * A config that does not load: the key the error must name, where the key stands in the file,
+     * what the message says after {@code file:line:column: key: }, and what else it must mention
+     * (the known keys of a section, the rejected value).
+     */
+    record BadConfig(String name, String yaml, String key, int line, int column, String reason, List<String> mentions) {
+        BadConfig(String name, String yaml, String key, int line, int column, String reason, String... mentions) {
+            this(name, yaml, key, line, column, reason, List.of(mentions));
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Stream<BadConfig> badConfigs() {
+        String longestId = "n".repeat(ConfigLoader.MAX_SCHEDULER_ID_LENGTH);
+        List<BadConfig> bad = new ArrayList<>(List.of(
+                new BadConfig(
+                        "unknown key in a section",
+                        """
+                        warehouse: /tmp/w
+                        defaults:
+                          expiration:
+                            cron: "0 0 * * * ?"
+                            retain-mni: 3
+                        """,
+                        "defaults.expiration.retain-mni",
+                        5,
+                        5,
+                        "unknown key 'retain-mni'"),
+                new BadConfig(
+                        "unknown key in partition-expiration lists the known ones",
+                        """
+                        defaults:
+                          partition-expiration:
+                            cron: "0 0 1 * * ?"
+                            expiration-time: 7d
+                        """,
+                        "defaults.partition-expiration.expiration-time",
+                        4,
+                        5,
+                        "unknown key 'expiration-time'",
+                        "older-than",
+                        "timestamp-formatter"),
+                new BadConfig(
+                        "timestamp-formatter that is not a pattern, in an override",
+                        """
+                        defaults:
+                          partition-expiration:
+                            cron: "0 0 1 * * ?"
+                        overrides:
+                          db.t:
+                            partition-expiration:
+                              timestamp-formatter: yyyy-MM-dd {
+                        """,
+                        "overrides.db.t.partition-expiration.timestamp-formatter",
+                        7,
+                        7,
+                        "not a java.time pattern"),
+                new BadConfig(
+                        "partition older-than of zero",
+                        """
+                        defaults:
+                          partition-expiration:
+                            cron: "0 0 1 * * ?"
+                            older-than: 0 ms
+                        """,
+                        "defaults.partition-expiration.older-than",
+                        4,
+                        5,
+                        "must be positive"),
+                new BadConfig(
+                        "changelog retain-max below retain-min",
+                        """
+                        defaults:
+                          changelog-expiration:
+                            cron: "0 15 * * * ?"
+                            retain-min: 5
+                            retain-max: 2
+                        """,
+                        "defaults.changelog-expiration.retain-max",
+                        5,
+                        5,
+                        "must be at least retain-min (5), got 2"),
+                new BadConfig(
+                        "auto-tag without a cron",
+                        """
+                        defaults:
+                          auto-tag:
+                            zone: UTC
+                        """,
+                        "defaults.auto-tag",
+                        2,
+                        3,
+                        "a schedule needs a cron expression"),
+                new BadConfig("unknown key in auto-tag", """
+                        defaults:
+                          auto-tag:
+                            cron: "0 5 0 * * ?"
+                            period: hourly
+                        """, "defaults.auto-tag.period", 4, 5, "unknown key 'period'"),
+                new BadConfig(
+                        "lease-ttl under 3 s",
+                        "warehouse: /tmp/w\nlease-ttl: 1s\n",
+                        "lease-ttl",
+                        2,
+                        1,
+                        "must be at least 3 s"),
+                new BadConfig(
+                        "negative max-bucket-series",
+                        "warehouse: /tmp/w\nmax-bucket-series: -1\n",
+                        "max-bucket-series",
+                        2,
+                        1,
+                        "must be 0 or more"),
+                new BadConfig(
+                        "blank scheduler-id",
+                        "warehouse: /tmp/w\nscheduler-id: \" \"\n",
+                        "scheduler-id",
+                        2,
+                        1,
+                        "must be a non-blank name"),
+                new BadConfig(
+                        "scheduler-id one character too long",
+                        "warehouse: /tmp/w\nscheduler-id: " + longestId + "x\n",
+                        "scheduler-id",
+                        2,
+                        1,
+                        "must be a non-blank name of at most 80 characters (it is the Quartz instance id)"),
+                new BadConfig(
+                        "cluster check-in under 1 s",
+                        """
+                        store:
+                          jdbc-url: jdbc:postgresql://localhost:5432/strata
+                          clustered: true
+                          cluster-checkin-interval: 500 ms
+                        """,
+                        "store.cluster-checkin-interval",
+                        4,
+                        3,
+                        "must be at least 1 s"),
+                new BadConfig(
+                        "cluster check-in that is not a duration",
+                        """
+                        store:
+                          cluster-checkin-interval: often
+                        """,
+                        "store.cluster-checkin-interval",
+                        2,
+                        3,
+                        "",
+                        "often"),
+                new BadConfig(
+                        "unknown store key lists the known ones",
+                        """
+                        store:
+                          clustred: true
+                        """,
+                        "store.clustred",
+                        2,
+                        3,
+                        "unknown key 'clustred'",
+                        "cluster-checkin-interval",
+                        "clustered"),
+                new BadConfig(
+                        "clustered on the default H2 store",
+                        """
+                        warehouse: /tmp/w
+                        store:
+                          clustered: true
+                        """,
+                        "store.clustered",
+                        3,
+                        3,
+                        "a clustered scheduler needs a PostgreSQL job store",
+                        "jdbc:h2:file:"),
+                new BadConfig(
+                        "clustered on an H2 file store",
+                        """
+                        store:
+                          h2-path: /tmp/state/quartz
+                          cluster-checkin-interval: 5s
+                          clustered: true
+                        """,
+                        "store.clustered",
+                        4,
+                        3,
+                        "a clustered scheduler needs a PostgreSQL"),
+                new BadConfig(
+                        "clustered on an H2 server URL",
+                        """
+                        store:
+                          jdbc-url: jdbc:h2:tcp://db/strata
+                          clustered: true
+                        """,
+                        "store.clustered",
+                        3,
+                        3,
+                        "a clustered scheduler needs a PostgreSQL",
+                        "jdbc:h2:tcp://db/strata"),
+                new BadConfig(
+                        "no compaction slot",
+                        "warehouse: /tmp/w\nmax-concurrent-compactions: 0\n",
+                        "max-concurrent-compactions",
+                        2,
+                        1,
+                        "must be at least 1, got 0"),
+                new BadConfig(
+                        "no maintenance slot",
+                        "warehouse: /tmp/w\nmax-concurrent-maintenance: 0\n",
+                        "max-concurrent-maintenance",
+                        2,
+                        1,
+                        "must be at least 1, got 0"),
+                new BadConfig(
+                        "more compaction slots than operation threads",
+                        "warehouse: /tmp/w\nmax-concurrent-operations: 2\nmax-concurrent-compactions: 3\n",
+                        "max-concurrent-compactions",
+                        3,
+                        1,
+                        "must be at most max-concurrent-operations (2, the operation threads), got 3"),
+                new BadConfig(
+                        "more maintenance slots than the default 2 operation threads",
+                        "warehouse: /tmp/w\nmax-concurrent-maintenance: 3\n",
+                        "max-concurrent-maintenance",
+                        2,
+                        1,
+                        "must be at most max-concurrent-operations (2, the operation threads), got 3"),
+                new BadConfig("bad cron", """
+                        warehouse: /tmp/w
+                        defaults:
+                          orphan-cleanup:
+                            cron: "0 0 25 * * ?"
+                        """, "defaults.orphan-cleanup.cron", 4, 5, "not a Quartz cron expression"),
+                new BadConfig(
+                        "window without a zone",
+                        """
+                        warehouse: /tmp/w
+                        defaults:
+                          full-compaction:
+                            cron: "0 0 2 * * ?"
+                            window: 02:00-05:00
+                        """,
+                        "defaults.full-compaction.window",
+                        5,
+                        5,
+                        "the window 02:00-05:00 needs a time zone"),
+                new BadConfig(
+                        "bad duration where the override writes it",
+                        """
+                        warehouse: /tmp/w
+                        defaults:
+                          backlog-compaction:
+                            poll-interval: 1m
+                        overrides:
+                          db.t:
+                            backlog-compaction:
+                              poll-interval: soon
+                        """,
+                        "overrides.db.t.backlog-compaction.poll-interval",
+                        8,
+                        7,
+                        "",
+                        "soon"),
+                new BadConfig(
+                        "value of the wrong type, at the value",
+                        """
+                        warehouse: /tmp/w
+                        defaults:
+                          backlog-compaction:
+                            max-sorted-runs: many
+                        """,
+                        "defaults.backlog-compaction.max-sorted-runs",
+                        4,
+                        22,
+                        "",
+                        "many"),
+                new BadConfig(
+                        "unknown runs-on lists the known ones",
+                        """
+                        warehouse: /tmp/w
+                        defaults:
+                          compaction:
+                            runs-on: yarn
+                        """,
+                        "defaults.compaction.runs-on",
+                        4,
+                        5,
+                        "runs-on must be one of [embedded, rest], got 'yarn'"),
+                new BadConfig(
+                        "runs-on rest without a job jar, in an override",
+                        """
+                        warehouse: /tmp/w
+                        overrides:
+                          db.t:
+                            compaction:
+                              runs-on: rest
+                              rest-address: localhost:8081
+                        """,
+                        "overrides.db.t.compaction",
+                        4,
+                        5,
+                        "runs-on: rest needs job-jar: the shaded compaction job jar"),
+                new BadConfig(
+                        "zero compaction poll-interval",
+                        "defaults:\n  compaction:\n    poll-interval: 0s\n",
+                        "defaults.compaction.poll-interval",
+                        3,
+                        5,
+                        "must be positive"),
+                new BadConfig(
+                        "compaction poll-interval that is not a duration",
+                        "defaults:\n  compaction:\n    poll-interval: often\n",
+                        "defaults.compaction.poll-interval",
+                        3,
+                        5,
+                        "",
+                        "often"),
+                new BadConfig(
+                        "unknown compaction key lists the known ones",
+                        "defaults:\n  compaction:\n    rest-adress: h:1\n",
+                        "defaults.compaction.rest-adress",
+                        3,
+                        5,
+                        "unknown key 'rest-adress'",
+                        "cancel-on-shutdown",
+                        "job-jar",
+                        "rest-address"),
+                new BadConfig(
+                        "orphan cleanup of recent files",
+                        """
+                        defaults:
+                          orphan-cleanup:
+                            cron: "0 0 3 * * ?"
+                            older-than: 10m
+                        """,
+                        "defaults.orphan-cleanup.older-than",
+                        4,
+                        5,
+                        "must be at least 1h"),
+                new BadConfig(
+                        "table name without its database",
+                        """
+                        tables:
+                          names: [db.t, justone]
+                        """,
+                        "tables.names[1]",
+                        2,
+                        17,
+                        "expected <database>.<table>, got justone")));
+        // even a table that compacts embedded may not carry a bad cluster address
+        for (String address :
+                List.of("localhost", ":8081", "localhost:http", "localhost:0", "h:70000", "http://h:8081")) {
+            bad.add(new BadConfig(
+                    "rest-address " + address,
+                    "defaults:\n  compaction:\n    rest-address: \"" + address + "\"\n",
+                    "defaults.compaction.rest-address",
+                    3,
+                    5,
+                    "must be <host>:<port>",
+                    "got '" + address + "'"));
+        }
+        return bad.stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badConfigs")
+    void anErrorNamesTheKeyWithItsLineAndColumn(BadConfig bad) {
+        assertThatThrownBy(() -> ConfigLoader.parse("s.yaml", bad.yaml()))
+                .isInstanceOfSatisfying(ConfigException.class, e -> {
+                    assertThat(e.key()).as("the key").isEqualTo(bad.key());
+                    assertThat(e.line()).as("the line of %s", bad.key()).isEqualTo(bad.line());
+                    assertThat(e.column()).as("the column of %s", bad.key()).isEqualTo(bad.column());
+                })
+                .hasMessageStartingWith(
+                        "s.yaml:" + bad.line() + ":" + bad.column() + ": " + bad.key() + ": " + bad.reason())
+                .satisfies(e -> {
+                    for (String mention : bad.mentions()) {
+                        assertThat(e.getMessage()).contains(mention);
+                    }
+                });
     }
 }

@@ -3,6 +3,7 @@ package io.strata.scheduler.history;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.strata.scheduler.lease.TestDatabase;
+import io.strata.scheduler.support.PostgresServer;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -10,26 +11,17 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class RunHistoryPostgresTest extends RunHistoryContract {
-    private static EmbeddedPostgres postgres;
 
-    @BeforeAll
-    static void startPostgres() {
-        postgres = TestDatabase.startPostgres();
-    }
-
-    @AfterAll
-    static void stopPostgres() throws IOException {
-        postgres.close();
-    }
+    @RegisterExtension
+    static final PostgresServer POSTGRES = new PostgresServer();
 
     @Override
     TestDatabase newDatabase(Path directory) {
-        return TestDatabase.postgres(postgres);
+        return POSTGRES.newDatabase();
     }
 
     @Test

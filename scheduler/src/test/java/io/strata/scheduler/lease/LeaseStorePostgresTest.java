@@ -1,26 +1,16 @@
 package io.strata.scheduler.lease;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.io.IOException;
+import io.strata.scheduler.support.PostgresServer;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class LeaseStorePostgresTest extends LeaseStoreContract {
-    private static EmbeddedPostgres postgres;
 
-    @BeforeAll
-    static void startPostgres() {
-        postgres = TestDatabase.startPostgres();
-    }
-
-    @AfterAll
-    static void stopPostgres() throws IOException {
-        postgres.close();
-    }
+    @RegisterExtension
+    static final PostgresServer POSTGRES = new PostgresServer();
 
     @Override
     TestDatabase newDatabase(Path directory) {
-        return TestDatabase.postgres(postgres);
+        return POSTGRES.newDatabase();
     }
 }

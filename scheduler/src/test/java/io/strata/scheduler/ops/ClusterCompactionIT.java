@@ -10,7 +10,7 @@ import io.strata.scheduler.SchedulerService;
 import io.strata.scheduler.config.SchedulerConfig;
 import io.strata.scheduler.config.TableSettings.Compaction;
 import io.strata.scheduler.config.TableSettings.FlinkCluster;
-import io.strata.scheduler.support.Feeder;
+import io.strata.scheduler.support.ModelWriter;
 import io.strata.scheduler.support.SchedulerTests;
 import io.strata.scheduler.table.TableHealth;
 import io.strata.storage.compact.CompactStrategy;
@@ -100,8 +100,8 @@ class ClusterCompactionIT {
         Set<String> jarsBefore = jarIds();
         BlockingQueue<Outcome> outcomes = new LinkedBlockingQueue<>();
         // the table's own trigger agrees with the threshold, so the minor compaction picks the backlog
-        try (Feeder feeder =
-                new Feeder(warehouse.toString(), "events", Map.of("num-sorted-run.compaction-trigger", "3"), 16)) {
+        try (ModelWriter feeder =
+                new ModelWriter(warehouse.toString(), "events", Map.of("num-sorted-run.compaction-trigger", "3"), 16)) {
             for (int i = 0; i < 6; i++) {
                 feeder.commitBatch(50);
             }
@@ -144,7 +144,7 @@ class ClusterCompactionIT {
     @Test
     void aJarTheClusterLostIsUploadedAgain() throws Exception {
         Path warehouse = dir.resolve("wh-reupload");
-        try (Feeder feeder = new Feeder(warehouse.toString(), "t", Map.of(), 17);
+        try (ModelWriter feeder = new ModelWriter(warehouse.toString(), "t", Map.of(), 17);
                 RestCompactionRunner runner = new RestCompactionRunner(warehouse.toString())) {
             Set<String> before = jarIds();
             for (int i = 0; i < 4; i++) {
@@ -177,7 +177,7 @@ class ClusterCompactionIT {
     @Test
     void aJobThatFailsOnTheClusterThrowsItsIdAndCause() throws Exception {
         Path warehouse = dir.resolve("wh-failing");
-        try (Feeder feeder = new Feeder(warehouse.toString(), "broken", Map.of(), 18);
+        try (ModelWriter feeder = new ModelWriter(warehouse.toString(), "broken", Map.of(), 18);
                 RestCompactionRunner runner = new RestCompactionRunner(warehouse.toString())) {
             for (int i = 0; i < 3; i++) {
                 feeder.commitBatch(30);
@@ -208,8 +208,8 @@ class ClusterCompactionIT {
     void anInterruptCancelsTheJobOverRestOrLeavesItRunning() throws Exception {
         Path warehouse = dir.resolve("wh-interrupt");
         String blockerJob = null;
-        try (Feeder blocker = new Feeder(warehouse.toString(), "blocker", Map.of(), 19);
-                Feeder slow = new Feeder(warehouse.toString(), "slow", Map.of(), 20);
+        try (ModelWriter blocker = new ModelWriter(warehouse.toString(), "blocker", Map.of(), 19);
+                ModelWriter slow = new ModelWriter(warehouse.toString(), "slow", Map.of(), 20);
                 RestCompactionRunner runner = new RestCompactionRunner(warehouse.toString())) {
             blocker.commitBatch(10);
             for (int i = 0; i < 4; i++) {
@@ -308,7 +308,7 @@ class ClusterCompactionIT {
         throw new AssertionError("no backlog compaction within 90 s; JobManager log:\n" + cluster.tail("jobmanager"));
     }
 
-    private static Map<Long, String> scan(Feeder feeder) {
+    private static Map<Long, String> scan(ModelWriter feeder) {
         Map<Long, String> rows = new TreeMap<>();
         for (GenericRow row : TestTables.scan(feeder.table())) {
             rows.put((Long) row.get(0), (String) row.get(1));

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.strata.scheduler.SchedulerService;
 import io.strata.scheduler.config.SchedulerConfig;
 import io.strata.scheduler.config.TableSettings.Compaction;
-import io.strata.scheduler.support.Feeder;
+import io.strata.scheduler.support.ModelWriter;
 import io.strata.scheduler.support.SchedulerTests;
 import io.strata.storage.compact.CompactStrategy;
 import java.nio.file.Path;
@@ -91,7 +91,7 @@ class OperationCapsTest {
     private static List<String> tables(Path warehouse, int n) {
         List<String> names = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            try (Feeder feeder = new Feeder(warehouse.toString(), "t" + i, Map.of(), SEED + i)) {
+            try (ModelWriter feeder = new ModelWriter(warehouse.toString(), "t" + i, Map.of(), SEED + i)) {
                 feeder.commitBatch(5);
                 feeder.commitBatch(5);
             }

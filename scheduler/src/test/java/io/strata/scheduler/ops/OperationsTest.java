@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.strata.scheduler.SchedulerService;
 import io.strata.scheduler.config.SchedulerConfig;
 import io.strata.scheduler.config.TableSettings;
-import io.strata.scheduler.support.Feeder;
+import io.strata.scheduler.support.ModelWriter;
 import io.strata.scheduler.support.SchedulerTests;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.table.Catalog;
@@ -38,7 +38,7 @@ class OperationsTest {
     void anExpirationScheduleExpires() throws Exception {
         Path warehouse = dir.resolve("warehouse");
         BlockingQueue<Outcome> outcomes = new LinkedBlockingQueue<>();
-        try (Feeder feeder = new Feeder(warehouse.toString(), "t", Map.of(), SEED)) {
+        try (ModelWriter feeder = new ModelWriter(warehouse.toString(), "t", Map.of(), SEED)) {
             for (int i = 0; i < 6; i++) {
                 feeder.commitBatch(10);
             }
@@ -83,7 +83,7 @@ class OperationsTest {
                     parallelism: 1
                 """);
         // the table's own trigger agrees with the threshold, so the minor compaction picks the backlog
-        try (Feeder feeder = new Feeder(
+        try (ModelWriter feeder = new ModelWriter(
                         warehouse.toString(), "feed", Map.of("num-sorted-run.compaction-trigger", "3"), SEED);
                 SchedulerService s = SchedulerService.start(
                         config,

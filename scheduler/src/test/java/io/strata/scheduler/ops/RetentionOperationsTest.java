@@ -8,7 +8,7 @@ import io.strata.scheduler.history.Run;
 import io.strata.scheduler.history.RunOutcome;
 import io.strata.scheduler.http.StatusView;
 import io.strata.scheduler.support.DailyPartitions;
-import io.strata.scheduler.support.Feeder;
+import io.strata.scheduler.support.ModelWriter;
 import io.strata.scheduler.support.SchedulerTests;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.table.Catalog;
@@ -98,7 +98,7 @@ class RetentionOperationsTest {
                 "changelog.num-retained.max", "100",
                 "changelog.time-retained", "1d");
         Map<Long, String> model;
-        try (Feeder feeder = new Feeder(warehouse.toString(), "t", retention, SEED)) {
+        try (ModelWriter feeder = new ModelWriter(warehouse.toString(), "t", retention, SEED)) {
             for (int i = 0; i < 8; i++) {
                 feeder.commitBatch(10);
             }
@@ -198,12 +198,12 @@ class RetentionOperationsTest {
     void anAutoTagRunTagsTheLastSnapshotOfTheDayThatEndedAndExpiresOldAutoTags() throws Exception {
         Path warehouse = dir.resolve("warehouse");
         Map<Long, String> tagged;
-        try (Feeder feeder = new Feeder(
+        try (ModelWriter feeder = new ModelWriter(
                         warehouse.toString(),
                         "t",
                         Map.of("tag.automatic-creation", "process-time", "tag.num-retained-max", "1"),
                         SEED);
-                Feeder plain = new Feeder(warehouse.toString(), "plain", Map.of(), SEED)) {
+                ModelWriter plain = new ModelWriter(warehouse.toString(), "plain", Map.of(), SEED)) {
             feeder.commitBatch(10);
             feeder.table().tags().create("2026-01-01", Optional.of(1L), Optional.empty()); // an older automatic name
             feeder.commitBatch(10);

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.strata.scheduler.config.ConfigLoader;
 import io.strata.scheduler.config.SchedulerConfig.StoreConfig;
 import io.strata.scheduler.lease.TestDatabase;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.strata.scheduler.support.PostgresServer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
@@ -14,14 +14,17 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Schedulers of a cluster starting together on an empty PostgreSQL create Quartz's tables once. */
 class JobStoreSchemaPostgresTest {
+    @RegisterExtension
+    static final PostgresServer POSTGRES = new PostgresServer();
+
     @Test
     void racingCreatorsOfAnEmptyStoreCreateTheTablesOnce() throws Exception {
         int creators = 4;
-        try (EmbeddedPostgres pg = TestDatabase.startPostgres();
-                TestDatabase db = TestDatabase.postgres(pg)) {
+        try (TestDatabase db = POSTGRES.newDatabase()) {
             StoreConfig store = ConfigLoader.parse(
                             "s.yaml",
                             "store:\n  jdbc-url: " + db.jdbcUrl() + "\n  user: " + db.user() + "\n  password: "

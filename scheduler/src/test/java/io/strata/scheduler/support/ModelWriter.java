@@ -30,6 +30,11 @@ public final class ModelWriter implements AutoCloseable {
 
     private long commits;
 
+    /** Creates the table in the warehouse at {@code warehouse} with {@code options} on top. */
+    public ModelWriter(String warehouse, String name, Map<String, String> options, long seed) {
+        this(Catalog.open(warehouse), name, options, seed);
+    }
+
     /** Creates the table in {@code catalog} (its clock stamps the snapshots) with {@code options} on top. */
     public ModelWriter(Catalog catalog, String name, Map<String, String> options, long seed) {
         Schema.Builder b = Schema.newBuilder()
@@ -43,6 +48,11 @@ public final class ModelWriter implements AutoCloseable {
         this.write = table.newWrite("model-writer");
         this.commit = table.newCommit("model-writer");
         this.random = new Random(seed);
+    }
+
+    /** Commits one batch of {@code rows} upserts of keys below 1,000: each commit adds a level-0 file to every bucket it touches. */
+    public void commitBatch(int rows) {
+        commitBatch(rows, 1000);
     }
 
     /**

@@ -43,6 +43,23 @@ public final class SchedulerNode implements AutoCloseable {
         return new SchedulerNode(p, log);
     }
 
+    /**
+     * Starts a node on {@code config} whose compactions block, has it trigger the full compaction
+     * of {@code db.t}, and returns once that compaction runs: the node holds the table's lease and
+     * a RUNNING run, to be killed or stopped in the middle of them.
+     */
+    public static SchedulerNode startCompactingAndBlocked(Path config, Path log)
+            throws IOException, InterruptedException {
+        SchedulerNode node = start(config, log, "blocking", "trigger:full-compaction:db.t");
+        try {
+            node.await("COMPACTING db.t", Duration.ofSeconds(60));
+            return node;
+        } catch (RuntimeException | Error | InterruptedException e) {
+            node.close();
+            throw e;
+        }
+    }
+
     private void read() {
         try (BufferedReader out =
                 new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {

@@ -29,6 +29,16 @@ public final class SchedulerTests {
                 + "\n" + store + body;
     }
 
+    /**
+     * The YAML text of a scheduler node's config file: {@link #yaml} with its {@code scheduler-id}
+     * and {@code lease-ttl} ahead of {@code body}.
+     */
+    public static String nodeYaml(
+            Path warehouse, String store, String id, String leaseTtl, String body, String shutdownTimeout) {
+        return yaml(
+                warehouse, store, "scheduler-id: " + id + "\nlease-ttl: " + leaseTtl + "\n" + body, shutdownTimeout);
+    }
+
     /** The YAML of a clustered PostgreSQL job store in {@code db}, checking in every second. */
     public static String clusteredStore(TestDatabase db) {
         return "store:\n  jdbc-url: " + db.jdbcUrl() + "\n  user: " + db.user() + "\n  password: " + db.password()
