@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.strata.scheduler.config.TableSettings;
 import io.strata.scheduler.lease.LeaseOperation;
-import io.strata.scheduler.support.Feeder;
+import io.strata.scheduler.support.ModelWriter;
 import io.strata.scheduler.time.OffPeakWindow;
 import io.strata.storage.table.Catalog;
 import java.nio.file.Path;
@@ -81,7 +81,7 @@ class TableLocksTest {
     @Test
     void anExpirationRunsWhileACompactionOfTheSameTableRuns() throws Exception {
         String warehouse = dir.resolve("warehouse").toString();
-        try (Feeder feeder = new Feeder(warehouse, "t", Map.of(), 31)) {
+        try (ModelWriter feeder = new ModelWriter(warehouse, "t", Map.of(), 31)) {
             for (int i = 0; i < 4; i++) {
                 feeder.commitBatch(5);
             }

@@ -9,7 +9,7 @@ import io.strata.scheduler.history.RunOutcome;
 import io.strata.scheduler.ops.CompactionReport;
 import io.strata.scheduler.ops.CompactionRunner;
 import io.strata.scheduler.ops.Outcome;
-import io.strata.scheduler.support.Feeder;
+import io.strata.scheduler.support.ModelWriter;
 import io.strata.scheduler.support.SchedulerTests;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -95,7 +95,7 @@ class CatchUpAfterDowntimeTest {
     void theFiresADowntimeLeftDueAreSpacedOverTheSpreadAndEachRunsOnce() throws Exception {
         Path warehouse = dir.resolve("warehouse");
         for (int i = 0; i < TABLES.size(); i++) {
-            try (Feeder feeder = new Feeder(warehouse.toString(), "t" + i, Map.of(), 41 + i)) {
+            try (ModelWriter feeder = new ModelWriter(warehouse.toString(), "t" + i, Map.of(), 41 + i)) {
                 for (int b = 0; b < 3; b++) {
                     feeder.commitBatch(5);
                 }
