@@ -64,33 +64,31 @@ final class TableScan {
 
     /**
      * A snapshot names the schema it was written with; one that names a schema the table does not
-     * have (damaged, or written by a newer writer whose schema file is missing) is not read as if
-     * it had the table's schema. Free when the snapshot has the table's current schema (the usual
-     * case); otherwise one existence check.
+     * have (damaged, or written by a writer whose schema file is missing) is not read as if it had
+     * the reader's schema. Free when the snapshot has the reader's schema (the usual case);
+     * otherwise one existence check (a newer schema is legitimate: this handle was opened before
+     * a column was added).
      */
     private void requireSchemaOf(Snapshot snapshot) {
         long id = snapshot.schemaId();
         if (id == schema.id()) {
             return;
         }
-        Path snapshotFile = table.paths().snapshotFile(snapshot.id());
-        if (id > schema.id()) {
-            throw new CorruptFileException(
-                    snapshotFile,
-                    "names schema " + id + ", but the latest schema of table " + table.name() + " is " + schema.id()
-                            + " (" + table.paths().schemaFile(id) + " is missing)");
-        }
+        Path schemaFile = table.paths().schemaFile(id);
+        boolean exists;
         try {
-            if (!table.fileIO().exists(table.paths().schemaFile(id))) {
-                throw new CorruptFileException(
-                        snapshotFile,
-                        "names schema " + id + ", whose file " + table.paths().schemaFile(id) + " is missing");
-            }
+            exists = table.fileIO().exists(schemaFile);
         } catch (IOException e) {
             throw new UncheckedIOException(
-                    "table " + table.name() + ": cannot check schema file "
-                            + table.paths().schemaFile(id) + ": " + e.getMessage(),
-                    e);
+                    "table " + table.name() + ": cannot check schema file " + schemaFile + ": " + e.getMessage(), e);
+        }
+        if (!exists) {
+            throw new CorruptFileException(
+                    table.paths().snapshotFile(snapshot.id()),
+                    "names schema " + id + " of table " + table.name() + ", whose file " + schemaFile + " is missing"
+                            + (id > schema.id()
+                                    ? " (the latest schema this reader knows is " + schema.id() + ")"
+                                    : ""));
         }
     }
 

@@ -216,7 +216,8 @@ class BadInputTest {
 
         assertThatThrownBy(() -> Rows.readAll(catalog.getTable("db", "t").newReadBuilder()))
                 .hasMessageContaining("snapshot-3")
-                .hasMessageContaining("names schema 7, but the latest schema of table db.t is 0");
+                .hasMessageContaining("names schema 7 of table db.t, whose file")
+                .hasMessageContaining("schema-7 is missing");
         assertThat(read(table.newReadBuilder().withSnapshot(1))).isEqualTo(AT_1);
     }
 
