@@ -84,7 +84,16 @@ final class ParquetMr {
                 return g.getBoolean(name, 0);
             case INT32:
                 int i = g.getInteger(name, 0);
-                return type.root() == DataType.Root.DECIMAL ? BigDecimal.valueOf(i, type.scale()) : (Object) i;
+                switch (type.root()) {
+                    case DECIMAL:
+                        return BigDecimal.valueOf(i, type.scale());
+                    case TINYINT:
+                        return (byte) i;
+                    case SMALLINT:
+                        return (short) i;
+                    default:
+                        return i;
+                }
             case INT64:
                 long l = g.getLong(name, 0);
                 return type.root() == DataType.Root.DECIMAL ? BigDecimal.valueOf(l, type.scale()) : (Object) l;
@@ -97,6 +106,8 @@ final class ParquetMr {
                 byte[] bytes = g.getBinary(name, 0).getBytes();
                 switch (type.root()) {
                     case STRING:
+                    case CHAR:
+                    case VARCHAR:
                         return new String(bytes, StandardCharsets.UTF_8);
                     case DECIMAL:
                         return new BigDecimal(new BigInteger(bytes), type.scale());
