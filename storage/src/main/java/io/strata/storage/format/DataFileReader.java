@@ -4,7 +4,6 @@ import io.strata.storage.data.KeyValue;
 import io.strata.storage.data.RowKind;
 import io.strata.storage.fs.FileIO;
 import io.strata.storage.schema.DataField;
-import io.strata.storage.schema.DataType;
 import io.strata.storage.schema.TableSchema;
 import io.strata.storage.util.CloseableIterator;
 import io.strata.storage.util.CorruptFileException;
@@ -13,9 +12,7 @@ import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -26,7 +23,6 @@ import org.apache.parquet.conf.HadoopParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.parquet.io.InputFile;
-import org.apache.parquet.io.ParquetDecodingException;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
@@ -101,59 +97,19 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
         this.buffers = buffers;
         this.primaryKey = primaryKey;
         this.arity = readSchema.fields().size();
-        Map<Integer, Integer> positionById = new HashMap<>();
-        for (int i = 0; i < arity; i++) {
-            positionById.put(readSchema.fields().get(i).id(), i);
-        }
-        List<Type> fields = requested.getFields();
-        List<ColumnDescriptor> flat = new ArrayList<>();
-        List<Integer> flatPositions = new ArrayList<>();
-        List<ColumnChunkDecoder.Kind> flatKinds = new ArrayList<>();
-        List<Integer> flatScales = new ArrayList<>();
-        List<Type> nestedColumns = new ArrayList<>();
-        List<DataType> nestedTypes = new ArrayList<>();
-        List<Integer> nestedPositions = new ArrayList<>();
-        for (int i = 0; i < fields.size(); i++) {
-            Type field = fields.get(i);
-            if (primaryKey && i < ParquetSchemas.SYSTEM_COLUMNS) {
-                ColumnDescriptor d = requested.getColumnDescription(new String[] {field.getName()});
-                ReadableColumns.check(d, i == 0 ? DataType.bigint() : DataType.intType(), true);
-                flat.add(d);
-                flatPositions.add(-1);
-                flatKinds.add(i == 0 ? ColumnChunkDecoder.Kind.LONG : ColumnChunkDecoder.Kind.INT);
-                flatScales.add(0);
-                continue;
-            }
-            int pos = positionById.get(field.getId().intValue());
-            DataType type = readSchema.fields().get(pos).type();
-            if (type.isNested()) {
-                ReadableColumns.checkNested(field, type);
-                nestedColumns.add(field);
-                nestedTypes.add(type);
-                nestedPositions.add(pos);
-                continue;
-            }
-            if (!field.isPrimitive()) {
-                throw new ParquetDecodingException(
-                        "column " + field.getName() + " (" + field + ") is a group; it cannot be read as " + type);
-            }
-            ColumnDescriptor d = requested.getColumnDescription(new String[] {field.getName()});
-            ReadableColumns.check(d, type, false);
-            flat.add(d);
-            flatPositions.add(pos);
-            flatKinds.add(ColumnChunkDecoder.kindOf(type, rawStrings));
-            flatScales.add(type.root() == DataType.Root.DECIMAL ? type.scale() : 0);
-        }
-        this.descriptors = flat;
-        this.positions = flatPositions.stream().mapToInt(Integer::intValue).toArray();
-        this.kinds = flatKinds.toArray(new ColumnChunkDecoder.Kind[0]);
-        this.scales = flatScales.stream().mapToInt(Integer::intValue).toArray();
-        this.nested = nestedColumns.isEmpty()
+        ColumnPlan plan = new ColumnPlan(requested, readSchema, primaryKey, rawStrings);
+        this.descriptors = plan.flat;
+        this.positions = plan.flatPositions.stream().mapToInt(Integer::intValue).toArray();
+        this.kinds = plan.flatKinds.toArray(new ColumnChunkDecoder.Kind[0]);
+        this.scales = plan.flatScales.stream().mapToInt(Integer::intValue).toArray();
+        this.nested = plan.nestedColumns.isEmpty()
                 ? null
                 : new NestedColumnReader(
-                        new MessageType(requested.getName(), nestedColumns),
-                        nestedTypes,
-                        nestedPositions.stream().mapToInt(Integer::intValue).toArray(),
+                        new MessageType(requested.getName(), plan.nestedColumns),
+                        plan.nestedTypes,
+                        plan.nestedPositions.stream()
+                                .mapToInt(Integer::intValue)
+                                .toArray(),
                         createdBy,
                         decompression);
     }

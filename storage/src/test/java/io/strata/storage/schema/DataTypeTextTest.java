@@ -157,6 +157,35 @@ class DataTypeTextTest {
     }
 
     @Test
+    void addingANestedColumnWritesVersionTwoAndOlderFilesReadItAsNull() throws IOException {
+        FileStoreTable v0 = Catalog.open(dir.toString())
+                .createTable(
+                        "db",
+                        "e",
+                        Schema.newBuilder()
+                                .column("k", "BIGINT")
+                                .primaryKey("k")
+                                .build());
+        try (TableWrite w = v0.newWrite("u");
+                TableCommit c = v0.newCommit("u")) {
+            w.write(GenericRow.insert(1L));
+            c.commit(1, w.prepareCommit());
+        }
+        FileStoreTable v1 = v0.addColumn("tags", DataType.parse("ARRAY<ROW<a TINYINT, b MAP<STRING, TIME(3)>>>"));
+        assertThat(new String(Files.readAllBytes(dir.resolve("db.db/e/schema/schema-1")), StandardCharsets.UTF_8))
+                .contains("\"version\" : 2");
+        assertThat(schemaFile("e")).contains("\"version\" : 1");
+        List<Object> tags = List.of((Object) new Object[] {(byte) 1, Map.of("x", 3_600_000)});
+        try (TableWrite w = v1.newWrite("u");
+                TableCommit c = v1.newCommit("u")) {
+            w.write(GenericRow.insert(2L, tags));
+            c.commit(2, w.prepareCommit());
+        }
+        assertThat(TestTables.scan(Catalog.open(dir.toString()).getTable("db", "e")))
+                .containsExactlyInAnyOrder(GenericRow.insert(1L, null), GenericRow.insert(2L, tags));
+    }
+
+    @Test
     void aSchemaFileWhoseVersionCannotHoldItsTypesIsRefused() throws IOException {
         Path schemaDir = dir.resolve("db.db/t/schema");
         Files.createDirectories(schemaDir);
