@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             CreateCommand.class,
             GenCommand.class,
+            InsertCommand.class,
             ScanCommand.class,
             SnapshotsCommand.class,
             FilesCommand.class,

@@ -1,5 +1,6 @@
 package io.strata.cli;
 
+import io.strata.storage.data.ValueJson;
 import io.strata.storage.data.ValueText;
 import io.strata.storage.schema.DataType;
 import java.util.ArrayList;
@@ -7,9 +8,10 @@ import java.util.List;
 
 /**
  * How the commands print values and partitions, the same in every command. Text and JSON use
- * the lossless forms of {@link ValueText}; in JSON, BOOLEAN, INT, BIGINT, FLOAT and DOUBLE are
- * JSON booleans and numbers, every other type a string (a DECIMAL as a JSON number would be
- * read as a binary double by most parsers and lose digits). README, "JSON output", documents them.
+ * the lossless forms of {@link ValueText} and {@link ValueJson}: in JSON, BOOLEAN, TINYINT,
+ * SMALLINT, INT, BIGINT, FLOAT and DOUBLE are JSON booleans and numbers, ARRAY, MAP and ROW JSON
+ * arrays and objects, every other type a string (a DECIMAL as a JSON number would be read as a
+ * binary double by most parsers and lose digits). README, "JSON output", documents them.
  */
 final class Values {
     /** How an unpartitioned table's partition prints in text output. */
@@ -17,21 +19,9 @@ final class Values {
 
     private Values() {}
 
-    /** The JSON value of {@code value} of {@code type}: a Boolean, a Number, a String, or null. */
+    /** The JSON value of {@code value} of {@code type}: a Boolean, Number, String, List, Map, or null ({@link ValueJson}). */
     static Object json(DataType type, Object value) {
-        if (value == null) {
-            return null;
-        }
-        switch (type.root()) {
-            case BOOLEAN:
-            case INT:
-            case BIGINT:
-            case FLOAT:
-            case DOUBLE:
-                return value;
-            default:
-                return ValueText.of(type, value);
-        }
+        return ValueJson.toJson(type, value);
     }
 
     static String text(DataType type, Object value) {

@@ -2,11 +2,11 @@ package io.strata.storage.changelog;
 
 import io.strata.storage.data.KeyValue;
 import io.strata.storage.data.RowKind;
+import io.strata.storage.data.ValueEquality;
 import io.strata.storage.merge.MergeFunction;
 import io.strata.storage.mergetree.TaggedKeyGroups;
 import io.strata.storage.util.CloseableIterator;
 import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -102,7 +102,8 @@ public final class ChangelogJoin implements CloseableIterator<KeyValue> {
             }
         } else if (a == null) {
             out.add(new KeyValue(beforeSeq, RowKind.DELETE, b));
-        } else if (before.resultSequence() != after.resultSequence() && !(rowDeduplicate && Arrays.deepEquals(b, a))) {
+        } else if (before.resultSequence() != after.resultSequence()
+                && !(rowDeduplicate && ValueEquality.equals(b, a))) {
             out.add(new KeyValue(beforeSeq, RowKind.UPDATE_BEFORE, b));
             out.add(new KeyValue(afterSeq, RowKind.UPDATE_AFTER, a));
         }

@@ -1,6 +1,5 @@
 package io.strata.storage.data;
 
-import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -47,12 +46,12 @@ public final class GenericRow {
             return false;
         }
         GenericRow that = (GenericRow) o;
-        return kind == that.kind && Arrays.deepEquals(fields, that.fields);
+        return kind == that.kind && ValueEquality.equals(fields, that.fields);
     }
 
     @Override
     public int hashCode() {
-        return 31 * kind.hashCode() + Arrays.deepHashCode(fields);
+        return 31 * kind.hashCode() + ValueEquality.hashCode(fields);
     }
 
     @Override
@@ -62,8 +61,7 @@ public final class GenericRow {
             if (i > 0) {
                 sb.append(", ");
             }
-            Object v = fields[i];
-            sb.append(v instanceof byte[] ? Arrays.toString((byte[]) v) : String.valueOf(v));
+            sb.append(ValueEquality.toString(fields[i]));
         }
         return sb.append(')').toString();
     }

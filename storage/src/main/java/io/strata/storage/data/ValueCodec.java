@@ -11,6 +11,10 @@ import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Self-describing binary encoding of value tuples: one tag byte per value, then its bytes.
@@ -21,8 +25,12 @@ import java.nio.charset.StandardCharsets;
  * <pre>
  * tag 0 null | 1 boolean(1) | 2 int(4) | 3 long(8) | 4 float(4) | 5 double(8)
  *     6 decimal(scale int, unscaled length int, bytes) | 7 string(length int, UTF-8) | 8 bytes(length int, bytes)
+ *     9 tinyint(1) | 10 smallint(2)
+ *     11 array(count int, values) | 12 map(count int, key value pairs in iteration order) | 13 row(arity int, values)
  * </pre>
- * DATE travels as int and TIMESTAMP as long, matching their Java value classes.
+ * DATE and TIME travel as int, TIMESTAMP and TIMESTAMP_LTZ as long, CHAR and VARCHAR as string,
+ * matching their Java value classes. Arrays decode as {@link ArrayList}s, maps as {@link
+ * LinkedHashMap}s (the encoded order), rows as {@code Object[]}.
  */
 public final class ValueCodec {
     private ValueCodec() {}
@@ -62,6 +70,30 @@ public final class ValueCodec {
             out.writeByte(8);
             out.writeInt(b.length);
             out.write(b);
+        } else if (v instanceof Byte) {
+            out.writeByte(9);
+            out.writeByte((Byte) v);
+        } else if (v instanceof Short) {
+            out.writeByte(10);
+            out.writeShort((Short) v);
+        } else if (v instanceof List) {
+            List<?> list = (List<?>) v;
+            out.writeByte(11);
+            out.writeInt(list.size());
+            for (Object e : list) {
+                writeValue(out, e);
+            }
+        } else if (v instanceof Map) {
+            Map<?, ?> map = (Map<?, ?>) v;
+            out.writeByte(12);
+            out.writeInt(map.size());
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                writeValue(out, e.getKey());
+                writeValue(out, e.getValue());
+            }
+        } else if (v instanceof Object[]) {
+            out.writeByte(13);
+            writeTuple(out, (Object[]) v);
         } else {
             throw new IllegalArgumentException(
                     "cannot encode value of " + v.getClass().getName());
@@ -99,6 +131,29 @@ public final class ValueCodec {
                 in.readFully(b);
                 return b;
             }
+            case 9:
+                return in.readByte();
+            case 10:
+                return in.readShort();
+            case 11: {
+                int n = checkedCount(in.readInt());
+                List<Object> list = new ArrayList<>(Math.min(n, 1024));
+                for (int i = 0; i < n; i++) {
+                    list.add(readValue(in));
+                }
+                return list;
+            }
+            case 12: {
+                int n = checkedCount(in.readInt());
+                Map<Object, Object> map = new LinkedHashMap<>();
+                for (int i = 0; i < n; i++) {
+                    Object key = readValue(in);
+                    map.put(key, readValue(in));
+                }
+                return map;
+            }
+            case 13:
+                return readTuple(in);
             default:
                 throw new IOException("corrupt value encoding: unknown tag " + tag);
         }
@@ -107,6 +162,13 @@ public final class ValueCodec {
     private static int checkedLength(int n) throws IOException {
         if (n < 0 || n > (1 << 30)) {
             throw new IOException("corrupt value encoding: length " + n);
+        }
+        return n;
+    }
+
+    private static int checkedCount(int n) throws IOException {
+        if (n < 0 || n > (1 << 30)) {
+            throw new IOException("corrupt value encoding: element count " + n);
         }
         return n;
     }

@@ -9,9 +9,10 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Orderings of values and rows. Nulls order first. Strings order by Unicode code point (the
- * same as their UTF-8 bytes, so the order is independent of the JVM's UTF-16 strings); bytes
- * order unsigned lexicographically.
+ * Orderings of values and rows. Nulls order first. Strings (STRING, CHAR, VARCHAR) order by
+ * Unicode code point (the same as their UTF-8 bytes, so the order is independent of the JVM's
+ * UTF-16 strings); bytes order unsigned lexicographically; ARRAY values lexicographically by their
+ * elements, ROW values field by field. MAP values have no order: asking for MAP's comparator fails.
  */
 public final class ValueComparators {
     private ValueComparators() {}
@@ -20,7 +21,14 @@ public final class ValueComparators {
 
     /** The comparator of a type; one instance per type (callers on per-value paths may call it freely). */
     public static Comparator<Object> forType(DataType type) {
-        return BY_TYPE.computeIfAbsent(type, ValueComparators::create);
+        Comparator<Object> c = BY_TYPE.get(type);
+        if (c == null) {
+            // not computeIfAbsent: a nested type's comparator asks for its children's
+            c = create(type);
+            Comparator<Object> raced = BY_TYPE.putIfAbsent(type, c);
+            c = raced != null ? raced : c;
+        }
+        return c;
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -28,8 +36,27 @@ public final class ValueComparators {
         Comparator<Object> c;
         switch (type.root()) {
             case STRING:
+            case CHAR:
+            case VARCHAR:
                 c = (a, b) -> compareStrings((String) a, (String) b);
                 break;
+            case ARRAY: {
+                Comparator<Object> element = forType(type.elementType());
+                c = (a, b) -> compareLists((List<?>) a, (List<?>) b, element);
+                break;
+            }
+            case ROW: {
+                List<DataType.Field> fields = type.fields();
+                @SuppressWarnings("unchecked")
+                Comparator<Object>[] cs = new Comparator[fields.size()];
+                for (int i = 0; i < cs.length; i++) {
+                    cs[i] = forType(fields.get(i).type());
+                }
+                c = (a, b) -> compareRows((Object[]) a, (Object[]) b, cs);
+                break;
+            }
+            case MAP:
+                throw new IllegalArgumentException(type + " values have no order");
             case BYTES:
                 c = (a, b) -> Arrays.compareUnsigned((byte[]) a, (byte[]) b);
                 break;
@@ -40,6 +67,28 @@ public final class ValueComparators {
                 c = (a, b) -> ((Comparable) a).compareTo(b);
         }
         return Comparator.nullsFirst(c);
+    }
+
+    /** Lexicographic, element by element; a proper prefix orders first. */
+    private static int compareLists(List<?> a, List<?> b, Comparator<Object> element) {
+        int n = Math.min(a.size(), b.size());
+        for (int i = 0; i < n; i++) {
+            int r = element.compare(a.get(i), b.get(i));
+            if (r != 0) {
+                return r;
+            }
+        }
+        return Integer.compare(a.size(), b.size());
+    }
+
+    private static int compareRows(Object[] a, Object[] b, Comparator<Object>[] fields) {
+        for (int i = 0; i < fields.length; i++) {
+            int r = fields[i].compare(a[i], b[i]);
+            if (r != 0) {
+                return r;
+            }
+        }
+        return 0;
     }
 
     /**

@@ -50,6 +50,10 @@ final class ColumnChunkDecoder {
     /** How values are represented in rows. */
     enum Kind {
         BOOLEAN,
+        /** TINYINT: INT32 values narrowed to {@link Byte}. */
+        BYTE,
+        /** SMALLINT: INT32 values narrowed to {@link Short}. */
+        SHORT,
         INT,
         LONG,
         FLOAT,
@@ -62,6 +66,8 @@ final class ColumnChunkDecoder {
     /** How a column's physical values become row values: its kind and, for DECIMAL and binaries, its physical type. */
     private enum Form {
         BOOLEAN,
+        BYTE,
+        SHORT,
         INT,
         LONG,
         FLOAT,
@@ -77,6 +83,10 @@ final class ColumnChunkDecoder {
             switch (kind) {
                 case BOOLEAN:
                     return BOOLEAN;
+                case BYTE:
+                    return BYTE;
+                case SHORT:
+                    return SHORT;
                 case INT:
                     return INT;
                 case LONG:
@@ -191,11 +201,17 @@ final class ColumnChunkDecoder {
         switch (type.root()) {
             case BOOLEAN:
                 return Kind.BOOLEAN;
+            case TINYINT:
+                return Kind.BYTE;
+            case SMALLINT:
+                return Kind.SHORT;
             case INT:
             case DATE:
+            case TIME:
                 return Kind.INT;
             case BIGINT:
             case TIMESTAMP:
+            case TIMESTAMP_LTZ:
                 return Kind.LONG;
             case FLOAT:
                 return Kind.FLOAT;
@@ -203,6 +219,10 @@ final class ColumnChunkDecoder {
                 return Kind.DOUBLE;
             case STRING:
                 return rawStrings ? Kind.BYTES : Kind.STRING;
+            case CHAR:
+            case VARCHAR:
+                // never raw: raw comparators and writers treat only STRING values as bytes
+                return Kind.STRING;
             case BYTES:
                 return Kind.BYTES;
             case DECIMAL:
@@ -232,6 +252,10 @@ final class ColumnChunkDecoder {
                 return buf.getLong();
             case INT:
                 return buf.getInt();
+            case BYTE:
+                return toByte(buf.getInt());
+            case SHORT:
+                return toShort(buf.getInt());
             case DOUBLE:
                 return buf.getDouble();
             case FLOAT:
@@ -245,6 +269,21 @@ final class ColumnChunkDecoder {
             default:
                 return fromBytes(copy(buf, buf.getInt()));
         }
+    }
+
+    /** A TINYINT value; an INT32 outside its range (a file another writer wrote unannotated) fails the read. */
+    private Byte toByte(int v) {
+        if (v != (byte) v) {
+            throw new ParquetDecodingException("column " + descriptor + ": value " + v + " is outside TINYINT");
+        }
+        return (byte) v;
+    }
+
+    private Short toShort(int v) {
+        if (v != (short) v) {
+            throw new ParquetDecodingException("column " + descriptor + ": value " + v + " is outside SMALLINT");
+        }
+        return (short) v;
     }
 
     /** The next {@code length} bytes of {@code buf}, copied. */
@@ -545,6 +584,10 @@ final class ColumnChunkDecoder {
                 return data.readLong();
             case INT:
                 return data.readInteger();
+            case BYTE:
+                return toByte(data.readInteger());
+            case SHORT:
+                return toShort(data.readInteger());
             case DOUBLE:
                 return data.readDouble();
             case FLOAT:
@@ -569,6 +612,12 @@ final class ColumnChunkDecoder {
                     break;
                 case INT:
                     out[i] = d.decodeToInt(i);
+                    break;
+                case BYTE:
+                    out[i] = toByte(d.decodeToInt(i));
+                    break;
+                case SHORT:
+                    out[i] = toShort(d.decodeToInt(i));
                     break;
                 case DOUBLE:
                     out[i] = d.decodeToDouble(i);

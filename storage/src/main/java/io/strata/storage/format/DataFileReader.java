@@ -4,7 +4,6 @@ import io.strata.storage.data.KeyValue;
 import io.strata.storage.data.RowKind;
 import io.strata.storage.fs.FileIO;
 import io.strata.storage.schema.DataField;
-import io.strata.storage.schema.DataType;
 import io.strata.storage.schema.TableSchema;
 import io.strata.storage.util.CloseableIterator;
 import io.strata.storage.util.CorruptFileException;
@@ -13,9 +12,7 @@ import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -37,7 +34,9 @@ import org.apache.parquet.schema.Type;
  *
  * <p>Decoding goes column by column, a page at a time ({@link ColumnChunkDecoder}), with no record
  * assembly: a row takes the next decoded value of each requested column. Dictionaries are
- * decoded once per column chunk.
+ * decoded once per column chunk. Columns of nested types (ARRAY, MAP, ROW) are assembled by
+ * parquet-mr instead ({@link NestedColumnReader}), beside the flat ones; a read that requests no
+ * nested column never assembles records.
  *
  * <p>A reader opened with {@link Options#rawStrings() raw strings} keeps STRING values as their UTF-8 bytes
  * ({@code byte[]}) instead of decoding them to {@link String}: for paths that only move rows
@@ -60,11 +59,15 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
     /** Every pooled buffer this reader borrows (Parquet's column chunks, decompressed pages). */
     private final BufferPool.Scope buffers;
 
+    /** The flat columns read, decoded by {@link ColumnChunkDecoder}s (the system columns first). */
     private final List<ColumnDescriptor> descriptors;
+
     private final boolean primaryKey;
     private final int arity;
-    /** Per requested column: its position in the row (system columns: unused). */
+    /** Per flat column: its position in the row (system columns: unused). */
     private final int[] positions;
+    /** The nested columns read, assembled by parquet-mr; null when none is read. */
+    private final NestedColumnReader nested;
 
     private final ColumnChunkDecoder.Kind[] kinds;
     private final int[] scales;
@@ -84,38 +87,31 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
             MessageType requested,
             TableSchema readSchema,
             boolean primaryKey,
-            boolean rawStrings) {
+            boolean rawStrings,
+            String createdBy) {
         this.io = io;
         this.fileSize = fileSize;
         this.path = path;
         this.reader = reader;
         this.decompression = decompression;
         this.buffers = buffers;
-        this.descriptors = requested.getColumns();
         this.primaryKey = primaryKey;
         this.arity = readSchema.fields().size();
-        Map<Integer, Integer> positionById = new HashMap<>();
-        for (int i = 0; i < arity; i++) {
-            positionById.put(readSchema.fields().get(i).id(), i);
-        }
-        List<Type> fields = requested.getFields();
-        positions = new int[fields.size()];
-        kinds = new ColumnChunkDecoder.Kind[fields.size()];
-        scales = new int[fields.size()];
-        for (int i = 0; i < fields.size(); i++) {
-            if (primaryKey && i < ParquetSchemas.SYSTEM_COLUMNS) {
-                kinds[i] = i == 0 ? ColumnChunkDecoder.Kind.LONG : ColumnChunkDecoder.Kind.INT;
-                positions[i] = -1;
-                ReadableColumns.check(descriptors.get(i), i == 0 ? DataType.bigint() : DataType.intType(), true);
-                continue;
-            }
-            int pos = positionById.get(fields.get(i).getId().intValue());
-            DataType type = readSchema.fields().get(pos).type();
-            ReadableColumns.check(descriptors.get(i), type, false);
-            positions[i] = pos;
-            kinds[i] = ColumnChunkDecoder.kindOf(type, rawStrings);
-            scales[i] = type.root() == DataType.Root.DECIMAL ? type.scale() : 0;
-        }
+        ColumnPlan plan = new ColumnPlan(requested, readSchema, primaryKey, rawStrings);
+        this.descriptors = plan.flat;
+        this.positions = plan.flatPositions.stream().mapToInt(Integer::intValue).toArray();
+        this.kinds = plan.flatKinds.toArray(new ColumnChunkDecoder.Kind[0]);
+        this.scales = plan.flatScales.stream().mapToInt(Integer::intValue).toArray();
+        this.nested = plan.nestedColumns.isEmpty()
+                ? null
+                : new NestedColumnReader(
+                        new MessageType(requested.getName(), plan.nestedColumns),
+                        plan.nestedTypes,
+                        plan.nestedPositions.stream()
+                                .mapToInt(Integer::intValue)
+                                .toArray(),
+                        createdBy,
+                        decompression);
     }
 
     /**
@@ -207,7 +203,8 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
                         requested,
                         readSchema,
                         primaryKey,
-                        rawStrings);
+                        rawStrings,
+                        meta.getCreatedBy());
             } catch (RuntimeException e) {
                 closeQuietly(reader, decompression, buffers);
                 throw e instanceof CorruptFileException
@@ -255,6 +252,9 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
                 }
                 rowGroup = pages;
                 rowsLeftInGroup = pages.getRowCount();
+                if (nested != null) {
+                    nested.startRowGroup(pages);
+                }
                 columns = new ColumnChunkDecoder[descriptors.size()];
                 for (int i = 0; i < columns.length; i++) {
                     ColumnDescriptor d = descriptors.get(i);
@@ -293,6 +293,9 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
             for (int i = first; i < cs.length; i++) {
                 row[pos[i]] = cs[i].next();
             }
+            if (nested != null) {
+                nested.readInto(row);
+            }
             rowsLeftInGroup--;
             return new KeyValue(seq, kind, row);
         } catch (RuntimeException e) {
@@ -325,6 +328,9 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
      * value the decoders returned is a copy, never a view of those buffers.
      */
     private void releaseRowGroup() {
+        if (nested != null) {
+            nested.endRowGroup();
+        }
         ColumnChunkDecoder[] cs = columns;
         columns = null;
         if (cs != null) {

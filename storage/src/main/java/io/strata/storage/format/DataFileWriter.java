@@ -191,7 +191,9 @@ public final class DataFileWriter implements Closeable {
         }
         Set<Object> distinct = new HashSet<>();
         for (int i = 0; i < out.length; i++) {
-            if (!out[i] || schema.fields().get(i).type().root() == DataType.Root.BOOLEAN) {
+            DataType t = schema.fields().get(i).type();
+            // a nested column's leaves are not named by the field: Parquet's defaults apply to them
+            if (!out[i] || t.root() == DataType.Root.BOOLEAN || t.isNested()) {
                 continue;
             }
             distinct.clear();
@@ -323,11 +325,17 @@ public final class DataFileWriter implements Closeable {
     static List<ColumnStats> statsFromFooter(ParquetMetadata footer, List<DataField> fields) {
         Map<String, DataField> byName = new HashMap<>();
         for (DataField f : fields) {
-            byName.put(f.name(), f);
+            // ARRAY, MAP and ROW keep no statistics: their leaves' have no order of the whole value
+            if (!f.type().isNested()) {
+                byName.put(f.name(), f);
+            }
         }
         Map<String, Object[]> acc = new HashMap<>(); // name -> {min, max, nullCount(Long), known(Boolean)}
         for (BlockMetaData block : footer.getBlocks()) {
             for (ColumnChunkMetaData col : block.getColumns()) {
+                if (col.getPath().size() != 1) {
+                    continue; // a leaf of a nested column
+                }
                 String name = col.getPath().toDotString();
                 DataField f = byName.get(name);
                 if (f == null) {
@@ -364,10 +372,18 @@ public final class DataFileWriter implements Closeable {
     }
 
     private static Object toValue(DataType type, Object parquetValue) {
+        if (type.root() == DataType.Root.TINYINT) {
+            return ((Integer) parquetValue).byteValue();
+        }
+        if (type.root() == DataType.Root.SMALLINT) {
+            return ((Integer) parquetValue).shortValue();
+        }
         if (parquetValue instanceof Binary) {
             Binary b = (Binary) parquetValue;
             switch (type.root()) {
                 case STRING:
+                case CHAR:
+                case VARCHAR:
                     return b.toStringUsingUTF8();
                 case DECIMAL:
                     return new BigDecimal(new BigInteger(b.getBytes()), type.scale());

@@ -24,14 +24,16 @@ import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 
 /**
- * Writes {@link KeyValue}s of a flat schema into one Parquet file through Parquet's column
+ * Writes {@link KeyValue}s into one Parquet file. Rows of a flat schema go through Parquet's column
  * writers directly: each value goes to its column's writer with its definition level, with no
- * record shredding in between (what {@code ParquetWriter} does through a record consumer).
+ * record shredding in between (what {@code ParquetWriter} does through a record consumer). Rows of
+ * a schema with an ARRAY, MAP or ROW column go through Parquet's record shredding instead
+ * ({@link RecordShredder}), which computes their repetition levels.
  * Row groups, pages, statistics, column indexes and the footer are Parquet's own, produced with
  * the same settings as {@code ParquetWriter} with the given properties; the row-group size check
  * follows {@code InternalParquetRecordWriter}'s.
  *
- * <p>A STRING value may be a {@link String} or its UTF-8 bytes ({@code byte[]}).
+ * <p>A STRING, CHAR or VARCHAR value may be a {@link String} or its UTF-8 bytes ({@code byte[]}).
  */
 final class ParquetRowWriter {
     private static final int MIN_RECORDS_FOR_CHECK = 100;
@@ -47,6 +49,8 @@ final class ParquetRowWriter {
     private final DataType.Root[] roots;
     private final int[] maxDefinition;
     private final Map<String, String> extraMetaData;
+    /** Null for a flat schema. */
+    private final RecordShredder shredder;
 
     private ColumnChunkPageWriteStore pageStore;
     private ColumnWriteStore columnStore;
@@ -84,6 +88,7 @@ final class ParquetRowWriter {
         for (int i = 0; i < maxDefinition.length; i++) {
             maxDefinition[i] = columns.get(i).getMaxDefinitionLevel();
         }
+        this.shredder = ParquetSchemas.hasNested(fields) ? new RecordShredder(schema, fields, systemColumns) : null;
         this.codecs = new CodecFactory(conf, props.getPageSizeThreshold());
         this.compressor = codecs.getCompressor(codec);
         ParquetFileWriter f = null;
@@ -120,9 +125,29 @@ final class ParquetRowWriter {
         for (int i = 0; i < writers.length; i++) {
             writers[i] = columnStore.getColumnWriter(columns.get(i));
         }
+        if (shredder != null) {
+            shredder.writeTo(columnStore);
+        }
     }
 
     void write(KeyValue kv) throws IOException {
+        if (shredder != null) {
+            shredder.write(kv);
+        } else {
+            writeFlat(kv);
+        }
+        recordCount++;
+        if (recordCount >= recordCountForNextCheck) {
+            checkRowGroupSize();
+        }
+    }
+
+    /** A STRING, CHAR, VARCHAR or BYTES value as Parquet binary (a String's UTF-8 bytes). */
+    static Binary binary(Object v) {
+        return v instanceof byte[] ? Binary.fromConstantByteArray((byte[]) v) : Binary.fromString((String) v);
+    }
+
+    private void writeFlat(KeyValue kv) {
         ColumnWriter[] w = writers;
         int c = 0;
         if (systemColumns) {
@@ -146,10 +171,16 @@ final class ParquetRowWriter {
                     break;
                 case INT:
                 case DATE:
+                case TIME:
                     cw.write((Integer) v, 0, d);
+                    break;
+                case TINYINT:
+                case SMALLINT:
+                    cw.write(((Number) v).intValue(), 0, d);
                     break;
                 case BIGINT:
                 case TIMESTAMP:
+                case TIMESTAMP_LTZ:
                     cw.write((Long) v, 0, d);
                     break;
                 case FLOAT:
@@ -159,12 +190,9 @@ final class ParquetRowWriter {
                     cw.write((Double) v, 0, d);
                     break;
                 case STRING:
-                    cw.write(
-                            v instanceof byte[]
-                                    ? Binary.fromConstantByteArray((byte[]) v)
-                                    : Binary.fromString((String) v),
-                            0,
-                            d);
+                case CHAR:
+                case VARCHAR:
+                    cw.write(binary(v), 0, d);
                     break;
                 case BYTES:
                     cw.write(Binary.fromConstantByteArray((byte[]) v), 0, d);
@@ -181,10 +209,6 @@ final class ParquetRowWriter {
             }
         }
         columnStore.endRecord();
-        recordCount++;
-        if (recordCount >= recordCountForNextCheck) {
-            checkRowGroupSize();
-        }
     }
 
     private void checkRowGroupSize() throws IOException {
@@ -207,6 +231,9 @@ final class ParquetRowWriter {
     private void flushRowGroup() throws IOException {
         if (recordCount > 0) {
             file.startBlock(recordCount);
+            if (shredder != null) {
+                shredder.flush();
+            }
             columnStore.flush();
             pageStore.flushToFileWriter(file);
             recordCount = 0;

@@ -3,6 +3,7 @@ package io.strata.storage.format;
 import io.strata.storage.schema.DataField;
 import io.strata.storage.schema.DataType;
 import java.util.List;
+import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
@@ -36,49 +37,101 @@ public final class ParquetSchemas {
     }
 
     static Type columnType(DataField f) {
-        DataType t = f.type();
+        return type(f.type(), f.name(), f.id());
+    }
+
+    /**
+     * The Parquet type of a value of {@code t} named {@code name}; {@code id} is the field id of a
+     * table column, or -1 for a value nested in one (nested fields carry no ids: evolution adds
+     * and reads whole columns only). ARRAY and MAP use the standard three-level LIST and MAP
+     * encodings of the Parquet specification ({@code list}/{@code element},
+     * {@code key_value}/{@code key}/{@code value}); ROW is a group of its fields.
+     */
+    static Type type(DataType t, String name, int id) {
         Type.Repetition rep = t.isNullable() ? Type.Repetition.OPTIONAL : Type.Repetition.REQUIRED;
-        Types.PrimitiveBuilder<PrimitiveType> p;
+        Type out;
+        switch (t.root()) {
+            case ARRAY:
+                out = Types.buildGroup(rep)
+                        .as(LogicalTypeAnnotation.listType())
+                        .addField(Types.repeatedGroup()
+                                .addField(type(t.elementType(), "element", -1))
+                                .named("list"))
+                        .named(name);
+                break;
+            case MAP:
+                out = Types.buildGroup(rep)
+                        .as(LogicalTypeAnnotation.mapType())
+                        .addField(Types.repeatedGroup()
+                                .addField(type(t.keyType(), "key", -1))
+                                .addField(type(t.valueType(), "value", -1))
+                                .named("key_value"))
+                        .named(name);
+                break;
+            case ROW: {
+                Types.GroupBuilder<GroupType> g = Types.buildGroup(rep);
+                for (DataType.Field field : t.fields()) {
+                    g.addField(type(field.type(), field.name(), -1));
+                }
+                out = g.named(name);
+                break;
+            }
+            default:
+                out = primitive(t, rep).named(name);
+        }
+        return id >= 0 ? out.withId(id) : out;
+    }
+
+    private static Types.PrimitiveBuilder<PrimitiveType> primitive(DataType t, Type.Repetition rep) {
         switch (t.root()) {
             case BOOLEAN:
-                p = Types.primitive(PrimitiveTypeName.BOOLEAN, rep);
-                break;
+                return Types.primitive(PrimitiveTypeName.BOOLEAN, rep);
+            case TINYINT:
+                return Types.primitive(PrimitiveTypeName.INT32, rep).as(LogicalTypeAnnotation.intType(8, true));
+            case SMALLINT:
+                return Types.primitive(PrimitiveTypeName.INT32, rep).as(LogicalTypeAnnotation.intType(16, true));
             case INT:
-                p = Types.primitive(PrimitiveTypeName.INT32, rep);
-                break;
+                return Types.primitive(PrimitiveTypeName.INT32, rep);
             case BIGINT:
-                p = Types.primitive(PrimitiveTypeName.INT64, rep);
-                break;
+                return Types.primitive(PrimitiveTypeName.INT64, rep);
             case FLOAT:
-                p = Types.primitive(PrimitiveTypeName.FLOAT, rep);
-                break;
+                return Types.primitive(PrimitiveTypeName.FLOAT, rep);
             case DOUBLE:
-                p = Types.primitive(PrimitiveTypeName.DOUBLE, rep);
-                break;
+                return Types.primitive(PrimitiveTypeName.DOUBLE, rep);
             case DECIMAL:
-                p = Types.primitive(PrimitiveTypeName.BINARY, rep)
+                return Types.primitive(PrimitiveTypeName.BINARY, rep)
                         .as(LogicalTypeAnnotation.decimalType(t.scale(), t.precision()));
-                break;
             case STRING:
-                p = Types.primitive(PrimitiveTypeName.BINARY, rep).as(LogicalTypeAnnotation.stringType());
-                break;
+            case CHAR:
+            case VARCHAR:
+                return Types.primitive(PrimitiveTypeName.BINARY, rep).as(LogicalTypeAnnotation.stringType());
             case BYTES:
-                p = Types.primitive(PrimitiveTypeName.BINARY, rep);
-                break;
+                return Types.primitive(PrimitiveTypeName.BINARY, rep);
             case DATE:
-                p = Types.primitive(PrimitiveTypeName.INT32, rep).as(LogicalTypeAnnotation.dateType());
-                break;
+                return Types.primitive(PrimitiveTypeName.INT32, rep).as(LogicalTypeAnnotation.dateType());
+            case TIME:
+                return Types.primitive(PrimitiveTypeName.INT32, rep)
+                        .as(LogicalTypeAnnotation.timeType(false, LogicalTypeAnnotation.TimeUnit.MILLIS));
             case TIMESTAMP:
-                p = Types.primitive(PrimitiveTypeName.INT64, rep)
+            case TIMESTAMP_LTZ:
+                return Types.primitive(PrimitiveTypeName.INT64, rep)
                         .as(LogicalTypeAnnotation.timestampType(
-                                false,
+                                t.root() == DataType.Root.TIMESTAMP_LTZ,
                                 t.precision() == 3
                                         ? LogicalTypeAnnotation.TimeUnit.MILLIS
                                         : LogicalTypeAnnotation.TimeUnit.MICROS));
-                break;
             default:
                 throw new IllegalArgumentException("unsupported type " + t);
         }
-        return p.id(f.id()).named(f.name());
+    }
+
+    /** Whether a table of these fields has a column of a nested type (whose files need record shredding and assembly). */
+    static boolean hasNested(List<DataField> fields) {
+        for (DataField f : fields) {
+            if (f.type().isNested()) {
+                return true;
+            }
+        }
+        return false;
     }
 }

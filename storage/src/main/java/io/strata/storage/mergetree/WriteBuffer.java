@@ -9,6 +9,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -127,19 +128,41 @@ public final class WriteBuffer {
     static long estimate(Object[] row) {
         long b = 64 + 8L * row.length;
         for (Object v : row) {
-            if (v == null) {
-                continue;
-            }
-            if (v instanceof String) {
-                b += 56 + ((String) v).length() * 2L;
-            } else if (v instanceof byte[]) {
-                b += 24 + ((byte[]) v).length;
-            } else if (v instanceof BigDecimal) {
-                b += 80;
-            } else {
-                b += 24;
-            }
+            b += estimateValue(v);
         }
         return b;
+    }
+
+    /** One value's footprint; ARRAY, MAP and ROW values (lists, maps, arrays) with their elements. */
+    private static long estimateValue(Object v) {
+        if (v == null) {
+            return 0;
+        }
+        if (v instanceof String) {
+            return 56 + ((String) v).length() * 2L;
+        } else if (v instanceof byte[]) {
+            return 24 + ((byte[]) v).length;
+        } else if (v instanceof BigDecimal) {
+            return 80;
+        } else if (v instanceof Object[]) {
+            long b = 24 + 8L * ((Object[]) v).length;
+            for (Object e : (Object[]) v) {
+                b += estimateValue(e);
+            }
+            return b;
+        } else if (v instanceof List) {
+            long b = 40 + 8L * ((List<?>) v).size();
+            for (Object e : (List<?>) v) {
+                b += estimateValue(e);
+            }
+            return b;
+        } else if (v instanceof Map) {
+            long b = 64;
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+                b += 48 + estimateValue(e.getKey()) + estimateValue(e.getValue());
+            }
+            return b;
+        }
+        return 24;
     }
 }

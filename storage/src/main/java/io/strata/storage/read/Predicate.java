@@ -65,6 +65,13 @@ public abstract class Predicate {
             throw new IllegalArgumentException("filter on '" + field + "' needs a " + t.typeName() + " literal, got "
                     + (literal == null ? "null" : literal.getClass().getSimpleName()));
         }
+        if (op == Op.IS_NULL || op == Op.IS_NOT_NULL) {
+            return new Leaf(idx, op, literal, null); // compares nothing: fine on a MAP, which has no order
+        }
+        if (t.root() == DataType.Root.MAP) {
+            throw new IllegalArgumentException("filter on '" + field + "': " + t.typeName()
+                    + " values have no order; only IS NULL and IS NOT NULL apply");
+        }
         return new Leaf(idx, op, literal, ValueComparators.forType(t));
     }
 

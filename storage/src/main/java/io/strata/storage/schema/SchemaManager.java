@@ -76,15 +76,21 @@ public final class SchemaManager {
         try {
             JsonNode node = Json.MAPPER.readTree(bytes);
             int version = node.path("version").asInt(-1);
-            if (version != TableSchema.FORMAT_VERSION) {
+            if (version < TableSchema.OLDEST_FORMAT_VERSION || version > TableSchema.FORMAT_VERSION) {
                 throw new CorruptFileException(
                         file,
-                        "unsupported schema version " + version + " (this build reads version "
-                                + TableSchema.FORMAT_VERSION + ")");
+                        "unsupported schema version " + version + " (this build reads versions "
+                                + TableSchema.OLDEST_FORMAT_VERSION + " to " + TableSchema.FORMAT_VERSION + ")");
             }
             TableSchema s = Json.MAPPER.treeToValue(node, TableSchema.class);
             if (s.id() != id) {
                 throw new CorruptFileException(file, "holds schema id " + s.id());
+            }
+            if (s.version() > version) {
+                throw new CorruptFileException(
+                        file,
+                        "is schema version " + version + " but has types of version " + s.version() + " (" + s.fields()
+                                + ")");
             }
             return s;
         } catch (IOException | RuntimeException e) {

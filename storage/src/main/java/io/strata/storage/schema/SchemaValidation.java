@@ -42,6 +42,7 @@ public final class SchemaValidation {
             throw new IllegalArgumentException(owner + ": the primary key " + schema.primaryKeys()
                     + " must contain every partition key " + schema.partitionKeys());
         }
+        requireScalarKeys(owner, schema);
         TableOptions options = TableOptions.validate(owner, schema.options());
         int buckets = options.get(BucketOptions.BUCKET);
         if (buckets < 1) {
@@ -57,6 +58,13 @@ public final class SchemaValidation {
                 new TableSchema(0, fields, id - 1, schema.partitionKeys(), schema.primaryKeys(), schema.options(), now);
         List<String> bucketKeys = ts.bucketKeys();
         requireColumns(owner, "bucket key", bucketKeys, names);
+        for (String k : bucketKeys) {
+            DataType t = ts.fields().get(ts.fieldIndex(k)).type();
+            if (t.isNested()) {
+                throw new IllegalArgumentException(owner + ": bucket key field '" + k + "' is " + t.typeName()
+                        + "; key fields cannot be ARRAY, MAP or ROW");
+            }
+        }
         if (ts.hasPrimaryKey()) {
             for (String k : bucketKeys) {
                 if (!ts.primaryKeys().contains(k) || ts.partitionKeys().contains(k)) {
@@ -69,6 +77,23 @@ public final class SchemaValidation {
                     owner + ": an append table (no primary key) with bucket > 1 needs " + "option 'bucket-key'");
         }
         return ts;
+    }
+
+    /**
+     * Key and partition columns must be scalar: they are ordered, hashed into buckets and encoded
+     * into manifests and partition paths, and ARRAY, MAP and ROW values have no key order Strata
+     * defines (a MAP has none at all).
+     */
+    private static void requireScalarKeys(String owner, Schema schema) {
+        for (Schema.Column c : schema.columns()) {
+            String role = schema.primaryKeys().contains(c.name())
+                    ? "primary key"
+                    : schema.partitionKeys().contains(c.name()) ? "partition key" : null;
+            if (role != null && c.type().isNested()) {
+                throw new IllegalArgumentException(owner + ": " + role + " field '" + c.name() + "' is "
+                        + c.type().typeName() + "; key fields cannot be ARRAY, MAP or ROW");
+            }
+        }
     }
 
     private static void requireColumns(String owner, String what, List<String> keys, Set<String> names) {

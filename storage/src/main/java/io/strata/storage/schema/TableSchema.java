@@ -18,8 +18,16 @@ import java.util.TreeMap;
  * change.
  */
 public final class TableSchema {
-    /** Version of the persisted JSON; readers reject newer ones. */
-    public static final int FORMAT_VERSION = 1;
+    /**
+     * Highest version of the persisted JSON this build reads and writes; readers reject newer ones.
+     * Version 2 added the types of {@link DataType.Root} whose {@code sinceSchemaVersion} is 2 (the
+     * layout is the same); a schema is written with the lowest version that holds its types, so a
+     * table that uses none of them stays readable by builds that know only version 1.
+     */
+    public static final int FORMAT_VERSION = 2;
+
+    /** The lowest version read. */
+    public static final int OLDEST_FORMAT_VERSION = 1;
 
     private final long id;
     private final List<DataField> fields;
@@ -59,7 +67,11 @@ public final class TableSchema {
 
     @JsonProperty("version")
     public int version() {
-        return FORMAT_VERSION;
+        int v = OLDEST_FORMAT_VERSION;
+        for (DataField f : fields) {
+            v = Math.max(v, f.type().schemaVersionNeeded());
+        }
+        return v;
     }
 
     @JsonProperty("id")

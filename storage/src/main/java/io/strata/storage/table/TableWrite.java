@@ -36,8 +36,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -155,30 +153,11 @@ public final class TableWrite implements AutoCloseable {
         for (int i = 0; i < fs.size(); i++) {
             DataType t = fs.get(i).type();
             Object v = row.get(i);
-            if (!t.accepts(v)) {
+            String problem = t.problemWith(v);
+            if (problem != null) {
                 throw new IllegalArgumentException("table " + table.name() + ": row " + rowNumber + " field '"
-                        + fs.get(i).name() + "' expects " + t + " ("
-                        + t.root().javaClass().getSimpleName() + ")"
-                        + ", got " + (v == null ? "null" : v.getClass().getSimpleName() + " " + v));
+                        + fs.get(i).name() + "' " + problem);
             }
-            if (v instanceof BigDecimal) {
-                checkDecimal(fs.get(i), (BigDecimal) v);
-            }
-        }
-    }
-
-    private void checkDecimal(DataField f, BigDecimal v) {
-        DataType t = f.type();
-        BigDecimal scaled;
-        try {
-            scaled = v.setScale(t.scale(), RoundingMode.UNNECESSARY);
-        } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("table " + table.name() + ": row " + rowNumber + " field '" + f.name()
-                    + "' value " + v + " does not fit " + t + " without rounding");
-        }
-        if (scaled.precision() > t.precision() || v.scale() != t.scale()) {
-            throw new IllegalArgumentException("table " + table.name() + ": row " + rowNumber + " field '" + f.name()
-                    + "' value " + v + " must have scale " + t.scale() + " and at most " + t.precision() + " digits");
         }
     }
 

@@ -211,7 +211,12 @@ class ColumnChunkDecoderDifferentialTest {
                             Encoding.DELTA_LENGTH_BYTE_ARRAY,
                             Encoding.DELTA_BYTE_ARRAY,
                             Encoding.BYTE_STREAM_SPLIT);
-            assertThat(types).as("column types written").containsExactlyInAnyOrder(DataType.Root.values());
+            // nested types are read by parquet-mr's own record assembly (NestedTypesTest), not decoded here
+            assertThat(types)
+                    .as("flat column types written")
+                    .containsExactlyInAnyOrder(Arrays.stream(DataType.Root.values())
+                            .filter(r -> r != DataType.Root.ARRAY && r != DataType.Root.MAP && r != DataType.Root.ROW)
+                            .toArray(DataType.Root[]::new));
             assertThat(nullDensities).as("null densities written").containsExactly(0.0, 0.1, 0.5, 1.0);
             assertThat(decimals)
                     .as("DECIMAL physical types written")
@@ -439,6 +444,8 @@ class ColumnChunkDecoderDifferentialTest {
         }
         if (v instanceof Boolean) {
             g.append(name, (Boolean) v);
+        } else if (v instanceof Byte || v instanceof Short) {
+            g.append(name, ((Number) v).intValue());
         } else if (v instanceof Integer) {
             g.append(name, (Integer) v);
         } else if (v instanceof Long) {

@@ -6,7 +6,9 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.HadoopReadOptions;
@@ -73,10 +75,43 @@ final class ParquetMr {
         }
     }
 
-    /** Field {@code name} of {@code g} as a value of {@code type}; null when absent. */
+    /**
+     * Field {@code name} of {@code g} as a value of {@code type}, which may be nested: ARRAY, MAP
+     * and ROW by the standard LIST, MAP and group layouts of the Parquet specification; null when
+     * absent.
+     */
     static Object value(Group g, String name, DataType type) {
         if (g.getFieldRepetitionCount(name) == 0) {
             return null;
+        }
+        if (type.isNested()) {
+            Group group = g.getGroup(name, 0);
+            switch (type.root()) {
+                case ARRAY: {
+                    List<Object> list = new ArrayList<>();
+                    for (int i = 0; i < group.getFieldRepetitionCount("list"); i++) {
+                        list.add(value(group.getGroup("list", i), "element", type.elementType()));
+                    }
+                    return list;
+                }
+                case MAP: {
+                    Map<Object, Object> map = new LinkedHashMap<>();
+                    for (int i = 0; i < group.getFieldRepetitionCount("key_value"); i++) {
+                        Group kv = group.getGroup("key_value", i);
+                        map.put(value(kv, "key", type.keyType()), value(kv, "value", type.valueType()));
+                    }
+                    return map;
+                }
+                default: {
+                    List<DataType.Field> fields = type.fields();
+                    Object[] row = new Object[fields.size()];
+                    for (int i = 0; i < row.length; i++) {
+                        row[i] =
+                                value(group, fields.get(i).name(), fields.get(i).type());
+                    }
+                    return row;
+                }
+            }
         }
         PrimitiveType p = g.getType().getType(name).asPrimitiveType();
         switch (p.getPrimitiveTypeName()) {
@@ -84,7 +119,16 @@ final class ParquetMr {
                 return g.getBoolean(name, 0);
             case INT32:
                 int i = g.getInteger(name, 0);
-                return type.root() == DataType.Root.DECIMAL ? BigDecimal.valueOf(i, type.scale()) : (Object) i;
+                switch (type.root()) {
+                    case DECIMAL:
+                        return BigDecimal.valueOf(i, type.scale());
+                    case TINYINT:
+                        return (byte) i;
+                    case SMALLINT:
+                        return (short) i;
+                    default:
+                        return i;
+                }
             case INT64:
                 long l = g.getLong(name, 0);
                 return type.root() == DataType.Root.DECIMAL ? BigDecimal.valueOf(l, type.scale()) : (Object) l;
@@ -97,6 +141,8 @@ final class ParquetMr {
                 byte[] bytes = g.getBinary(name, 0).getBytes();
                 switch (type.root()) {
                     case STRING:
+                    case CHAR:
+                    case VARCHAR:
                         return new String(bytes, StandardCharsets.UTF_8);
                     case DECIMAL:
                         return new BigDecimal(new BigInteger(bytes), type.scale());

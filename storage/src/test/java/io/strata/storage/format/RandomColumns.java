@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Random column types and values for the decoder's differential test: every {@link DataType},
+ * Random column types and values for the decoder's differential test: every flat {@link DataType},
  * DECIMALs of every precision class, values at the edges of their types, nulls at a chosen
  * density, and repeated values drawn from a small pool (so that writers use dictionaries) or
  * fresh ones (so that they fall back to their other encodings).
@@ -20,7 +20,7 @@ final class RandomColumns {
     private RandomColumns() {}
 
     static DataType type(Random rnd) {
-        switch (rnd.nextInt(11)) {
+        switch (rnd.nextInt(17)) {
             case 0:
                 return DataType.bool();
             case 1:
@@ -39,6 +39,18 @@ final class RandomColumns {
                 return DataType.date();
             case 8:
                 return DataType.timestamp(rnd.nextBoolean() ? 3 : 6);
+            case 9:
+                return DataType.tinyint();
+            case 10:
+                return DataType.smallint();
+            case 11:
+                return DataType.charType(1 + rnd.nextInt(40));
+            case 12:
+                return DataType.varchar(1 + rnd.nextInt(rnd.nextBoolean() ? 10 : 3000));
+            case 13:
+                return DataType.time(rnd.nextInt(4));
+            case 14:
+                return DataType.timestampLtz(rnd.nextBoolean() ? 3 : 6);
             default:
                 // the three physical classes of other writers: up to 9 digits fit INT32, up to 18 INT64
                 int[][] ranges = {{1, 9}, {10, 18}, {19, 38}};
@@ -94,8 +106,28 @@ final class RandomColumns {
                 return rnd.nextInt(5) == 0
                         ? pick(rnd, 0, -1, Integer.MIN_VALUE, Integer.MAX_VALUE)
                         : (int) (rnd.nextInt() >> rnd.nextInt(32));
+            case TINYINT:
+                return rnd.nextInt(5) == 0
+                        ? pick(rnd, (byte) 0, (byte) -1, Byte.MIN_VALUE, Byte.MAX_VALUE)
+                        : (byte) rnd.nextInt();
+            case SMALLINT:
+                return rnd.nextInt(5) == 0
+                        ? pick(rnd, (short) 0, (short) -1, Short.MIN_VALUE, Short.MAX_VALUE)
+                        : (short) (rnd.nextInt() >> rnd.nextInt(32));
+            case TIME: {
+                int unit = new int[] {1000, 100, 10, 1}[type.precision()];
+                return rnd.nextInt(5) == 0 ? pick(rnd, 0, 86_400_000 - unit) : rnd.nextInt(86_400_000 / unit) * unit;
+            }
+            case CHAR:
+            case VARCHAR: {
+                String s = string(rnd);
+                return s.codePointCount(0, s.length()) <= type.precision()
+                        ? s
+                        : s.substring(0, s.offsetByCodePoints(0, type.precision()));
+            }
             case BIGINT:
             case TIMESTAMP:
+            case TIMESTAMP_LTZ:
                 return rnd.nextInt(5) == 0
                         ? pickLong(rnd, 0, -1, Long.MIN_VALUE, Long.MAX_VALUE)
                         : rnd.nextLong() >> rnd.nextInt(64);
