@@ -127,10 +127,16 @@ public final class MergeTreeWriter {
 
     /**
      * Frees memory by spilling the buffer to local disk ({@code write-buffer-spillable}); the rows
-     * stay buffered, to be written at the next {@link #flush()}. The input changelog, if any, spills
+     * stay buffered, to be written at the next {@link #flush()}. An append table's buffer is
+     * flushed instead (its files need not form one sorted run). The input changelog, if any, spills
      * too (see {@link #relieveMemoryByFlushing()}).
      */
     public void relieveMemoryBySpilling() throws IOException {
+        if (!buffer.sortsRecords()) {
+            // an append table: its rows need no single sorted run per commit, so they are written out
+            flush();
+            return;
+        }
         spillInputChangelog();
         buffer.spill();
     }

@@ -58,8 +58,21 @@ public final class WriteBuffer {
         return !spills.isEmpty();
     }
 
-    /** Sorts, pre-merges and writes the in-memory records to a local spill file. */
+    /** Whether records are sorted and pre-merged (primary-key tables); an append table's are not, and never spill. */
+    public boolean sortsRecords() {
+        return sorted;
+    }
+
+    /**
+     * Sorts, pre-merges and writes the in-memory records to a local spill file.
+     *
+     * @throws IllegalStateException for an append table's buffer ({@link #sortsRecords()} false):
+     *     its rows keep arrival order and are flushed instead
+     */
     public void spill() throws IOException {
+        if (!sorted) {
+            throw new IllegalStateException("an append table's write buffer is flushed, not spilled");
+        }
         if (records.isEmpty()) {
             return;
         }

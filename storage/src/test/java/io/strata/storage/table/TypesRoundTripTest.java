@@ -74,9 +74,8 @@ class TypesRoundTripTest {
         options.put("write-only", "true");
         options.put("write-buffer-size", (8 + rnd.nextInt(40)) + " kb");
         options.put("write-buffer-spill.dir", dir.resolve("spill").toString());
-        // an append table's full buffer cannot spill today (WriteBuffer sorts a spill with the
-        // primary-key sorter, which append tables do not have): it flushes instead
-        options.put("write-buffer-spillable", String.valueOf(!append));
+        // spilling on (the default): an append table's full buffer is flushed instead
+        options.put("write-buffer-spillable", "true");
         options.put("target-file-size", (8 + rnd.nextInt(60)) + " kb");
         options.put(
                 "file.compression",
