@@ -32,7 +32,9 @@ public final class MergeOptions {
             .definesTable()
             .withDescription("A column that orders versions of a key before the sequence number: a late row with an "
                     + "older value never overwrites a newer one, deletes included (a null value orders first). "
-                    + "Only with merge-engine=deduplicate.");
+                    + "deduplicate: the row with the highest value wins; partial-update: each field keeps the value "
+                    + "of the highest row that set it; aggregation: last_value, last_non_null_value and first_value "
+                    + "follow it (listagg is rejected). See docs/DESIGN.md, Merge engines.");
 
     public static final ConfigOption<Boolean> PARTIAL_UPDATE_REMOVE_ON_DELETE = ConfigOption.key(
                     "partial-update.remove-record-on-delete")
@@ -55,6 +57,14 @@ public final class MergeOptions {
             "last_non_null_value",
             "aggregation: the function of a value field: sum, min, max, last_value, last_non_null_value (default), "
                     + "first_value, listagg, bool_and, bool_or, count. See docs/FORMAT.md.");
+
+    public static final PatternOption SEQUENCE_GROUP = PatternOption.definesTable(
+            "fields.<field>.sequence-group",
+            "(none)",
+            "partial-update: <field> is one sequence field, or several joined by ',', that orders the listed "
+                    + "fields (',' separated) as a group: a row whose sequence values are newer than or equal to the "
+                    + "group's replaces the whole group, nulls included; a row whose sequence values are all null "
+                    + "leaves it. See docs/DESIGN.md, Merge engines.");
 
     public static final PatternOption IGNORE_RETRACT = PatternOption.definesTable(
             "fields.<field>.ignore-retract",

@@ -1,0 +1,151 @@
+package io.strata.storage.merge;
+
+import io.strata.storage.data.ValueCodec;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The hidden ordering state of a pre-merged row ({@link io.strata.storage.data.KeyValue#orderings()},
+ * the data file's {@code _ORDERINGS} column), in the layout of docs/FORMAT.md, "Ordering state":
+ *
+ * <pre>
+ * byte   layout (1)
+ * byte   has row sequence (0/1), then long row sequence when 1
+ * int    field entries; per entry: ordering value (ValueCodec value), long sequence,
+ *        int n, n x int field id     -- the fields whose value that (ordering, sequence) produced
+ * int    group entries; per entry: int group id (field id of its first sequence field), long sequence
+ * </pre>
+ *
+ * What a field or group without an entry orders as is the engine's rule (partial-update: the
+ * row's own ordering; aggregation: nothing folded yet). Fields sharing an (ordering, sequence)
+ * share one entry, so a row pre-merged from a few streams stays a few entries however wide it is.
+ */
+final class OrderingState {
+    static final byte LAYOUT = 1;
+
+    /** Decoded state; arrays are sized by the caller's field count and group count. */
+    static final class Decoded {
+        Long rowSequence;
+        final List<Object> orderings = new ArrayList<>();
+        final List<Long> sequences = new ArrayList<>();
+        final List<int[]> fieldIds = new ArrayList<>();
+        final List<int[]> groups = new ArrayList<>(); // {groupId}
+        final List<Long> groupSequences = new ArrayList<>();
+    }
+
+    private OrderingState() {}
+
+    static Decoded decode(byte[] bytes) {
+        Decoded d = new Decoded();
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+            byte layout = in.readByte();
+            if (layout != LAYOUT) {
+                throw new IllegalStateException("ordering state of layout " + layout + " (known: " + LAYOUT + ")");
+            }
+            if (in.readBoolean()) {
+                d.rowSequence = in.readLong();
+            }
+            int n = in.readInt();
+            for (int i = 0; i < n; i++) {
+                d.orderings.add(ValueCodec.readValue(in));
+                d.sequences.add(in.readLong());
+                int[] ids = new int[in.readInt()];
+                for (int j = 0; j < ids.length; j++) {
+                    ids[j] = in.readInt();
+                }
+                d.fieldIds.add(ids);
+            }
+            int g = in.readInt();
+            for (int i = 0; i < g; i++) {
+                d.groups.add(new int[] {in.readInt()});
+                d.groupSequences.add(in.readLong());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("corrupt ordering state", e);
+        }
+        return d;
+    }
+
+    /** Builds one row's state; {@link #toBytes()} is null when nothing was added. */
+    static final class Builder {
+        private Long rowSequence;
+        private final List<Object> orderings = new ArrayList<>();
+        private final List<Long> sequences = new ArrayList<>();
+        private final List<List<Integer>> fieldIds = new ArrayList<>();
+        private final List<Integer> groups = new ArrayList<>();
+        private final List<Long> groupSequences = new ArrayList<>();
+        private final java.util.Comparator<Object> orderingEquality;
+        private final boolean always;
+
+        /**
+         * @param orderingEquality compares ordering values (0 = same entry)
+         * @param always whether {@link #toBytes()} returns a state even when it is empty (aggregation:
+         *               an empty state means "nothing folded", which differs from no state at all)
+         */
+        Builder(java.util.Comparator<Object> orderingEquality, boolean always) {
+            this.orderingEquality = orderingEquality;
+            this.always = always;
+        }
+
+        void rowSequence(long seq) {
+            rowSequence = seq;
+        }
+
+        void field(int fieldId, Object ordering, long seq) {
+            for (int i = 0; i < sequences.size(); i++) {
+                if (sequences.get(i) == seq && orderingEquality.compare(orderings.get(i), ordering) == 0) {
+                    fieldIds.get(i).add(fieldId);
+                    return;
+                }
+            }
+            orderings.add(ordering);
+            sequences.add(seq);
+            List<Integer> ids = new ArrayList<>(4);
+            ids.add(fieldId);
+            fieldIds.add(ids);
+        }
+
+        void group(int groupId, long seq) {
+            groups.add(groupId);
+            groupSequences.add(seq);
+        }
+
+        byte[] toBytes() {
+            if (!always && rowSequence == null && sequences.isEmpty() && groups.isEmpty()) {
+                return null;
+            }
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(32);
+            try (DataOutputStream out = new DataOutputStream(bytes)) {
+                out.writeByte(LAYOUT);
+                out.writeBoolean(rowSequence != null);
+                if (rowSequence != null) {
+                    out.writeLong(rowSequence);
+                }
+                out.writeInt(sequences.size());
+                for (int i = 0; i < sequences.size(); i++) {
+                    ValueCodec.writeValue(out, orderings.get(i));
+                    out.writeLong(sequences.get(i));
+                    List<Integer> ids = fieldIds.get(i);
+                    out.writeInt(ids.size());
+                    for (int id : ids) {
+                        out.writeInt(id);
+                    }
+                }
+                out.writeInt(groups.size());
+                for (int i = 0; i < groups.size(); i++) {
+                    out.writeInt(groups.get(i));
+                    out.writeLong(groupSequences.get(i));
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return bytes.toByteArray();
+        }
+    }
+}
