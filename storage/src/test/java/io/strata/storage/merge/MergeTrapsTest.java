@@ -164,13 +164,13 @@ class MergeTrapsTest {
     }
 
     @Test
-    void sequenceFieldIsRejectedOutsideDeduplicate() {
+    void sequenceFieldIsRejectedWithFirstRow() {
         assertThatThrownBy(() -> Catalog.open(dir.toString())
                         .createTable(
                                 "db",
                                 "seq",
                                 TestTables.modelSchema(
-                                        false, 1, Map.of("merge-engine", "partial-update", "sequence.field", "ts"))))
+                                        false, 1, Map.of("merge-engine", "first-row", "sequence.field", "ts"))))
                 .hasMessageContaining("sequence.field")
                 .hasMessageContaining("db.seq");
     }
