@@ -72,14 +72,14 @@ final class OrderingState {
         return d;
     }
 
-    /** Builds one row's state; {@link #toBytes()} is null when nothing was added. */
+    /** Builds one row's state; {@link #toBytes()} is null when nothing was added. Lists are made on first use. */
     static final class Builder {
         private Long rowSequence;
-        private final List<Object> orderings = new ArrayList<>();
-        private final List<Long> sequences = new ArrayList<>();
-        private final List<List<Integer>> fieldIds = new ArrayList<>();
-        private final List<Integer> groups = new ArrayList<>();
-        private final List<Long> groupSequences = new ArrayList<>();
+        private List<Object> orderings;
+        private List<Long> sequences;
+        private List<List<Integer>> fieldIds;
+        private List<Integer> groups;
+        private List<Long> groupSequences;
         private final java.util.Comparator<Object> orderingEquality;
         private final boolean always;
 
@@ -98,6 +98,11 @@ final class OrderingState {
         }
 
         void field(int fieldId, Object ordering, long seq) {
+            if (sequences == null) {
+                orderings = new ArrayList<>(4);
+                sequences = new ArrayList<>(4);
+                fieldIds = new ArrayList<>(4);
+            }
             for (int i = 0; i < sequences.size(); i++) {
                 if (sequences.get(i) == seq && orderingEquality.compare(orderings.get(i), ordering) == 0) {
                     fieldIds.get(i).add(fieldId);
@@ -112,12 +117,16 @@ final class OrderingState {
         }
 
         void group(int groupId, long seq) {
+            if (groups == null) {
+                groups = new ArrayList<>(4);
+                groupSequences = new ArrayList<>(4);
+            }
             groups.add(groupId);
             groupSequences.add(seq);
         }
 
         byte[] toBytes() {
-            if (!always && rowSequence == null && sequences.isEmpty() && groups.isEmpty()) {
+            if (!always && rowSequence == null && sequences == null && groups == null) {
                 return null;
             }
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(32);
@@ -127,8 +136,9 @@ final class OrderingState {
                 if (rowSequence != null) {
                     out.writeLong(rowSequence);
                 }
-                out.writeInt(sequences.size());
-                for (int i = 0; i < sequences.size(); i++) {
+                int n = sequences == null ? 0 : sequences.size();
+                out.writeInt(n);
+                for (int i = 0; i < n; i++) {
                     ValueCodec.writeValue(out, orderings.get(i));
                     out.writeLong(sequences.get(i));
                     List<Integer> ids = fieldIds.get(i);
@@ -137,8 +147,9 @@ final class OrderingState {
                         out.writeInt(id);
                     }
                 }
-                out.writeInt(groups.size());
-                for (int i = 0; i < groups.size(); i++) {
+                int g = groups == null ? 0 : groups.size();
+                out.writeInt(g);
+                for (int i = 0; i < g; i++) {
                     out.writeInt(groups.get(i));
                     out.writeLong(groupSequences.get(i));
                 }
