@@ -226,6 +226,12 @@ final class OrderedAggregateMergeFunction implements MergeFunction {
 
     @Override
     public List<KeyValue> partialResult() {
+        if (added.size() == 1) {
+            // a lone record is its own partial result: a raw one orders as itself, a pre-merged one
+            // keeps its state
+            KeyValue only = added.get(0);
+            return List.of(only.kind() == RowKind.UPDATE_AFTER ? only.withKind(RowKind.INSERT) : only);
+        }
         if (positive) {
             OrderingState.Builder b = new OrderingState.Builder(layout.ordering, true);
             for (int i : layout.orderedFields) {

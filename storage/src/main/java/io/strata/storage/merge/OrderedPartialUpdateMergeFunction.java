@@ -155,6 +155,10 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
     private final Layout layout;
 
     // per key
+    /** The first record added and how many were: a single positive record is its own partial result. */
+    private KeyValue first;
+
+    private int count;
     private KeyValue removal;
     private boolean positive;
     private Object positiveOrdering;
@@ -199,6 +203,8 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
 
     @Override
     public void reset() {
+        first = null;
+        count = 0;
         removal = null;
         positive = false;
         positiveOrdering = null;
@@ -217,6 +223,9 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
 
     @Override
     public void add(KeyValue kv) {
+        if (count++ == 0) {
+            first = kv;
+        }
         Object[] r = kv.row();
         if (kv.sequence() > maxSeq) {
             maxSeq = kv.sequence();
@@ -395,6 +404,11 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
 
     @Override
     public List<KeyValue> partialResult() {
+        if (count == 1 && layout.groups.length == 0 && !first.kind().isRetract()) {
+            // without groups a lone +I/+U is already what the merge would write (same values, same
+            // state); most keys of a compaction have one version
+            return List.of(first.kind() == RowKind.INSERT ? first : first.withKind(RowKind.INSERT));
+        }
         List<KeyValue> out = new ArrayList<>(2);
         if (removal != null) {
             out.add(removal);

@@ -15,12 +15,15 @@ import java.util.List;
  * the data file's {@code _ORDERINGS} column), in the layout of docs/FORMAT.md, "Ordering state":
  *
  * <pre>
- * byte   layout (1)
- * byte   has row sequence (0/1), then long row sequence when 1
- * int    field entries; per entry: ordering value (ValueCodec value), long sequence,
- *        int n, n x int field id     -- the fields whose value that (ordering, sequence) produced
- * int    group entries; per entry: int group id (field id of its first sequence field), long sequence
+ * byte    layout (1)
+ * byte    has row sequence (0/1), then varint row sequence when 1
+ * varint  field entries; per entry: ordering value (ValueCodec value), varint sequence,
+ *         varint n, n x varint field id   -- the fields whose value that (ordering, sequence) produced
+ * varint  group entries; per entry: varint group id (field id of its first sequence field), varint sequence
  * </pre>
+ *
+ * A varint is an unsigned LEB128 number (7 bits a byte, low bits first, high bit set on every byte
+ * but the last); sequence numbers and field ids are never negative.
  *
  * What a field or group without an entry orders as is the engine's rule (partial-update: the
  * row's own ordering; aggregation: nothing folded yet). Fields sharing an (ordering, sequence)
@@ -41,6 +44,29 @@ final class OrderingState {
 
     private OrderingState() {}
 
+    static void writeVarint(DataOutputStream out, long v) throws IOException {
+        if (v < 0) {
+            throw new IllegalArgumentException("negative value in ordering state: " + v);
+        }
+        while ((v & ~0x7FL) != 0) {
+            out.writeByte((int) ((v & 0x7F) | 0x80));
+            v >>>= 7;
+        }
+        out.writeByte((int) v);
+    }
+
+    static long readVarint(DataInputStream in) throws IOException {
+        long v = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            int b = in.readUnsignedByte();
+            v |= (long) (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) {
+                return v;
+            }
+        }
+        throw new IOException("varint longer than 64 bits");
+    }
+
     static Decoded decode(byte[] bytes) {
         Decoded d = new Decoded();
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
@@ -49,22 +75,22 @@ final class OrderingState {
                 throw new IllegalStateException("ordering state of layout " + layout + " (known: " + LAYOUT + ")");
             }
             if (in.readBoolean()) {
-                d.rowSequence = in.readLong();
+                d.rowSequence = readVarint(in);
             }
-            int n = in.readInt();
+            int n = (int) readVarint(in);
             for (int i = 0; i < n; i++) {
                 d.orderings.add(ValueCodec.readValue(in));
-                d.sequences.add(in.readLong());
-                int[] ids = new int[in.readInt()];
+                d.sequences.add(readVarint(in));
+                int[] ids = new int[(int) readVarint(in)];
                 for (int j = 0; j < ids.length; j++) {
-                    ids[j] = in.readInt();
+                    ids[j] = (int) readVarint(in);
                 }
                 d.fieldIds.add(ids);
             }
-            int g = in.readInt();
+            int g = (int) readVarint(in);
             for (int i = 0; i < g; i++) {
-                d.groups.add(new int[] {in.readInt()});
-                d.groupSequences.add(in.readLong());
+                d.groups.add(new int[] {(int) readVarint(in)});
+                d.groupSequences.add(readVarint(in));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt ordering state", e);
@@ -134,24 +160,24 @@ final class OrderingState {
                 out.writeByte(LAYOUT);
                 out.writeBoolean(rowSequence != null);
                 if (rowSequence != null) {
-                    out.writeLong(rowSequence);
+                    writeVarint(out, rowSequence);
                 }
                 int n = sequences == null ? 0 : sequences.size();
-                out.writeInt(n);
+                writeVarint(out, n);
                 for (int i = 0; i < n; i++) {
                     ValueCodec.writeValue(out, orderings.get(i));
-                    out.writeLong(sequences.get(i));
+                    writeVarint(out, sequences.get(i));
                     List<Integer> ids = fieldIds.get(i);
-                    out.writeInt(ids.size());
+                    writeVarint(out, ids.size());
                     for (int id : ids) {
-                        out.writeInt(id);
+                        writeVarint(out, id);
                     }
                 }
                 int g = groups == null ? 0 : groups.size();
-                out.writeInt(g);
+                writeVarint(out, g);
                 for (int i = 0; i < g; i++) {
-                    out.writeInt(groups.get(i));
-                    out.writeLong(groupSequences.get(i));
+                    writeVarint(out, groups.get(i));
+                    writeVarint(out, groupSequences.get(i));
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
