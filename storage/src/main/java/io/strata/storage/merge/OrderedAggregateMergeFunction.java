@@ -8,9 +8,7 @@ import io.strata.storage.schema.TableSchema;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * aggregation under {@code sequence.field}. Order-insensitive functions fold as without it;
@@ -100,7 +98,9 @@ final class OrderedAggregateMergeFunction implements MergeFunction {
         final Role[] roles;
         final int[] orderedFields;
         final int[] fieldIds;
-        final Map<Integer, Integer> positionById = new HashMap<>();
+        /** Row position by field id, -1 for an id the reading schema does not have. */
+        final int[] positionById;
+
         final int sequenceField;
         final Comparator<Object> ordering;
 
@@ -110,10 +110,12 @@ final class OrderedAggregateMergeFunction implements MergeFunction {
             this.ignoreRetract = ignoreRetract;
             this.roles = new Role[types.length];
             this.fieldIds = new int[types.length];
+            this.positionById = new int[schema.highestFieldId() + 1];
+            Arrays.fill(positionById, -1);
             List<Integer> ordered = new ArrayList<>();
             for (int i = 0; i < types.length; i++) {
                 fieldIds[i] = schema.fields().get(i).id();
-                positionById.put(fieldIds[i], i);
+                positionById[fieldIds[i]] = i;
                 roles[i] = functions[i] == null ? Role.NONE : roleOf(functions[i]);
                 if (roles[i] != Role.NONE) {
                     ordered.add(i);
@@ -184,15 +186,21 @@ final class OrderedAggregateMergeFunction implements MergeFunction {
         long rowSeq = kv.sequence();
         if (kv.orderings() != null) {
             // a pre-merged row: each ordered field with a value has its entry; the others have none
-            OrderingState.Decoded d = OrderingState.decode(kv.orderings());
-            for (int e = 0; e < d.sequences.size(); e++) {
-                for (int id : d.fieldIds.get(e)) {
-                    Integer pos = layout.positionById.get(id);
-                    if (pos != null && layout.roles[pos] != Role.NONE) {
-                        offer(pos, row[pos], d.orderings.get(e), d.sequences.get(e));
+            OrderingState.read(kv.orderings(), new OrderingState.Sink() {
+                @Override
+                public void rowSequence(long seq) {}
+
+                @Override
+                public void field(int fieldId, Object ordering, long seq) {
+                    int pos = fieldId < layout.positionById.length ? layout.positionById[fieldId] : -1;
+                    if (pos >= 0 && layout.roles[pos] != Role.NONE) {
+                        offer(pos, row[pos], ordering, seq);
                     }
                 }
-            }
+
+                @Override
+                public void group(int groupId, long seq) {}
+            });
         } else {
             for (int i : layout.orderedFields) {
                 Role role = layout.roles[i];

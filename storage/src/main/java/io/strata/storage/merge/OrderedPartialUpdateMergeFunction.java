@@ -87,7 +87,9 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
     static final class Layout {
         final int arity;
         final int[] fieldIds;
-        final Map<Integer, Integer> positionById = new HashMap<>();
+        /** Row position by field id, -1 for an id the reading schema does not have. */
+        final int[] positionById;
+
         final int[] keyFields;
         /** Value fields outside groups (the sequence field included). */
         final int[] plainFields;
@@ -113,10 +115,12 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
                 boolean removeOnDelete) {
             this.arity = schema.fields().size();
             this.fieldIds = new int[arity];
+            this.positionById = new int[schema.highestFieldId() + 1];
+            Arrays.fill(positionById, -1);
             this.types = schema.types().toArray(new DataType[0]);
             for (int i = 0; i < arity; i++) {
                 fieldIds[i] = schema.fields().get(i).id();
-                positionById.put(fieldIds[i], i);
+                positionById[fieldIds[i]] = i;
             }
             this.keyFields = schema.primaryKeyIndexes();
             boolean[] isKey = new boolean[arity];
@@ -184,6 +188,7 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
     private final long[] overrideSeq;
     private final boolean[] hasGroupOverride;
     private final long[] groupOverrideSeq;
+    private final Overrides overrides = new Overrides();
 
     OrderedPartialUpdateMergeFunction(Layout layout) {
         this.layout = layout;
@@ -331,25 +336,38 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
 
     /** Fills the override scratch from {@code bytes}; returns the row's own sequence. */
     private long decodeOverrides(byte[] bytes, long kvSeq) {
-        OrderingState.Decoded d = OrderingState.decode(bytes);
-        for (int e = 0; e < d.sequences.size(); e++) {
-            for (int id : d.fieldIds.get(e)) {
-                Integer pos = layout.positionById.get(id);
-                if (pos != null) {
-                    hasOverride[pos] = true;
-                    overrideOrdering[pos] = d.orderings.get(e);
-                    overrideSeq[pos] = d.sequences.get(e);
-                }
+        overrides.rowSequence = kvSeq;
+        OrderingState.read(bytes, overrides);
+        return overrides.rowSequence;
+    }
+
+    /** Where a record's ordering state is decoded to: the override scratch of this function. */
+    private final class Overrides implements OrderingState.Sink {
+        long rowSequence;
+
+        @Override
+        public void rowSequence(long seq) {
+            rowSequence = seq;
+        }
+
+        @Override
+        public void field(int fieldId, Object ordering, long seq) {
+            int pos = fieldId < layout.positionById.length ? layout.positionById[fieldId] : -1;
+            if (pos >= 0) {
+                hasOverride[pos] = true;
+                overrideOrdering[pos] = ordering;
+                overrideSeq[pos] = seq;
             }
         }
-        for (int e = 0; e < d.groups.size(); e++) {
-            Integer g = layout.groupById.get(d.groups.get(e)[0]);
+
+        @Override
+        public void group(int groupId, long seq) {
+            Integer g = layout.groupById.get(groupId);
             if (g != null) {
                 hasGroupOverride[g] = true;
-                groupOverrideSeq[g] = d.groupSequences.get(e);
+                groupOverrideSeq[g] = seq;
             }
         }
-        return d.rowSequence != null ? d.rowSequence : kvSeq;
     }
 
     private Object ordering(KeyValue kv) {

@@ -32,14 +32,13 @@ import java.util.List;
 final class OrderingState {
     static final byte LAYOUT = 1;
 
-    /** Decoded state; arrays are sized by the caller's field count and group count. */
-    static final class Decoded {
-        Long rowSequence;
-        final List<Object> orderings = new ArrayList<>();
-        final List<Long> sequences = new ArrayList<>();
-        final List<int[]> fieldIds = new ArrayList<>();
-        final List<int[]> groups = new ArrayList<>(); // {groupId}
-        final List<Long> groupSequences = new ArrayList<>();
+    /** Receives a decoded state, entry by entry ({@link #read}). */
+    interface Sink {
+        void rowSequence(long seq);
+
+        void field(int fieldId, Object ordering, long seq);
+
+        void group(int groupId, long seq);
     }
 
     private OrderingState() {}
@@ -67,35 +66,33 @@ final class OrderingState {
         throw new IOException("varint longer than 64 bits");
     }
 
-    static Decoded decode(byte[] bytes) {
-        Decoded d = new Decoded();
+    /** Decodes {@code bytes} into {@code sink}: the row sequence if present, then every field and group entry. */
+    static void read(byte[] bytes, Sink sink) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
             byte layout = in.readByte();
             if (layout != LAYOUT) {
                 throw new IllegalStateException("ordering state of layout " + layout + " (known: " + LAYOUT + ")");
             }
             if (in.readBoolean()) {
-                d.rowSequence = readVarint(in);
+                sink.rowSequence(readVarint(in));
             }
             int n = (int) readVarint(in);
             for (int i = 0; i < n; i++) {
-                d.orderings.add(ValueCodec.readValue(in));
-                d.sequences.add(readVarint(in));
-                int[] ids = new int[(int) readVarint(in)];
-                for (int j = 0; j < ids.length; j++) {
-                    ids[j] = (int) readVarint(in);
+                Object ordering = ValueCodec.readValue(in);
+                long seq = readVarint(in);
+                int ids = (int) readVarint(in);
+                for (int j = 0; j < ids; j++) {
+                    sink.field((int) readVarint(in), ordering, seq);
                 }
-                d.fieldIds.add(ids);
             }
             int g = (int) readVarint(in);
             for (int i = 0; i < g; i++) {
-                d.groups.add(new int[] {(int) readVarint(in)});
-                d.groupSequences.add(readVarint(in));
+                int id = (int) readVarint(in);
+                sink.group(id, readVarint(in));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt ordering state", e);
         }
-        return d;
     }
 
     /** Builds one row's state; {@link #toBytes()} is null when nothing was added. Lists are made on first use. */
