@@ -213,6 +213,7 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
         removal = null;
         positive = false;
         positiveOrdering = null;
+        positiveSeq = Long.MIN_VALUE;
         maxSeq = Long.MIN_VALUE;
         aggregatedSeq = Long.MIN_VALUE;
         Arrays.fill(values, null);
