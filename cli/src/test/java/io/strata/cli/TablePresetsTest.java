@@ -114,13 +114,16 @@ class TablePresetsTest {
     @Test
     void partialUpdateFillsColumnsFromSeveralStreams() throws Exception {
         FileStoreTable t = create("partial-update-wide.yaml", "db.user_profile");
-        commit(t, 1, GenericRow.insert(1L, "ann", "ann@example.com", null, null, null, null));
-        commit(t, 2, GenericRow.insert(1L, null, null, 99L, new BigDecimal("5.00"), null, null));
-        commit(t, 3, GenericRow.insert(1L, null, null, null, null, 3_000L, "phone"));
+        commit(t, 1, GenericRow.insert(1L, "ann", "ann@example.com", 10L, null, null, null, null, null));
+        commit(t, 2, GenericRow.insert(1L, null, null, null, 99L, new BigDecimal("5.00"), 20L, null, null));
+        commit(t, 3, GenericRow.insert(1L, null, null, null, null, null, null, 3_000L, "phone"));
+        // a late profile update (older than the first) and a late order: both lose, nothing else changes
+        commit(t, 4, GenericRow.insert(1L, "old", null, 5L, 98L, null, 15L, null, null));
         List<JsonNode> rows = scan("db.user_profile");
         assertThat(rows).hasSize(1);
         JsonNode r = rows.get(0);
         assertThat(r.get("name").asText()).isEqualTo("ann");
+        assertThat(r.get("email").asText()).isEqualTo("ann@example.com");
         assertThat(r.get("last_order_id").asLong()).isEqualTo(99);
         assertThat(r.get("device").asText()).isEqualTo("phone");
     }

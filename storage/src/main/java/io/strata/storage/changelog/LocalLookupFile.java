@@ -32,7 +32,7 @@ import org.apache.commons.codec.digest.MurmurHash3;
  *
  * <p>Layout: header (int slot count, long data offset, long slots offset), data section
  * (per key: int length, key tuple bytes, int version count, per version: long sequence, byte kind,
- * row tuple), slot section (per slot: int hash, long data offset + 1, 0 for empty).
+ * row tuple, ordering state as one value), slot section (per slot: int hash, long data offset + 1, 0 for empty).
  */
 final class LocalLookupFile implements AutoCloseable {
     private static final int HEADER = 4 + 8 + 8;
@@ -141,6 +141,7 @@ final class LocalLookupFile implements AutoCloseable {
             out.writeLong(kv.sequence());
             out.writeByte(kv.kind().toByteValue());
             ValueCodec.writeTuple(out, kv.row());
+            ValueCodec.writeValue(out, kv.orderings());
         }
     }
 
@@ -211,7 +212,8 @@ final class LocalLookupFile implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             long seq = in.readLong();
             RowKind kind = RowKind.fromByteValue(in.readByte());
-            out.add(new KeyValue(seq, kind, ValueCodec.readTuple(in)));
+            Object[] row = ValueCodec.readTuple(in);
+            out.add(new KeyValue(seq, kind, row, (byte[]) ValueCodec.readValue(in)));
         }
         return out;
     }

@@ -24,6 +24,10 @@ final class ColumnPlan {
     final List<Type> nestedColumns = new ArrayList<>();
     final List<DataType> nestedTypes = new ArrayList<>();
     final List<Integer> nestedPositions = new ArrayList<>();
+    /** Whether the file has the {@code _ORDERINGS} system column (data file version 2), read third. */
+    final boolean orderingsColumn;
+    /** The system columns read first: 2 or 3 in a primary-key file, else 0. */
+    final int systemColumns;
 
     ColumnPlan(MessageType requested, TableSchema readSchema, boolean primaryKey, boolean rawStrings) {
         Map<Integer, Integer> positionById = new HashMap<>();
@@ -31,13 +35,22 @@ final class ColumnPlan {
             positionById.put(readSchema.fields().get(i).id(), i);
         }
         List<Type> fields = requested.getFields();
+        this.orderingsColumn = primaryKey
+                && fields.size() > 2
+                && fields.get(2).getId() == null
+                && ParquetSchemas.ORDERINGS_COLUMN.equals(fields.get(2).getName());
+        this.systemColumns = primaryKey ? (orderingsColumn ? 3 : 2) : 0;
         for (int i = 0; i < fields.size(); i++) {
             Type field = fields.get(i);
-            if (primaryKey && i < ParquetSchemas.SYSTEM_COLUMNS) {
-                DataType type = i == 0 ? DataType.bigint() : DataType.intType();
+            if (i < systemColumns) {
                 ColumnDescriptor d = requested.getColumnDescription(new String[] {field.getName()});
-                ReadableColumns.check(d, type, true);
-                addFlat(d, -1, i == 0 ? ColumnChunkDecoder.Kind.LONG : ColumnChunkDecoder.Kind.INT, 0);
+                if (i == 2) {
+                    ReadableColumns.check(d, DataType.bytes(), false);
+                    addFlat(d, -1, ColumnChunkDecoder.Kind.BYTES, 0);
+                } else {
+                    ReadableColumns.check(d, i == 0 ? DataType.bigint() : DataType.intType(), true);
+                    addFlat(d, -1, i == 0 ? ColumnChunkDecoder.Kind.LONG : ColumnChunkDecoder.Kind.INT, 0);
+                }
                 continue;
             }
             int pos = positionById.get(field.getId().intValue());

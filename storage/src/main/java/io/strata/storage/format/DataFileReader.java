@@ -64,6 +64,10 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
 
     private final boolean primaryKey;
     private final int arity;
+    /** Whether the file has the {@code _ORDERINGS} column (data file version 2); read third when it has. */
+    private final boolean orderingsColumn;
+    /** Flat system columns read before the user columns: 2 or 3 in a primary-key file, else 0. */
+    private final int systemColumns;
     /** Per flat column: its position in the row (system columns: unused). */
     private final int[] positions;
     /** The nested columns read, assembled by parquet-mr; null when none is read. */
@@ -99,6 +103,8 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
         this.arity = readSchema.fields().size();
         ColumnPlan plan = new ColumnPlan(requested, readSchema, primaryKey, rawStrings);
         this.descriptors = plan.flat;
+        this.orderingsColumn = plan.orderingsColumn;
+        this.systemColumns = plan.systemColumns;
         this.positions = plan.flatPositions.stream().mapToInt(Integer::intValue).toArray();
         this.kinds = plan.flatKinds.toArray(new ColumnChunkDecoder.Kind[0]);
         this.scales = plan.flatScales.stream().mapToInt(Integer::intValue).toArray();
@@ -117,8 +123,9 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
     /**
      * Starts opening the data file at {@code path}, its rows laid out in {@code readSchema}; by
      * default every column is decoded, STRING values are {@link String}s and the file's size is
-     * asked of the file system. The file has the system columns (sequence number, row kind)
-     * exactly when {@code readSchema} has a primary key, as {@link DataFileWriter} writes them.
+     * asked of the file system. The file has the system columns (sequence number, row kind and,
+     * from version 2, ordering state) exactly when {@code readSchema} has a primary key, as {@link
+     * DataFileWriter} writes them; a version 1 file yields records without ordering state.
      */
     public static Options of(FileIO io, Configuration conf, Path path, TableSchema readSchema) {
         return new Options(io, conf, path, readSchema);
@@ -185,10 +192,11 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
             try {
                 FileMetaData meta = reader.getFileMetaData();
                 String version = meta.getKeyValueMetaData().get(DataFileWriter.VERSION_KEY);
-                if (!DataFileWriter.VERSION.equals(version)) {
+                if (!DataFileWriter.READABLE_VERSIONS.contains(version)) {
                     throw new CorruptFileException(
                             path,
-                            "not a Strata data file of version " + DataFileWriter.VERSION + " (found " + version + ")");
+                            "not a Strata data file of version 1 or " + DataFileWriter.VERSION + " (found " + version
+                                    + ")");
                 }
                 MessageType fileSchema = meta.getSchema();
                 MessageType requested = requestedSchema(fileSchema, readSchema, projection, primaryKey);
@@ -225,6 +233,9 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
         if (primaryKey) {
             requested.add(file.getType(ParquetSchemas.SEQUENCE_COLUMN));
             requested.add(file.getType(ParquetSchemas.ROW_KIND_COLUMN));
+            if (file.containsField(ParquetSchemas.ORDERINGS_COLUMN)) {
+                requested.add(file.getType(ParquetSchemas.ORDERINGS_COLUMN));
+            }
         }
         for (Type t : file.getFields()) {
             if (t.getId() != null) {
@@ -259,12 +270,7 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
                 for (int i = 0; i < columns.length; i++) {
                     ColumnDescriptor d = descriptors.get(i);
                     columns[i] = new ColumnChunkDecoder(
-                            d,
-                            pages.getPageReader(d),
-                            decompression,
-                            kinds[i],
-                            scales[i],
-                            primaryKey && i < ParquetSchemas.SYSTEM_COLUMNS);
+                            d, pages.getPageReader(d), decompression, kinds[i], scales[i], primaryKey && i < 2);
                 }
             }
             return true;
@@ -282,22 +288,24 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
             ColumnChunkDecoder[] cs = columns;
             long seq = 0;
             RowKind kind = RowKind.INSERT;
-            int first = 0;
+            byte[] orderings = null;
             if (primaryKey) {
                 seq = cs[0].nextLong();
                 kind = RowKind.fromByteValue(cs[1].nextInt());
-                first = ParquetSchemas.SYSTEM_COLUMNS;
+                if (orderingsColumn) {
+                    orderings = (byte[]) cs[2].next();
+                }
             }
             Object[] row = new Object[arity];
             int[] pos = positions;
-            for (int i = first; i < cs.length; i++) {
+            for (int i = systemColumns; i < cs.length; i++) {
                 row[pos[i]] = cs[i].next();
             }
             if (nested != null) {
                 nested.readInto(row);
             }
             rowsLeftInGroup--;
-            return new KeyValue(seq, kind, row);
+            return new KeyValue(seq, kind, row, orderings);
         } catch (RuntimeException e) {
             throw new CorruptFileException(path, "cannot decode data file: " + reason(io, path, fileSize, e), e);
         }

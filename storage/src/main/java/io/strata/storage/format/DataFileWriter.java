@@ -41,7 +41,15 @@ public final class DataFileWriter implements Closeable {
     /** Footer key: the Strata data file format version. */
     public static final String VERSION_KEY = "strata.data-file.version";
 
-    public static final String VERSION = "1";
+    /**
+     * The version this writer writes: 2 adds the {@code _ORDERINGS} system column to primary-key
+     * files ({@link ParquetSchemas}); readers also read version 1, whose records carry no ordering
+     * state.
+     */
+    public static final String VERSION = "2";
+
+    /** Data file versions a reader accepts. */
+    static final java.util.Set<String> READABLE_VERSIONS = java.util.Set.of("1", "2");
 
     /**
      * Rows buffered before the Parquet writer is created: their distinct values decide which

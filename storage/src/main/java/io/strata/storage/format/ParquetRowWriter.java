@@ -153,6 +153,12 @@ final class ParquetRowWriter {
         if (systemColumns) {
             w[0].write(kv.sequence(), 0, 0);
             w[1].write((int) kv.kind().toByteValue(), 0, 0);
+            byte[] orderings = kv.orderings();
+            if (orderings == null) {
+                w[2].writeNull(0, 0);
+            } else {
+                w[2].write(Binary.fromConstantByteArray(orderings), 0, 1);
+            }
             c = ParquetSchemas.SYSTEM_COLUMNS;
         }
         Object[] row = kv.row();

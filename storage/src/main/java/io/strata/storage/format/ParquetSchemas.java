@@ -12,15 +12,18 @@ import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Types;
 
 /**
- * The Parquet schema of Strata files. Primary-key files start with two system columns,
+ * The Parquet schema of Strata files. Primary-key files start with system columns,
  * {@code _SEQUENCE_NUMBER} (INT64) and {@code _ROW_KIND} (INT32, {@link io.strata.storage.data.RowKind}
- * byte values), followed by the table's columns in schema order, each carrying its field id.
+ * byte values) and, from data file version 2, {@code _ORDERINGS} (optional BINARY: the record's
+ * hidden ordering state, {@link io.strata.storage.data.KeyValue#orderings()}), followed by the
+ * table's columns in schema order, each carrying its field id. System columns carry no field id.
  */
 public final class ParquetSchemas {
     public static final String SEQUENCE_COLUMN = "_SEQUENCE_NUMBER";
     public static final String ROW_KIND_COLUMN = "_ROW_KIND";
-    /** Number of system columns before the user columns in a primary-key file. */
-    public static final int SYSTEM_COLUMNS = 2;
+    public static final String ORDERINGS_COLUMN = "_ORDERINGS";
+    /** Number of system columns before the user columns in a primary-key file this version writes. */
+    public static final int SYSTEM_COLUMNS = 3;
 
     private ParquetSchemas() {}
 
@@ -29,6 +32,7 @@ public final class ParquetSchemas {
         if (withSystemColumns) {
             b.addField(Types.required(PrimitiveTypeName.INT64).named(SEQUENCE_COLUMN));
             b.addField(Types.required(PrimitiveTypeName.INT32).named(ROW_KIND_COLUMN));
+            b.addField(Types.optional(PrimitiveTypeName.BINARY).named(ORDERINGS_COLUMN));
         }
         for (DataField f : fields) {
             b.addField(columnType(f));

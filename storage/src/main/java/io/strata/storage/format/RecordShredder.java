@@ -60,6 +60,12 @@ final class RecordShredder {
             rc.startField(ParquetSchemas.ROW_KIND_COLUMN, 1);
             rc.addInteger(kv.kind().toByteValue());
             rc.endField(ParquetSchemas.ROW_KIND_COLUMN, 1);
+            byte[] orderings = kv.orderings();
+            if (orderings != null) {
+                rc.startField(ParquetSchemas.ORDERINGS_COLUMN, 2);
+                rc.addBinary(Binary.fromConstantByteArray(orderings));
+                rc.endField(ParquetSchemas.ORDERINGS_COLUMN, 2);
+            }
             index = ParquetSchemas.SYSTEM_COLUMNS;
         }
         Object[] row = kv.row();

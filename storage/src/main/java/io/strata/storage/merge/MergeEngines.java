@@ -27,6 +27,7 @@ public final class MergeEngines {
     private final AggregateFunction[] functions;
     private final boolean[] ignoreRetract;
     private final int sequenceFieldIndex;
+    private final SequenceGroups sequenceGroups;
     /** Aggregation with a count field: the writer normalizes count inputs (checked once, used per row). */
     private final boolean hasCount;
 
@@ -52,8 +53,12 @@ public final class MergeEngines {
                     throw new IllegalArgumentException(
                             owner + ": option '" + k + "' names unknown field '" + field + "'");
                 }
-                if (engine != MergeEngine.AGGREGATION) {
-                    throw new IllegalArgumentException(owner + ": option '" + k + "' needs merge-engine=aggregation");
+                boolean groupFunction = engine == MergeEngine.PARTIAL_UPDATE && k.endsWith(".aggregate-function");
+                if (engine != MergeEngine.AGGREGATION && !groupFunction) {
+                    throw new IllegalArgumentException(owner + ": option '" + k + "' needs merge-engine=aggregation"
+                            + (engine == MergeEngine.PARTIAL_UPDATE
+                                    ? ""
+                                    : " (or partial-update, for a field of a " + "sequence group)"));
                 }
                 if (k.endsWith(".ignore-retract")) {
                     ignoreRetract[idx] = Boolean.parseBoolean(e.getValue().trim());
@@ -95,14 +100,13 @@ public final class MergeEngines {
             if (sequenceFieldIndex < 0) {
                 throw new IllegalArgumentException(owner + ": sequence.field '" + seqField + "' is not a column");
             }
-            // first-row keeps whole records, so a kept record carries its own ordering value and a
-            // late row with a lower one still sorts before it; partial-update and aggregation do not
-            if (engine == MergeEngine.PARTIAL_UPDATE || engine == MergeEngine.AGGREGATION) {
-                throw new IllegalArgumentException(owner
-                        + ": sequence.field is supported with merge-engine=deduplicate and first-row "
-                        + "only; with " + engine.name().toLowerCase().replace('_', '-') + " pre-merged versions could "
-                        + "not be re-ordered against a late row");
+            if (engine == MergeEngine.AGGREGATION) {
+                OrderedAggregateMergeFunction.check(owner, schema, functions, removeOnDelete);
             }
+        }
+        this.sequenceGroups = SequenceGroups.of(owner, schema, engine, sequenceFieldIndex);
+        if (engine == MergeEngine.PARTIAL_UPDATE) {
+            OrderedPartialUpdateMergeFunction.checkFunctions(owner, schema, sequenceGroups, functions, removeOnDelete);
         }
     }
 
@@ -117,13 +121,11 @@ public final class MergeEngines {
 
     /**
      * Whether the merge functions never look into STRING values (they only keep, overwrite or
-     * drop them), so a compaction may carry them as raw UTF-8 bytes: every engine but
-     * aggregation, and aggregation when no STRING field is aggregated.
+     * drop them, or order by them with raw-capable comparators), so a compaction may carry them as
+     * raw UTF-8 bytes: every table where no STRING field has an aggregate function (aggregation,
+     * or partial-update with a function in a sequence group).
      */
     public boolean acceptsRawStrings() {
-        if (engine != MergeEngine.AGGREGATION) {
-            return true;
-        }
         for (int i = 0; i < functions.length; i++) {
             if (functions[i] != null && schema.fields().get(i).type().root() == DataType.Root.STRING) {
                 return false;
@@ -146,10 +148,20 @@ public final class MergeEngines {
             case FIRST_ROW:
                 return FirstRowMergeFunction::new;
             case PARTIAL_UPDATE: {
+                if (sequenceFieldIndex >= 0 || !sequenceGroups.isEmpty()) {
+                    OrderedPartialUpdateMergeFunction.Layout layout = new OrderedPartialUpdateMergeFunction.Layout(
+                            schema, sequenceFieldIndex, sequenceGroups, functions.clone(), removeOnDelete);
+                    return () -> new OrderedPartialUpdateMergeFunction(layout);
+                }
                 int arity = schema.fields().size();
                 return () -> new PartialUpdateMergeFunction(arity);
             }
             case AGGREGATION: {
+                if (sequenceFieldIndex >= 0) {
+                    OrderedAggregateMergeFunction.Layout layout = new OrderedAggregateMergeFunction.Layout(
+                            schema, functions.clone(), ignoreRetract.clone(), sequenceFieldIndex);
+                    return () -> new OrderedAggregateMergeFunction(layout);
+                }
                 DataType[] types = schema.types().toArray(new DataType[0]);
                 return () ->
                         new AggregateMergeFunction(types, functions.clone(), ignoreRetract.clone(), removeOnDelete);

@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A sorted run of a write buffer spilled to local disk: per record the sequence number, the row
- * kind and the row ({@link ValueCodec}). Local scratch only, never part of a table: its owner
+ * kind, the row ({@link ValueCodec} tuple) and the ordering state (a {@link ValueCodec} value). Local scratch only, never part of a table: its owner
  * calls {@link #delete} once the run is merged or dropped, and on every failure path. The file
  * lives in this process's scratch directory ({@link LocalScratch}), so a crash leaves nothing that
  * a later process does not remove.
@@ -48,6 +48,7 @@ final class SpillFile {
                 out.writeLong(kv.sequence());
                 out.writeByte(kv.kind().toByteValue());
                 ValueCodec.writeTuple(out, kv.row());
+                ValueCodec.writeValue(out, kv.orderings());
                 n++;
             }
         } catch (IOException | RuntimeException e) {
@@ -80,8 +81,9 @@ final class SpillFile {
                     long seq = in.readLong();
                     RowKind kind = RowKind.fromByteValue(in.readByte());
                     Object[] row = ValueCodec.readTuple(in);
+                    byte[] orderings = (byte[]) ValueCodec.readValue(in);
                     remaining--;
-                    return new KeyValue(seq, kind, row);
+                    return new KeyValue(seq, kind, row, orderings);
                 } catch (EOFException e) {
                     throw new UncheckedIOException("spill file " + file + " is truncated", e);
                 } catch (IOException e) {

@@ -30,11 +30,13 @@ public final class MergeOptions {
             .stringType()
             .noDefault()
             .definesTable()
-            .withDescription("A column that orders versions of a key before the sequence number (a null value orders "
-                    + "first). deduplicate: a late row with an older value never overwrites a newer one, deletes "
-                    + "included. first-row: the row with the lowest value wins (ties: the earliest arrival), so a "
-                    + "late row with a lower value replaces the winner. Only with merge-engine=deduplicate or "
-                    + "first-row.");
+            .withDescription("A column that orders versions of a key before the sequence number: a late row with an "
+                    + "older value never overwrites a newer one, deletes included (a null value orders first). "
+                    + "deduplicate: the row with the highest value wins; first-row: the row with the lowest value "
+                    + "wins (ties: the earliest arrival), so a late row with a lower value replaces the winner; "
+                    + "partial-update: each field keeps the value of the highest row that set it; aggregation: "
+                    + "last_value, last_non_null_value, first_value and first_non_null_value follow it (listagg is "
+                    + "rejected). See docs/DESIGN.md, Merge engines.");
 
     public static final ConfigOption<Boolean> PARTIAL_UPDATE_REMOVE_ON_DELETE = ConfigOption.key(
                     "partial-update.remove-record-on-delete")
@@ -59,6 +61,14 @@ public final class MergeOptions {
                     + "last_non_null_value (default), first_value, first_non_null_value, listagg, bool_and, bool_or. "
                     + "sum, count, last_value and last_non_null_value retract; the others refuse -U/-D unless "
                     + "fields.<field>.ignore-retract. Types and semantics: docs/DESIGN.md, Merge engines.");
+
+    public static final PatternOption SEQUENCE_GROUP = PatternOption.definesTable(
+            "fields.<field>.sequence-group",
+            "(none)",
+            "partial-update: <field> is one sequence field, or several joined by ',', that orders the listed "
+                    + "fields (',' separated) as a group: a row whose sequence values are newer than or equal to the "
+                    + "group's replaces the whole group, nulls included; a row whose sequence values are all null "
+                    + "leaves it. See docs/DESIGN.md, Merge engines.");
 
     public static final PatternOption IGNORE_RETRACT = PatternOption.definesTable(
             "fields.<field>.ignore-retract",

@@ -66,6 +66,18 @@ class ChangelogModelTest {
                 }
             }
         }
+        // the ordered engines once per producer, row-deduplicate alternating (keeps the class short)
+        List<Mode> ordered = List.of(
+                Mode.PARTIAL_UPDATE_SEQUENCE_FIELD,
+                Mode.PARTIAL_UPDATE_SEQUENCE_FIELD_REMOVE,
+                Mode.PARTIAL_UPDATE_SEQUENCE_GROUPS,
+                Mode.PARTIAL_UPDATE_SEQUENCE_FIELD_GROUPS,
+                Mode.AGGREGATION_SEQUENCE_FIELD);
+        for (String producer : List.of("lookup", "full-compaction")) {
+            for (int i = 0; i < ordered.size(); i++) {
+                out.add(Arguments.of(producer, ordered.get(i), (i + producer.length()) % 2 == 0, 1300L + out.size()));
+            }
+        }
         return out.stream();
     }
 

@@ -290,6 +290,7 @@ class TableFilesOpenWithParquetMrTest {
         if (primaryKey) {
             b.addField(Types.required(PrimitiveTypeName.INT64).named("_SEQUENCE_NUMBER"));
             b.addField(Types.required(PrimitiveTypeName.INT32).named("_ROW_KIND"));
+            b.addField(Types.optional(PrimitiveTypeName.BINARY).named("_ORDERINGS")); // data file version 2
         }
         int id = 0;
         b.addField(Types.required(PrimitiveTypeName.INT32).id(id++).named("p"));

@@ -181,14 +181,14 @@ class MergeTrapsTest {
     }
 
     @Test
-    void sequenceFieldIsRejectedOutsideDeduplicate() {
+    void sequenceFieldMustNameAColumn() {
         assertThatThrownBy(() -> Catalog.open(dir.toString())
                         .createTable(
                                 "db",
                                 "seq",
                                 TestTables.modelSchema(
-                                        false, 1, Map.of("merge-engine", "partial-update", "sequence.field", "ts"))))
-                .hasMessageContaining("sequence.field")
+                                        false, 1, Map.of("merge-engine", "first-row", "sequence.field", "nope"))))
+                .hasMessageContaining("sequence.field 'nope' is not a column")
                 .hasMessageContaining("db.seq");
     }
 }

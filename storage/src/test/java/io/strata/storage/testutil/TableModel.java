@@ -33,10 +33,26 @@ public final class TableModel {
         /** The functions AGGREGATION does not use, and retraction of last_non_null_value and last_value. */
         AGGREGATION_OTHER_FUNCTIONS,
         // new modes go last: tests derive seeds from ordinals
-        FIRST_ROW_SEQUENCE_FIELD
+        FIRST_ROW_SEQUENCE_FIELD,
+        /** partial-update, sequence.field=ts, ignore-delete. */
+        PARTIAL_UPDATE_SEQUENCE_FIELD,
+        /** partial-update, sequence.field=ts, remove-record-on-delete. */
+        PARTIAL_UPDATE_SEQUENCE_FIELD_REMOVE,
+        /** partial-update, groups ts:(a, c) and d:(b max), e outside groups in arrival order, ignore-delete. */
+        PARTIAL_UPDATE_SEQUENCE_GROUPS,
+        /** partial-update, sequence.field=ts for a, c, ts; group (d, e):(b sum), ignore-delete. */
+        PARTIAL_UPDATE_SEQUENCE_FIELD_GROUPS,
+        /** aggregation, sequence.field=ts: a sum, b first_value, c last_value, d count, e last_non_null_value, ts max. */
+        AGGREGATION_SEQUENCE_FIELD;
+
+        /** The modes whose engine orders by sequence.field or sequence groups. */
+        public boolean ordered() {
+            return ordinal() >= PARTIAL_UPDATE_SEQUENCE_FIELD.ordinal();
+        }
     }
 
     private final Mode mode;
+    private final OrderedModel ordered;
     private final Map<List<Object>, State> states = new HashMap<>();
     private long arrival;
 
@@ -50,6 +66,42 @@ public final class TableModel {
 
     public TableModel(Mode mode) {
         this.mode = mode;
+        this.ordered = orderedModel(mode);
+    }
+
+    private static OrderedModel orderedModel(Mode mode) {
+        int a = OrderedModel.A, b = OrderedModel.B, c = OrderedModel.C, d = OrderedModel.D, e = OrderedModel.E;
+        int ts = OrderedModel.TS;
+        switch (mode) {
+            case PARTIAL_UPDATE_SEQUENCE_FIELD:
+            case PARTIAL_UPDATE_SEQUENCE_FIELD_REMOVE:
+                return new OrderedModel(
+                        OrderedModel.Kind.PARTIAL_UPDATE,
+                        true,
+                        mode == Mode.PARTIAL_UPDATE_SEQUENCE_FIELD_REMOVE,
+                        List.of(),
+                        new int[] {a, b, c, d, e, ts});
+            case PARTIAL_UPDATE_SEQUENCE_GROUPS:
+                return new OrderedModel(
+                        OrderedModel.Kind.PARTIAL_UPDATE,
+                        false,
+                        false,
+                        List.of(
+                                new OrderedModel.Group(new int[] {ts}, new int[] {a, c}, -1, false),
+                                new OrderedModel.Group(new int[] {d}, new int[0], b, false)),
+                        new int[] {e});
+            case PARTIAL_UPDATE_SEQUENCE_FIELD_GROUPS:
+                return new OrderedModel(
+                        OrderedModel.Kind.PARTIAL_UPDATE,
+                        true,
+                        false,
+                        List.of(new OrderedModel.Group(new int[] {d, e}, new int[0], b, true)),
+                        new int[] {a, c, ts});
+            case AGGREGATION_SEQUENCE_FIELD:
+                return new OrderedModel(OrderedModel.Kind.AGGREGATION, true, false, List.of(), new int[0]);
+            default:
+                return null;
+        }
     }
 
     public Mode mode() {
@@ -88,7 +140,37 @@ public final class TableModel {
             case AGGREGATION:
                 o.put("merge-engine", "aggregation");
                 o.put("fields.a.aggregate-function", "sum");
+                aggregationFunctions(o);
+                break;
+            case PARTIAL_UPDATE_SEQUENCE_FIELD:
+                o.put("merge-engine", "partial-update");
+                o.put("sequence.field", "ts");
+                o.put("ignore-delete", "true");
+                break;
+            case PARTIAL_UPDATE_SEQUENCE_FIELD_REMOVE:
+                o.put("merge-engine", "partial-update");
+                o.put("sequence.field", "ts");
+                o.put("partial-update.remove-record-on-delete", "true");
+                break;
+            case PARTIAL_UPDATE_SEQUENCE_GROUPS:
+                o.put("merge-engine", "partial-update");
+                o.put("fields.ts.sequence-group", "a,c");
+                o.put("fields.d.sequence-group", "b");
                 o.put("fields.b.aggregate-function", "max");
+                o.put("ignore-delete", "true");
+                break;
+            case PARTIAL_UPDATE_SEQUENCE_FIELD_GROUPS:
+                o.put("merge-engine", "partial-update");
+                o.put("sequence.field", "ts");
+                o.put("fields.d,e.sequence-group", "b");
+                o.put("fields.b.aggregate-function", "sum");
+                o.put("ignore-delete", "true");
+                break;
+            case AGGREGATION_SEQUENCE_FIELD:
+                o.put("merge-engine", "aggregation");
+                o.put("sequence.field", "ts");
+                o.put("fields.a.aggregate-function", "sum");
+                o.put("fields.b.aggregate-function", "first_value");
                 o.put("fields.b.ignore-retract", "true");
                 o.put("fields.c.aggregate-function", "last_value");
                 o.put("fields.d.aggregate-function", "count");
@@ -115,6 +197,17 @@ public final class TableModel {
         return o;
     }
 
+    private static void aggregationFunctions(Map<String, String> o) {
+        o.put("fields.b.aggregate-function", "max");
+        o.put("fields.b.ignore-retract", "true");
+        o.put("fields.c.aggregate-function", "last_value");
+        o.put("fields.d.aggregate-function", "count");
+        o.put("fields.e.aggregate-function", "last_non_null_value");
+        o.put("fields.e.ignore-retract", "true");
+        o.put("fields.ts.aggregate-function", "max");
+        o.put("fields.ts.ignore-retract", "true");
+    }
+
     /**
      * Applies one row; returns whether it took effect: false for a row the engine ignores (a
      * later row under first-row, a row losing against the sequence field, a partial-update -U, a
@@ -123,6 +216,12 @@ public final class TableModel {
     public boolean apply(GenericRow r) {
         arrival++;
         Object[] v = r.fields();
+        if (ordered != null) {
+            if (r.kind().isRetract() && "true".equals(options(mode).get("ignore-delete"))) {
+                return false; // dropped at write time
+            }
+            return ordered.apply(r.kind(), v, arrival);
+        }
         List<Object> key = List.of(v[0], v[1]);
         State s = states.computeIfAbsent(key, k -> new State());
         RowKind kind = r.kind();
@@ -285,6 +384,10 @@ public final class TableModel {
     /** The table as a reader should see it: key (p, id) -> row. */
     public Map<List<Object>, List<Object>> contents() {
         Map<List<Object>, List<Object>> out = new TreeMap<>(TableModel::compareKeys);
+        if (ordered != null) {
+            out.putAll(ordered.contents());
+            return out;
+        }
         for (Map.Entry<List<Object>, State> e : states.entrySet()) {
             if (e.getValue().present) {
                 out.put(e.getKey(), Arrays.asList(e.getValue().row.clone()));

@@ -1,0 +1,274 @@
+package io.strata.storage.merge;
+
+import io.strata.storage.data.KeyValue;
+import io.strata.storage.data.RowKind;
+import io.strata.storage.data.ValueComparators;
+import io.strata.storage.schema.DataType;
+import io.strata.storage.schema.TableSchema;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * aggregation under {@code sequence.field}. Order-insensitive functions fold as without it;
+ * each order-sensitive one ({@link Role}) keeps the value of one record chosen by (sequence-field
+ * value, sequence number), and remembers that ordering, so merging is commutative and associative
+ * over records and pre-merged rows and the result does not depend on how rows were grouped into
+ * commits, flushes or compactions. -U/-D retract ({@code aggregation.remove-record-on-delete} is
+ * rejected with {@code sequence.field}); a retraction is a record that sets {@code last_value}
+ * to null when it orders highest.
+ *
+ * <p>Partial result: the accumulated row, when a +I/+U was added, with sequence number the highest
+ * added and an {@link KeyValue#orderings() ordering state} naming, for every order-sensitive
+ * field that has a value, the ordering of the record it came from (a field without an entry has
+ * none yet); otherwise the retractions as they came, as {@link AggregateMergeFunction} does.
+ */
+final class OrderedAggregateMergeFunction implements MergeFunction {
+
+    /** How an order-sensitive function picks its record. */
+    enum Role {
+        /** The value of the highest record, null and retractions included. */
+        LAST,
+        /** The value of the highest record with a non-null value. */
+        LAST_NON_NULL,
+        /** The value of the lowest record, null included (its retractions are rejected or ignored). */
+        FIRST,
+        /** The value of the lowest record with a non-null value. */
+        FIRST_NON_NULL,
+        /** Not order-sensitive: folds as without {@code sequence.field}. */
+        NONE
+    }
+
+    /**
+     * The role of {@code f} under {@code sequence.field}, or null when it has no exact ordered
+     * form and the combination is rejected ({@code listagg}: its elements would have to be kept
+     * with their orderings). Functions added to {@link AggregateFunction} are rejected here until
+     * they are classified: an order-sensitive function folded in arrival order would silently
+     * depend on commit grouping. {@code first_value} keeps the lowest record's value, null
+     * included, as it keeps the first arrival's without {@code sequence.field}.
+     */
+    static Role roleOf(AggregateFunction f) {
+        switch (f.name()) {
+            case "SUM":
+            case "COUNT":
+            case "MIN":
+            case "MAX":
+            case "BOOL_AND":
+            case "BOOL_OR":
+            case "PRODUCT":
+                return Role.NONE;
+            case "LAST_VALUE":
+                return Role.LAST;
+            case "LAST_NON_NULL_VALUE":
+                return Role.LAST_NON_NULL;
+            case "FIRST_VALUE":
+                return Role.FIRST;
+            case "FIRST_NON_NULL_VALUE":
+                return Role.FIRST_NON_NULL;
+            default:
+                return null;
+        }
+    }
+
+    /**
+     * Rejects what {@code sequence.field} cannot answer exactly under aggregation: an
+     * order-sensitive function without an ordered form ({@link #roleOf}), and
+     * {@code aggregation.remove-record-on-delete} (removing "what is older than the delete" would
+     * need every sum and count contribution kept with its ordering).
+     */
+    static void check(String owner, TableSchema schema, AggregateFunction[] functions, boolean removeOnDelete) {
+        if (removeOnDelete) {
+            throw new IllegalArgumentException(owner + ": aggregation.remove-record-on-delete is not supported with "
+                    + "sequence.field (a -D could not remove only the contributions older than it)");
+        }
+        for (int i = 0; i < functions.length; i++) {
+            if (functions[i] != null && roleOf(functions[i]) == null) {
+                throw new IllegalArgumentException(
+                        owner + ": field '" + schema.fields().get(i).name()
+                                + "': aggregate function " + functions[i].optionName() + " is not supported with "
+                                + "sequence.field (its result would depend on how rows were grouped into commits; "
+                                + "option 'fields." + schema.fields().get(i).name() + ".aggregate-function')");
+            }
+        }
+    }
+
+    /** What the function needs of the table, built once. */
+    static final class Layout {
+        final DataType[] types;
+        final AggregateFunction[] functions;
+        final boolean[] ignoreRetract;
+        final Role[] roles;
+        final int[] orderedFields;
+        final int[] fieldIds;
+        /** Row position by field id, -1 for an id the reading schema does not have. */
+        final int[] positionById;
+
+        final int sequenceField;
+        final Comparator<Object> ordering;
+
+        Layout(TableSchema schema, AggregateFunction[] functions, boolean[] ignoreRetract, int sequenceField) {
+            this.types = schema.types().toArray(new DataType[0]);
+            this.functions = functions;
+            this.ignoreRetract = ignoreRetract;
+            this.roles = new Role[types.length];
+            this.fieldIds = new int[types.length];
+            this.positionById = new int[schema.highestFieldId() + 1];
+            Arrays.fill(positionById, -1);
+            List<Integer> ordered = new ArrayList<>();
+            for (int i = 0; i < types.length; i++) {
+                fieldIds[i] = schema.fields().get(i).id();
+                positionById[fieldIds[i]] = i;
+                roles[i] = functions[i] == null ? Role.NONE : roleOf(functions[i]);
+                if (roles[i] != Role.NONE) {
+                    ordered.add(i);
+                }
+            }
+            this.orderedFields = ordered.stream().mapToInt(Integer::intValue).toArray();
+            this.sequenceField = sequenceField;
+            this.ordering = ValueComparators.forType(types[sequenceField], true);
+        }
+    }
+
+    private final Layout layout;
+    private Object[] acc;
+    private boolean positive;
+    private long maxSeq;
+    private final List<KeyValue> added = new ArrayList<>();
+    private final boolean[] set;
+    private final Object[] fieldOrdering;
+    private final long[] fieldSeq;
+
+    OrderedAggregateMergeFunction(Layout layout) {
+        this.layout = layout;
+        int n = layout.types.length;
+        set = new boolean[n];
+        fieldOrdering = new Object[n];
+        fieldSeq = new long[n];
+    }
+
+    @Override
+    public void reset() {
+        acc = null;
+        positive = false;
+        maxSeq = Long.MIN_VALUE;
+        added.clear();
+        Arrays.fill(set, false);
+        Arrays.fill(fieldOrdering, null);
+    }
+
+    private int compare(Object o1, long s1, Object o2, long s2) {
+        int r = layout.ordering.compare(o1, o2);
+        return r != 0 ? r : Long.compare(s1, s2);
+    }
+
+    @Override
+    public void add(KeyValue kv) {
+        added.add(kv);
+        maxSeq = Math.max(maxSeq, kv.sequence());
+        Object[] row = kv.row();
+        DataType[] types = layout.types;
+        if (acc == null) {
+            acc = new Object[types.length];
+        }
+        boolean retract = kv.kind().isRetract();
+        AggregateFunction[] fns = layout.functions;
+        for (int i = 0; i < types.length; i++) {
+            AggregateFunction f = fns[i];
+            if (f == null) {
+                acc[i] = row[i];
+            } else if (layout.roles[i] == Role.NONE) {
+                if (!retract) {
+                    acc[i] = f.agg(types[i], acc[i], row[i]);
+                } else if (!layout.ignoreRetract[i]) {
+                    acc[i] = f.retract(types[i], acc[i], row[i]);
+                }
+            }
+        }
+        Object rowOrdering = row[layout.sequenceField];
+        long rowSeq = kv.sequence();
+        if (kv.orderings() != null) {
+            // a pre-merged row: each ordered field with a value has its entry; the others have none
+            OrderingState.read(kv.orderings(), new OrderingState.Sink() {
+                @Override
+                public void rowSequence(long seq) {}
+
+                @Override
+                public void field(int fieldId, Object ordering, long seq) {
+                    int pos = fieldId < layout.positionById.length ? layout.positionById[fieldId] : -1;
+                    if (pos >= 0 && layout.roles[pos] != Role.NONE) {
+                        offer(pos, row[pos], ordering, seq);
+                    }
+                }
+
+                @Override
+                public void group(int groupId, long seq) {}
+            });
+        } else {
+            for (int i : layout.orderedFields) {
+                Role role = layout.roles[i];
+                if (retract) {
+                    if (role == Role.LAST && !layout.ignoreRetract[i]) {
+                        offer(i, null, rowOrdering, rowSeq);
+                    }
+                } else if (role == Role.LAST || role == Role.FIRST || row[i] != null) {
+                    offer(i, row[i], rowOrdering, rowSeq);
+                }
+            }
+        }
+        positive |= !retract;
+    }
+
+    private void offer(int i, Object value, Object o, long s) {
+        boolean takes;
+        if (!set[i]) {
+            takes = true;
+        } else {
+            int c = compare(o, s, fieldOrdering[i], fieldSeq[i]);
+            Role role = layout.roles[i];
+            takes = role == Role.FIRST || role == Role.FIRST_NON_NULL ? c < 0 : c > 0;
+        }
+        if (takes) {
+            set[i] = true;
+            acc[i] = value;
+            fieldOrdering[i] = o;
+            fieldSeq[i] = s;
+        }
+    }
+
+    @Override
+    public List<KeyValue> partialResult() {
+        if (added.size() == 1) {
+            // a lone record is its own partial result: a raw one orders as itself, a pre-merged one
+            // keeps its state
+            KeyValue only = added.get(0);
+            return List.of(only.kind() == RowKind.UPDATE_AFTER ? only.withKind(RowKind.INSERT) : only);
+        }
+        if (positive) {
+            OrderingState.Builder b = new OrderingState.Builder(layout.ordering, true);
+            for (int i : layout.orderedFields) {
+                if (set[i]) {
+                    b.field(layout.fieldIds[i], fieldOrdering[i], fieldSeq[i]);
+                }
+            }
+            return List.of(new KeyValue(maxSeq, RowKind.INSERT, acc.clone(), b.toBytes()));
+        }
+        return new ArrayList<>(added); // only retractions: kept as they came
+    }
+
+    @Override
+    public List<KeyValue> topLevelResult() {
+        return partialResult();
+    }
+
+    @Override
+    public Object[] finalResult() {
+        return positive ? acc.clone() : null;
+    }
+
+    /** Every record folds into the accumulator (order-insensitive fields at least), so each takes effect. */
+    @Override
+    public long resultSequence() {
+        return maxSeq;
+    }
+}

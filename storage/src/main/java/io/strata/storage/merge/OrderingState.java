@@ -1,0 +1,185 @@
+package io.strata.storage.merge;
+
+import io.strata.storage.data.ValueCodec;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The hidden ordering state of a pre-merged row ({@link io.strata.storage.data.KeyValue#orderings()},
+ * the data file's {@code _ORDERINGS} column), in the layout of docs/FORMAT.md, "Ordering state":
+ *
+ * <pre>
+ * byte    layout (1)
+ * byte    has row sequence (0/1), then varint row sequence when 1
+ * varint  field entries; per entry: ordering value (ValueCodec value), varint sequence,
+ *         varint n, n x varint field id   -- the fields whose value that (ordering, sequence) produced
+ * varint  group entries; per entry: varint group id (field id of its first sequence field), varint sequence
+ * </pre>
+ *
+ * A varint is an unsigned LEB128 number (7 bits a byte, low bits first, high bit set on every byte
+ * but the last); sequence numbers and field ids are never negative.
+ *
+ * What a field or group without an entry orders as is the engine's rule (partial-update: the
+ * row's own ordering; aggregation: nothing folded yet). Fields sharing an (ordering, sequence)
+ * share one entry, so a row pre-merged from a few streams stays a few entries however wide it is.
+ */
+final class OrderingState {
+    static final byte LAYOUT = 1;
+
+    /** Receives a decoded state, entry by entry ({@link #read}). */
+    interface Sink {
+        void rowSequence(long seq);
+
+        void field(int fieldId, Object ordering, long seq);
+
+        void group(int groupId, long seq);
+    }
+
+    private OrderingState() {}
+
+    static void writeVarint(DataOutputStream out, long v) throws IOException {
+        if (v < 0) {
+            throw new IllegalArgumentException("negative value in ordering state: " + v);
+        }
+        while ((v & ~0x7FL) != 0) {
+            out.writeByte((int) ((v & 0x7F) | 0x80));
+            v >>>= 7;
+        }
+        out.writeByte((int) v);
+    }
+
+    static long readVarint(DataInputStream in) throws IOException {
+        long v = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            int b = in.readUnsignedByte();
+            v |= (long) (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) {
+                return v;
+            }
+        }
+        throw new IOException("varint longer than 64 bits");
+    }
+
+    /** Decodes {@code bytes} into {@code sink}: the row sequence if present, then every field and group entry. */
+    static void read(byte[] bytes, Sink sink) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+            byte layout = in.readByte();
+            if (layout != LAYOUT) {
+                throw new IllegalStateException("ordering state of layout " + layout + " (known: " + LAYOUT + ")");
+            }
+            if (in.readBoolean()) {
+                sink.rowSequence(readVarint(in));
+            }
+            int n = (int) readVarint(in);
+            for (int i = 0; i < n; i++) {
+                Object ordering = ValueCodec.readValue(in);
+                long seq = readVarint(in);
+                int ids = (int) readVarint(in);
+                for (int j = 0; j < ids; j++) {
+                    sink.field((int) readVarint(in), ordering, seq);
+                }
+            }
+            int g = (int) readVarint(in);
+            for (int i = 0; i < g; i++) {
+                int id = (int) readVarint(in);
+                sink.group(id, readVarint(in));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("corrupt ordering state", e);
+        }
+    }
+
+    /** Builds one row's state; {@link #toBytes()} is null when nothing was added. Lists are made on first use. */
+    static final class Builder {
+        private Long rowSequence;
+        private List<Object> orderings;
+        private List<Long> sequences;
+        private List<List<Integer>> fieldIds;
+        private List<Integer> groups;
+        private List<Long> groupSequences;
+        private final java.util.Comparator<Object> orderingEquality;
+        private final boolean always;
+
+        /**
+         * @param orderingEquality compares ordering values (0 = same entry)
+         * @param always whether {@link #toBytes()} returns a state even when it is empty (aggregation:
+         *               an empty state means "nothing folded", which differs from no state at all)
+         */
+        Builder(java.util.Comparator<Object> orderingEquality, boolean always) {
+            this.orderingEquality = orderingEquality;
+            this.always = always;
+        }
+
+        void rowSequence(long seq) {
+            rowSequence = seq;
+        }
+
+        void field(int fieldId, Object ordering, long seq) {
+            if (sequences == null) {
+                orderings = new ArrayList<>(4);
+                sequences = new ArrayList<>(4);
+                fieldIds = new ArrayList<>(4);
+            }
+            for (int i = 0; i < sequences.size(); i++) {
+                if (sequences.get(i) == seq && orderingEquality.compare(orderings.get(i), ordering) == 0) {
+                    fieldIds.get(i).add(fieldId);
+                    return;
+                }
+            }
+            orderings.add(ordering);
+            sequences.add(seq);
+            List<Integer> ids = new ArrayList<>(4);
+            ids.add(fieldId);
+            fieldIds.add(ids);
+        }
+
+        void group(int groupId, long seq) {
+            if (groups == null) {
+                groups = new ArrayList<>(4);
+                groupSequences = new ArrayList<>(4);
+            }
+            groups.add(groupId);
+            groupSequences.add(seq);
+        }
+
+        byte[] toBytes() {
+            if (!always && rowSequence == null && sequences == null && groups == null) {
+                return null;
+            }
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(32);
+            try (DataOutputStream out = new DataOutputStream(bytes)) {
+                out.writeByte(LAYOUT);
+                out.writeBoolean(rowSequence != null);
+                if (rowSequence != null) {
+                    writeVarint(out, rowSequence);
+                }
+                int n = sequences == null ? 0 : sequences.size();
+                writeVarint(out, n);
+                for (int i = 0; i < n; i++) {
+                    ValueCodec.writeValue(out, orderings.get(i));
+                    writeVarint(out, sequences.get(i));
+                    List<Integer> ids = fieldIds.get(i);
+                    writeVarint(out, ids.size());
+                    for (int id : ids) {
+                        writeVarint(out, id);
+                    }
+                }
+                int g = groups == null ? 0 : groups.size();
+                writeVarint(out, g);
+                for (int i = 0; i < g; i++) {
+                    writeVarint(out, groups.get(i));
+                    writeVarint(out, groupSequences.get(i));
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return bytes.toByteArray();
+        }
+    }
+}

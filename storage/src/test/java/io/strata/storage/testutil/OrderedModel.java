@@ -1,0 +1,278 @@
+package io.strata.storage.testutil;
+
+import io.strata.storage.data.RowKind;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The reference semantics of the ordered engines (docs/DESIGN.md, "Merge engines"): partial-update
+ * with {@code sequence.field} and/or sequence groups, aggregation with {@code sequence.field}.
+ * Written as definitions over all the rows of a key, with no folding at all: every answer is
+ * computed from the key's whole row list (kind, values, arrival), so it cannot depend on how rows
+ * were grouped. Layout of {@link TableModel}: p, id, a BIGINT, b INT, c STRING, d BIGINT, e DOUBLE,
+ * ts BIGINT.
+ */
+final class OrderedModel {
+    static final int A = 2;
+    static final int B = 3;
+    static final int C = 4;
+    static final int D = 5;
+    static final int E = 6;
+    static final int TS = 7;
+
+    /** One sequence group: its sequence fields, the members it overwrites, the members it aggregates (with max or sum). */
+    static final class Group {
+        final int[] sequence;
+        final int[] overwritten;
+        final int aggregated;
+        final boolean sum;
+
+        Group(int[] sequence, int[] overwritten, int aggregated, boolean sum) {
+            this.sequence = sequence;
+            this.overwritten = overwritten;
+            this.aggregated = aggregated;
+            this.sum = sum;
+        }
+    }
+
+    enum Kind {
+        PARTIAL_UPDATE,
+        AGGREGATION
+    }
+
+    private static final class Rec {
+        final RowKind kind;
+        final Object[] v;
+        final long arrival;
+
+        Rec(RowKind kind, Object[] v, long arrival) {
+            this.kind = kind;
+            this.v = v;
+            this.arrival = arrival;
+        }
+    }
+
+    private final Kind kind;
+    private final boolean sequenceField;
+    private final boolean removeOnDelete;
+    private final List<Group> groups;
+    private final int[] plain;
+    private final Map<List<Object>, List<Rec>> rows = new HashMap<>();
+
+    OrderedModel(Kind kind, boolean sequenceField, boolean removeOnDelete, List<Group> groups, int[] plain) {
+        this.kind = kind;
+        this.sequenceField = sequenceField;
+        this.removeOnDelete = removeOnDelete;
+        this.groups = groups;
+        this.plain = plain;
+    }
+
+    /** Applies one row as written (rows dropped at write time must not be passed); returns whether it took effect. */
+    boolean apply(RowKind k, Object[] v, long arrival) {
+        List<Rec> list = rows.computeIfAbsent(List.of(v[0], v[1]), x -> new ArrayList<>());
+        list.add(new Rec(k, v.clone(), arrival));
+        if (kind == Kind.AGGREGATION) {
+            return true; // every row folds into the sum and count fields at least
+        }
+        return winners(list).contains(arrival);
+    }
+
+    Map<List<Object>, List<Object>> contents() {
+        Map<List<Object>, List<Object>> out = new HashMap<>();
+        for (Map.Entry<List<Object>, List<Rec>> e : rows.entrySet()) {
+            Object[] row = kind == Kind.AGGREGATION ? aggregate(e.getValue()) : partialUpdate(e.getValue());
+            if (row != null) {
+                out.put(e.getKey(), java.util.Arrays.asList(row));
+            }
+        }
+        return out;
+    }
+
+    private int compare(Rec x, Rec y) {
+        if (sequenceField) {
+            int c = compareNullsFirst(x.v[TS], y.v[TS]);
+            if (c != 0) {
+                return c;
+            }
+        }
+        return Long.compare(x.arrival, y.arrival);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static int compareNullsFirst(Object a, Object b) {
+        if (a == null) {
+            return b == null ? 0 : -1;
+        }
+        return b == null ? 1 : ((Comparable) a).compareTo(b);
+    }
+
+    private static boolean positive(Rec r) {
+        return !r.kind.isRetract();
+    }
+
+    private Rec highest(List<Rec> list, java.util.function.Predicate<Rec> which) {
+        Rec best = null;
+        for (Rec r : list) {
+            if (which.test(r) && (best == null || compare(r, best) > 0)) {
+                best = r;
+            }
+        }
+        return best;
+    }
+
+    private Rec lowest(List<Rec> list, java.util.function.Predicate<Rec> which) {
+        Rec best = null;
+        for (Rec r : list) {
+            if (which.test(r) && (best == null || compare(r, best) < 0)) {
+                best = r;
+            }
+        }
+        return best;
+    }
+
+    private Rec removal(List<Rec> list) {
+        return removeOnDelete ? highest(list, r -> r.kind == RowKind.DELETE) : null;
+    }
+
+    private static boolean hasSequence(Group g, Rec r) {
+        for (int s : g.sequence) {
+            if (r.v[s] != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int compareTuples(Group g, Rec x, Rec y) {
+        for (int s : g.sequence) {
+            int c = compareNullsFirst(x.v[s], y.v[s]);
+            if (c != 0) {
+                return c;
+            }
+        }
+        return Long.compare(x.arrival, y.arrival);
+    }
+
+    private static Rec groupWinner(Group g, List<Rec> list) {
+        Rec best = null;
+        for (Rec r : list) {
+            if (positive(r) && hasSequence(g, r) && (best == null || compareTuples(g, r, best) > 0)) {
+                best = r;
+            }
+        }
+        return best;
+    }
+
+    /** The arrivals of the rows the key's state comes from. */
+    private Set<Long> winners(List<Rec> list) {
+        Set<Long> out = new HashSet<>();
+        Rec del = removal(list);
+        Rec top = highest(list, OrderedModel::positive);
+        if (del != null) {
+            out.add(del.arrival);
+        }
+        if (top != null && (del == null || compare(top, del) > 0)) {
+            out.add(top.arrival);
+        }
+        for (int f : plain) {
+            Rec w = highest(list, r -> positive(r) && r.v[f] != null);
+            if (w != null && (del == null || compare(w, del) > 0)) {
+                out.add(w.arrival);
+            }
+        }
+        for (Group g : groups) {
+            Rec w = groupWinner(g, list);
+            if (w != null) {
+                out.add(w.arrival);
+            }
+            if (g.aggregated >= 0) {
+                for (Rec r : list) {
+                    if (positive(r) && hasSequence(g, r)) {
+                        out.add(r.arrival); // every such row changes the group's aggregate
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private Object[] partialUpdate(List<Rec> list) {
+        Rec del = removal(list);
+        Rec top = highest(list, OrderedModel::positive);
+        if (top == null || (del != null && compare(top, del) < 0)) {
+            return null;
+        }
+        Object[] row = new Object[8];
+        row[0] = top.v[0];
+        row[1] = top.v[1];
+        for (int f : plain) {
+            Rec w = highest(list, r -> positive(r) && r.v[f] != null);
+            if (w != null && (del == null || compare(w, del) > 0)) {
+                row[f] = w.v[f];
+            }
+        }
+        for (Group g : groups) {
+            Rec w = groupWinner(g, list);
+            if (w != null) {
+                for (int s : g.sequence) {
+                    row[s] = w.v[s];
+                }
+                for (int f : g.overwritten) {
+                    row[f] = w.v[f];
+                }
+            }
+            if (g.aggregated >= 0) {
+                Long acc = null;
+                for (Rec r : list) {
+                    Object x = r.v[g.aggregated];
+                    if (positive(r) && hasSequence(g, r) && x != null) {
+                        long val = ((Number) x).longValue();
+                        acc = acc == null ? val : g.sum ? acc + val : Math.max(acc, val);
+                    }
+                }
+                row[g.aggregated] = acc == null ? null : (Object) acc.intValue(); // b is INT
+            }
+        }
+        return row;
+    }
+
+    /** a sum, b first_value, c last_value, d count, e last_non_null_value, ts max (b, e, ts ignore retractions). */
+    private Object[] aggregate(List<Rec> list) {
+        Rec anyPositive = highest(list, OrderedModel::positive);
+        if (anyPositive == null) {
+            return null;
+        }
+        Object[] row = new Object[8];
+        row[0] = anyPositive.v[0];
+        row[1] = anyPositive.v[1];
+        Long sum = null;
+        Long count = null;
+        Long max = null;
+        for (Rec r : list) {
+            long sign = positive(r) ? 1 : -1;
+            if (r.v[A] != null) {
+                sum = (sum == null ? 0 : sum) + sign * (Long) r.v[A];
+            }
+            if (r.v[D] != null) {
+                count = (count == null ? 0 : count) + sign;
+            }
+            if (positive(r) && r.v[TS] != null) {
+                max = max == null ? (Long) r.v[TS] : Math.max(max, (Long) r.v[TS]);
+            }
+        }
+        row[A] = sum;
+        row[D] = count;
+        row[TS] = max;
+        Rec first = lowest(list, OrderedModel::positive); // first_value: null included
+        row[B] = first == null ? null : first.v[B];
+        Rec last = highest(list, r -> true);
+        row[C] = positive(last) ? last.v[C] : null;
+        Rec lastNonNull = highest(list, r -> positive(r) && r.v[E] != null);
+        row[E] = lastNonNull == null ? null : lastNonNull.v[E];
+        return row;
+    }
+}
