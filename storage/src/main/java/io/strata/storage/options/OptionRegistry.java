@@ -31,7 +31,7 @@ public final class OptionRegistry {
 
     /** The pattern options, in documentation order. */
     public static final List<PatternOption> PATTERNS =
-            List.of(MergeOptions.AGGREGATE_FUNCTION, MergeOptions.IGNORE_RETRACT);
+            List.of(MergeOptions.AGGREGATE_FUNCTION, MergeOptions.IGNORE_RETRACT, MergeOptions.DISTINCT);
 
     private static final Map<String, ConfigOption<?>> BY_KEY = collect();
 
