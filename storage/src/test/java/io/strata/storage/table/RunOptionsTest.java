@@ -88,6 +88,7 @@ class RunOptionsTest {
         OTHER_VALUES.put("commit.lock.jdbc.url", "jdbc:h2:mem:another-lock-database");
         OTHER_VALUES.put("fields.v.aggregate-function", "max");
         OTHER_VALUES.put("fields.v.ignore-retract", "false");
+        OTHER_VALUES.put("fields.v.distinct", "true");
     }
 
     private FileStoreTable aggregationTable() {
