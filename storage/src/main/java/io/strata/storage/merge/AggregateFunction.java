@@ -3,7 +3,13 @@ package io.strata.storage.merge;
 import io.strata.storage.data.ValueComparators;
 import io.strata.storage.schema.DataType;
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Field aggregate functions of the aggregation engine. Each folds a value into an accumulator
@@ -118,6 +124,56 @@ public enum AggregateFunction {
             return v == null ? acc : acc == null ? v : acc + "," + v;
         }
     },
+    /**
+     * ARRAY: the arrays of the inputs concatenated in order (a null input adds nothing; an empty
+     * array is a value). Cannot retract: removing a retracted element needs the accumulator that
+     * holds it, and a group of versions that starts with a retraction has none, nor can an array
+     * hold "minus x" to carry it to the older versions, so the result would depend on how rows
+     * were grouped into commits.
+     */
+    COLLECT(Retract.NO) {
+        @Override
+        Object agg(DataType t, Object acc, Object v) {
+            return v == null ? acc : acc == null ? v : concat((List<?>) acc, (List<?>) v);
+        }
+    },
+    /**
+     * collect with {@code fields.<f>.distinct=true}: each element once, its first occurrence
+     * kept, in order. Not a function name of its own: {@link MergeEngines} selects it for a
+     * collect field with that option ({@link #withDistinct()}).
+     */
+    COLLECT_DISTINCT(Retract.NO) {
+        @Override
+        Object agg(DataType t, Object acc, Object v) {
+            if (v == null) {
+                return acc;
+            }
+            return distinct(t.elementType(), acc == null ? List.of() : (List<?>) acc, (List<?>) v);
+        }
+
+        @Override
+        public String optionName() {
+            return COLLECT.optionName();
+        }
+    },
+    /**
+     * MAP: the maps of the inputs merged, a later input's value for a key winning (a null value
+     * included); entries keep the position of their key's first occurrence. Cannot retract:
+     * removing a retracted key from a group of versions that starts with the retraction would
+     * have to carry "key removed" to the older versions, which a map cannot hold (a null value is
+     * a value), so the result would depend on how rows were grouped into commits.
+     */
+    MERGE_MAP(Retract.NO) {
+        @Override
+        Object agg(DataType t, Object acc, Object v) {
+            if (v == null || acc == null) {
+                return v == null ? acc : v;
+            }
+            Map<Object, Object> merged = new LinkedHashMap<>((Map<?, ?>) acc);
+            merged.putAll((Map<?, ?>) v);
+            return merged;
+        }
+    },
     BOOL_AND(Retract.NO) {
         @Override
         Object agg(DataType t, Object acc, Object v) {
@@ -174,10 +230,21 @@ public enum AggregateFunction {
             case FIRST_VALUE:
             case FIRST_NON_NULL_VALUE:
             case LISTAGG:
+            case COLLECT:
+            case COLLECT_DISTINCT:
+            case MERGE_MAP:
                 return true;
             default:
                 return false;
         }
+    }
+
+    /** The function of a field configured with {@code fields.<f>.distinct=true}; only collect has one. */
+    AggregateFunction withDistinct() {
+        if (this != COLLECT) {
+            throw new IllegalStateException(name() + " has no distinct form");
+        }
+        return COLLECT_DISTINCT;
     }
 
     /**
@@ -202,16 +269,19 @@ public enum AggregateFunction {
     }
 
     public static AggregateFunction fromOption(String owner, String field, String value) {
-        try {
-            return valueOf(value.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            StringBuilder known = new StringBuilder();
-            for (AggregateFunction f : values()) {
-                known.append(known.length() == 0 ? "" : ", ").append(f.optionName());
+        String name = value.trim().toLowerCase(Locale.ROOT);
+        StringBuilder known = new StringBuilder();
+        for (AggregateFunction f : values()) {
+            if (f == COLLECT_DISTINCT) {
+                continue; // selected by fields.<f>.distinct, not by name
             }
-            throw new IllegalArgumentException(owner + ": option 'fields." + field + ".aggregate-function' has unknown "
-                    + "function '" + value + "' (known: " + known + ")");
+            if (f.optionName().equals(name)) {
+                return f;
+            }
+            known.append(known.length() == 0 ? "" : ", ").append(f.optionName());
         }
+        throw new IllegalArgumentException(owner + ": option 'fields." + field + ".aggregate-function' has unknown "
+                + "function '" + value + "' (known: " + known + ")");
     }
 
     /** Null if the function accepts fields of {@code t}, else the reason it does not. */
@@ -235,6 +305,17 @@ public enum AggregateFunction {
             case MIN:
             case MAX:
                 return t.root() == DataType.Root.BOOLEAN ? "needs an ordered type" : null;
+            case COLLECT:
+                return t.root() == DataType.Root.ARRAY ? null : "needs ARRAY";
+            case COLLECT_DISTINCT:
+                if (t.root() != DataType.Root.ARRAY) {
+                    return "needs ARRAY";
+                }
+                return containsMap(t.elementType())
+                        ? "with fields.<f>.distinct needs elements that can be compared (MAP values have no order)"
+                        : null;
+            case MERGE_MAP:
+                return t.root() == DataType.Root.MAP ? null : "needs MAP";
             default:
                 return null;
         }
@@ -251,6 +332,51 @@ public enum AggregateFunction {
             default:
                 return false;
         }
+    }
+
+    private static boolean containsMap(DataType t) {
+        switch (t.root()) {
+            case MAP:
+                return true;
+            case ARRAY:
+                return containsMap(t.elementType());
+            case ROW:
+                for (DataType.Field f : t.fields()) {
+                    if (containsMap(f.type())) {
+                        return true;
+                    }
+                }
+                return false;
+            default:
+                return false;
+        }
+    }
+
+    /** A new list; inputs are values other records may still hold, so they are never changed. */
+    private static List<Object> concat(List<?> a, List<?> b) {
+        List<Object> out = new ArrayList<>(a.size() + b.size());
+        out.addAll(a);
+        out.addAll(b);
+        return out;
+    }
+
+    /**
+     * {@code a ++ b} with each element kept at its first occurrence only. Elements are equal when
+     * the element type's comparator says so (BYTES and ROW values are arrays, whose equals is
+     * identity). Associative: an element's first occurrence in {@code a ++ b ++ c} is its first
+     * occurrence in either grouping.
+     */
+    private static List<Object> distinct(DataType element, List<?> a, List<?> b) {
+        Set<Object> seen = new TreeSet<>(ValueComparators.forType(element));
+        List<Object> out = new ArrayList<>(a.size() + b.size());
+        for (List<?> part : List.of(a, b)) {
+            for (Object e : part) {
+                if (seen.add(e)) {
+                    out.add(e);
+                }
+            }
+        }
+        return out;
     }
 
     static Object add(DataType t, Object a, Object b) {

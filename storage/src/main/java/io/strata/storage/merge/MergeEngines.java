@@ -10,6 +10,7 @@ import io.strata.storage.schema.DataType;
 import io.strata.storage.schema.TableSchema;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -43,10 +44,14 @@ public final class MergeEngines {
         List<DataField> fields = schema.fields();
         this.functions = new AggregateFunction[fields.size()];
         this.ignoreRetract = new boolean[fields.size()];
+        boolean[] distinct = new boolean[fields.size()];
         String owner = "table " + tableName;
         for (Map.Entry<String, String> e : o.toMap().entrySet()) {
             String k = e.getKey();
-            if (k.startsWith("fields.") && (k.endsWith(".aggregate-function") || k.endsWith(".ignore-retract"))) {
+            if (k.startsWith("fields.")
+                    && (k.endsWith(".aggregate-function")
+                            || k.endsWith(".ignore-retract")
+                            || k.endsWith(".distinct"))) {
                 String field = k.substring("fields.".length(), k.lastIndexOf('.'));
                 int idx = schema.fieldIndex(field);
                 if (idx < 0) {
@@ -62,9 +67,21 @@ public final class MergeEngines {
                 }
                 if (k.endsWith(".ignore-retract")) {
                     ignoreRetract[idx] = Boolean.parseBoolean(e.getValue().trim());
+                } else if (k.endsWith(".distinct")) {
+                    distinct[idx] = parseDistinct(owner, k, e.getValue());
                 } else {
                     functions[idx] = AggregateFunction.fromOption(owner, field, e.getValue());
                 }
+            }
+        }
+        for (int i = 0; i < fields.size(); i++) {
+            if (distinct[i]) {
+                if (functions[i] != AggregateFunction.COLLECT) {
+                    throw new IllegalArgumentException(
+                            owner + ": option 'fields." + fields.get(i).name() + ".distinct' needs fields."
+                                    + fields.get(i).name() + ".aggregate-function=collect");
+                }
+                functions[i] = functions[i].withDistinct();
             }
         }
         for (int i : schema.primaryKeyIndexes()) {
@@ -108,6 +125,15 @@ public final class MergeEngines {
         if (engine == MergeEngine.PARTIAL_UPDATE) {
             OrderedPartialUpdateMergeFunction.checkFunctions(owner, schema, sequenceGroups, functions, removeOnDelete);
         }
+    }
+
+    private static boolean parseDistinct(String owner, String key, String value) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        if (!v.equals("true") && !v.equals("false")) {
+            throw new IllegalArgumentException(
+                    owner + ": option '" + key + "' must be true or false, not '" + value + "'");
+        }
+        return v.equals("true");
     }
 
     /** Validates the engine options of {@code schema}; the error names the table and option. */

@@ -58,9 +58,10 @@ public final class MergeOptions {
             "fields.<field>.aggregate-function",
             "last_non_null_value",
             "aggregation: the function of a value field: sum, product, count, min, max, last_value, "
-                    + "last_non_null_value (default), first_value, first_non_null_value, listagg, bool_and, bool_or. "
-                    + "sum, count, last_value and last_non_null_value retract; the others refuse -U/-D unless "
-                    + "fields.<field>.ignore-retract. Types and semantics: docs/DESIGN.md, Merge engines.");
+                    + "last_non_null_value (default), first_value, first_non_null_value, listagg, bool_and, bool_or, "
+                    + "collect (ARRAY), merge_map (MAP). sum, count, last_value and last_non_null_value retract; the "
+                    + "others refuse -U/-D unless fields.<field>.ignore-retract. Types and semantics: docs/DESIGN.md, "
+                    + "Merge engines.");
 
     public static final PatternOption SEQUENCE_GROUP = PatternOption.definesTable(
             "fields.<field>.sequence-group",
@@ -75,5 +76,11 @@ public final class MergeOptions {
             "false",
             "aggregation: ignore -U/-D for this field (its value is left as it is) instead of failing when its "
                     + "function cannot retract (product, min, max, first_value, first_non_null_value, listagg, "
-                    + "bool_and, bool_or).");
+                    + "bool_and, bool_or, collect, merge_map).");
+
+    public static final PatternOption DISTINCT = PatternOption.definesTable(
+            "fields.<field>.distinct",
+            "false",
+            "aggregation, a collect field: keep each array element once, at its first occurrence (true or "
+                    + "false). Only with fields.<field>.aggregate-function=collect.");
 }

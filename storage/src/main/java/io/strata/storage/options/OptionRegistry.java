@@ -30,8 +30,11 @@ public final class OptionRegistry {
             TagOptions.class);
 
     /** The pattern options, in documentation order. */
-    public static final List<PatternOption> PATTERNS =
-            List.of(MergeOptions.AGGREGATE_FUNCTION, MergeOptions.IGNORE_RETRACT, MergeOptions.SEQUENCE_GROUP);
+    public static final List<PatternOption> PATTERNS = List.of(
+            MergeOptions.AGGREGATE_FUNCTION,
+            MergeOptions.IGNORE_RETRACT,
+            MergeOptions.SEQUENCE_GROUP,
+            MergeOptions.DISTINCT);
 
     private static final Map<String, ConfigOption<?>> BY_KEY = collect();
 

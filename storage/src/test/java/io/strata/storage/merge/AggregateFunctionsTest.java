@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -165,7 +166,104 @@ class AggregateFunctionsTest {
                         AggregateFunction.LAST_NON_NULL_VALUE,
                         AggregateFunction.FIRST_VALUE,
                         AggregateFunction.FIRST_NON_NULL_VALUE,
-                        AggregateFunction.LISTAGG);
+                        AggregateFunction.LISTAGG,
+                        AggregateFunction.COLLECT,
+                        AggregateFunction.COLLECT_DISTINCT,
+                        AggregateFunction.MERGE_MAP);
+    }
+
+    @Test
+    void collectConcatenatesTheArraysInOrder() {
+        DataType t = DataType.parse("ARRAY<STRING>");
+        assertThat(fold(
+                        AggregateFunction.COLLECT,
+                        t,
+                        Arrays.asList(List.of("a", "b"), null, List.of(), Arrays.asList("b", null), List.of("a"))))
+                .isEqualTo(Arrays.asList("a", "b", "b", null, "a"));
+        assertThat(fold(AggregateFunction.COLLECT, t, Arrays.asList(null, List.of())))
+                .as("an empty array is a value, null is none")
+                .isEqualTo(List.of());
+        assertThat(fold(AggregateFunction.COLLECT, t, Arrays.asList(null, null)))
+                .isNull();
+        List<String> input = new ArrayList<>(List.of("x"));
+        fold(AggregateFunction.COLLECT, t, Arrays.asList(input, List.of("y")));
+        assertThat(input).as("inputs are not changed").containsExactly("x");
+        assertThat(AggregateFunction.COLLECT.rejectType(DataType.parse("STRING")))
+                .contains("ARRAY");
+        assertThat(AggregateFunction.COLLECT.rejectType(DataType.parse("ARRAY<MAP<STRING, INT>>")))
+                .isNull();
+    }
+
+    @Test
+    void collectWithDistinctKeepsEachElementAtItsFirstOccurrence() {
+        AggregateFunction f = AggregateFunction.COLLECT.withDistinct();
+        assertThat(f).isEqualTo(AggregateFunction.COLLECT_DISTINCT);
+        assertThat(f.optionName()).isEqualTo("collect");
+        assertThat(fold(
+                        f,
+                        DataType.parse("ARRAY<INT>"),
+                        Arrays.asList(Arrays.asList(3, 1, 3), null, List.of(), Arrays.asList(null, 2, 1, null))))
+                .isEqualTo(Arrays.asList(3, 1, null, 2));
+        assertThat(fold(f, DataType.parse("ARRAY<INT>"), Arrays.asList(null, Arrays.asList(5, 5))))
+                .as("a single input is made distinct too")
+                .isEqualTo(List.of(5));
+        assertThat(fold(f, DataType.parse("ARRAY<INT>"), Arrays.asList(null, List.of())))
+                .isEqualTo(List.of());
+        // BYTES and ROW elements are arrays: equal by content, not identity
+        List<?> bytes = (List<?>) fold(
+                f,
+                DataType.parse("ARRAY<BYTES>"),
+                Arrays.asList(List.of(new byte[] {1}, new byte[] {2}), List.of(new byte[] {1})));
+        assertThat(bytes).hasSize(2);
+        List<?> rows = (List<?>) fold(
+                f,
+                DataType.parse("ARRAY<ROW<a INT, b STRING>>"),
+                Arrays.asList(List.of((Object) new Object[] {1, "x"}), List.of((Object) new Object[] {1, "x"})));
+        assertThat(rows).hasSize(1);
+        assertThat(f.rejectType(DataType.parse("ARRAY<ROW<m MAP<STRING, INT>>>")))
+                .contains("MAP");
+        assertThat(f.rejectType(DataType.parse("MAP<STRING, INT>"))).contains("ARRAY");
+        assertThatThrownBy(() -> AggregateFunction.LISTAGG.withDistinct()).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void mergeMapLetsALaterValueOfAKeyWinNullIncluded() {
+        DataType t = DataType.parse("MAP<STRING, BIGINT>");
+        Map<String, Long> first = new LinkedHashMap<>();
+        first.put("a", 1L);
+        first.put("b", 2L);
+        Map<String, Long> second = new LinkedHashMap<>();
+        second.put("c", 3L);
+        second.put("a", 10L);
+        Map<String, Long> third = new LinkedHashMap<>();
+        third.put("b", null);
+        Map<?, ?> merged =
+                (Map<?, ?>) fold(AggregateFunction.MERGE_MAP, t, Arrays.asList(first, null, Map.of(), second, third));
+        assertThat(entries(merged))
+                .as("a key keeps the position of its first occurrence")
+                .containsExactly(List.of("a", 10L), Arrays.asList("b", null), List.of("c", 3L));
+        assertThat(first).as("inputs are not changed").containsOnlyKeys("a", "b");
+        assertThat(fold(AggregateFunction.MERGE_MAP, t, Arrays.asList(null, Map.of())))
+                .isEqualTo(Map.of());
+        assertThat(fold(AggregateFunction.MERGE_MAP, t, Arrays.asList(null, null)))
+                .isNull();
+        assertThat(AggregateFunction.MERGE_MAP.rejectType(DataType.parse("ARRAY<INT>")))
+                .contains("MAP");
+    }
+
+    /** A map as its entries in order, as [key, value] lists, so that comparisons see the order. */
+    static List<List<Object>> entries(Map<?, ?> map) {
+        List<List<Object>> out = new ArrayList<>();
+        map.forEach((k, v) -> out.add(Arrays.asList(k, v)));
+        return out;
+    }
+
+    /** Maps as their ordered entries, lists element by element; other values as they are. */
+    static Object ordered(Object value) {
+        if (value instanceof Map) {
+            return entries((Map<?, ?>) value);
+        }
+        return value;
     }
 
     @Test
@@ -217,9 +315,9 @@ class AggregateFunctionsTest {
                 pieces.add(fold(f, source.type, values.subList(from, to)));
                 from = to;
             }
-            assertThat(fold(f, source.type, pieces))
+            assertThat(ordered(fold(f, source.type, pieces)))
                     .as("%s over %s, seed %d, values %s", f, source.type, seed, values)
-                    .isEqualTo(fold(f, source.type, values));
+                    .isEqualTo(ordered(fold(f, source.type, values)));
         }
     }
 
@@ -242,12 +340,46 @@ class AggregateFunctionsTest {
                 case BOOL_AND:
                 case BOOL_OR:
                     return new ValueSource("BOOLEAN");
+                case COLLECT:
+                case COLLECT_DISTINCT:
+                    return new ValueSource(
+                            new String[] {"ARRAY<INT>", "ARRAY<STRING>", "ARRAY<DECIMAL(10, 2)>"}[variant]);
+                case MERGE_MAP:
+                    return new ValueSource(
+                            new String[] {"MAP<STRING, INT>", "MAP<INT, STRING>", "MAP<DECIMAL(10, 2), DECIMAL(10, 2)>"}
+                                    [variant]);
                 default:
                     return new ValueSource(new String[] {"INT", "STRING", "DECIMAL(10, 2)"}[variant]);
             }
         }
 
         Object next(Random rnd) {
+            return value(type, rnd);
+        }
+
+        /** Arrays and maps of 0 to 3 entries from few distinct values, so that elements and keys repeat. */
+        private static Object value(DataType type, Random rnd) {
+            switch (type.root()) {
+                case ARRAY: {
+                    List<Object> out = new ArrayList<>();
+                    for (int n = rnd.nextInt(4); n > 0; n--) {
+                        out.add(rnd.nextInt(5) == 0 ? null : value(type.elementType(), rnd));
+                    }
+                    return out;
+                }
+                case MAP: {
+                    Map<Object, Object> out = new LinkedHashMap<>();
+                    for (int n = rnd.nextInt(4); n > 0; n--) {
+                        out.put(value(type.keyType(), rnd), rnd.nextInt(5) == 0 ? null : value(type.valueType(), rnd));
+                    }
+                    return out;
+                }
+                default:
+                    return scalar(type, rnd);
+            }
+        }
+
+        private static Object scalar(DataType type, Random rnd) {
             int v = rnd.nextInt(7) - 3;
             switch (type.root()) {
                 case INT:
@@ -267,7 +399,19 @@ class AggregateFunctionsTest {
     @ParameterizedTest
     @EnumSource(
             value = AggregateFunction.class,
-            names = {"PRODUCT", "MIN", "MAX", "FIRST_VALUE", "FIRST_NON_NULL_VALUE", "LISTAGG", "BOOL_AND", "BOOL_OR"})
+            names = {
+                "PRODUCT",
+                "MIN",
+                "MAX",
+                "FIRST_VALUE",
+                "FIRST_NON_NULL_VALUE",
+                "LISTAGG",
+                "BOOL_AND",
+                "BOOL_OR",
+                "COLLECT",
+                "COLLECT_DISTINCT",
+                "MERGE_MAP"
+            })
     void cannotRetract(AggregateFunction f) {
         assertThat(f.supportsRetract()).isFalse();
         assertThatThrownBy(() -> f.retract(DataType.parse("STRING"), "a", "a"))
@@ -373,6 +517,76 @@ class AggregateFunctionsTest {
     }
 
     @Test
+    void collectAndMergeMapRefuseRetractionsNamingTheFieldAndTheOptionThatSkipsThem() {
+        String[][] cases = {
+            {"ARRAY<STRING>", "collect", "false", "[a]"},
+            {"ARRAY<STRING>", "collect", "true", "[a]"},
+            {"MAP<STRING NOT NULL, INT>", "merge_map", "false", "{a=1}"}
+        };
+        for (String[] c : cases) {
+            Object value = c[1].equals("collect") ? List.of("a") : Map.of("a", 1);
+            Map<String, String> distinct = c[2].equals("true") ? Map.of("fields.x.distinct", "true") : Map.of();
+            MergeEngines engines = MergeEngines.of("db.t", oneField(c[0], c[1], distinct));
+            for (RowKind kind : new RowKind[] {RowKind.UPDATE_BEFORE, RowKind.DELETE}) {
+                assertThatThrownBy(() -> engines.prepare(new GenericRow(kind, 1L, value)))
+                        .as("%s %s distinct=%s", c[1], kind, c[2])
+                        .hasMessageContaining("db.t")
+                        .hasMessageContaining("'x'")
+                        .hasMessageContaining(c[1])
+                        .hasMessageContaining("cannot retract")
+                        .hasMessageContaining("fields.x.ignore-retract=true");
+            }
+            Map<String, String> ignoring = new HashMap<>(distinct);
+            ignoring.put("fields.x.ignore-retract", "true");
+            assertThat(MergeEngines.of("db.t", oneField(c[0], c[1], ignoring))
+                            .prepare(new GenericRow(RowKind.DELETE, 1L, value)))
+                    .isNotNull();
+        }
+    }
+
+    @Test
+    void distinctIsAnOptionOfCollectFieldsOnly() {
+        assertThatThrownBy(() -> MergeEngines.of(
+                        "db.t", oneField("ARRAY<INT>", "last_value", Map.of("fields.x.distinct", "true"))))
+                .hasMessageContaining("db.t")
+                .hasMessageContaining("fields.x.distinct")
+                .hasMessageContaining("fields.x.aggregate-function=collect");
+        assertThatThrownBy(() ->
+                        MergeEngines.of("db.t", oneField("ARRAY<INT>", "collect", Map.of("fields.x.distinct", "yes"))))
+                .hasMessageContaining("db.t")
+                .hasMessageContaining("fields.x.distinct")
+                .hasMessageContaining("true or false");
+        assertThatThrownBy(() -> MergeEngines.of(
+                        "db.t",
+                        oneField("ARRAY<MAP<STRING NOT NULL, INT>>", "collect", Map.of("fields.x.distinct", "true"))))
+                .hasMessageContaining("db.t")
+                .hasMessageContaining("'x'")
+                .hasMessageContaining("ARRAY<MAP<STRING NOT NULL, INT>>")
+                .hasMessageContaining("collect")
+                .hasMessageContaining("distinct");
+        assertThatThrownBy(() -> MergeEngines.of("db.t", oneField("ARRAY<INT>", "collect_distinct", Map.of())))
+                .as("the distinct form is not a function name")
+                .hasMessageContaining("unknown function 'collect_distinct'")
+                .hasMessageContaining("collect, merge_map");
+        assertThat(MergeEngines.of("db.t", oneField("ARRAY<INT>", "collect", Map.of("fields.x.distinct", "false")))
+                        .engine())
+                .isNotNull();
+        assertThatThrownBy(() -> MergeEngines.of(
+                        "db.t",
+                        SchemaValidation.firstSchema(
+                                "t",
+                                Schema.newBuilder()
+                                        .column("k", "BIGINT NOT NULL")
+                                        .column("x", "ARRAY<INT>")
+                                        .primaryKey("k")
+                                        .option("fields.x.distinct", "true")
+                                        .build(),
+                                0)))
+                .as("a known option, but only under aggregation")
+                .hasMessageContaining("merge-engine=aggregation");
+    }
+
+    @Test
     void aFunctionOverATypeItDoesNotAcceptIsRejectedNamingTableFieldTypeAndFunction() {
         String[][] cases = {
             {"STRING", "product"},
@@ -381,7 +595,11 @@ class AggregateFunctionsTest {
             {"DOUBLE", "count"},
             {"INT", "listagg"},
             {"STRING", "bool_or"},
-            {"BOOLEAN", "max"}
+            {"BOOLEAN", "max"},
+            {"BIGINT", "collect"},
+            {"MAP<STRING NOT NULL, INT>", "collect"},
+            {"ARRAY<INT>", "merge_map"},
+            {"STRING", "merge_map"}
         };
         for (String[] c : cases) {
             assertThatThrownBy(() -> MergeEngines.of("db.t", oneField(c[0], c[1], Map.of())))

@@ -89,6 +89,7 @@ class RunOptionsTest {
         OTHER_VALUES.put("fields.v.aggregate-function", "max");
         OTHER_VALUES.put("fields.v.ignore-retract", "false");
         OTHER_VALUES.put("fields.v.sequence-group", "s");
+        OTHER_VALUES.put("fields.v.distinct", "true");
     }
 
     private FileStoreTable aggregationTable() {
