@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.strata.scheduler.config.TableSettings.Compaction;
 import io.strata.scheduler.config.TableSettings.RunsOn;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -89,8 +90,15 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void theClusterSampleLoadsAsAClusteredPostgresStore() {
-        SchedulerConfig c = ConfigLoader.load(SAMPLE.resolveSibling("scheduler-cluster.yaml"));
+    void theClusterSampleLoadsAsAClusteredPostgresStoreCompactingOnTheCluster(@TempDir Path dir) throws IOException {
+        // the sample names the jar where a production member keeps it; here it is a file of the test's
+        Path jar = Files.createFile(dir.resolve("strata-compaction-job-shaded.jar"));
+        String text = Files.readString(SAMPLE.resolveSibling("scheduler-cluster.yaml"));
+        assertThat(text).contains("job-jar: /opt/strata/strata-compaction-job-shaded.jar");
+        Path copy = Files.writeString(
+                dir.resolve("scheduler-cluster.yaml"),
+                text.replace("/opt/strata/strata-compaction-job-shaded.jar", jar.toString()));
+        SchedulerConfig c = ConfigLoader.load(copy);
         assertThat(c.store().isPostgres()).isTrue();
         assertThat(c.store().clustered()).isTrue();
         assertThat(c.store().clusterCheckinInterval()).isEqualTo(java.time.Duration.ofSeconds(15));
@@ -99,6 +107,12 @@ class ConfigLoaderTest {
                 .extracting(SchedulerConfig.DatabaseSelection::name)
                 .containsExactly("cdc", "logs");
         assertThat(c.defaults().fullCompaction().get().window().toString()).contains("01:00");
+        TableSettings.Compaction compaction = c.defaults().compaction();
+        assertThat(compaction.runsOn()).isEqualTo(TableSettings.RunsOn.REST);
+        TableSettings.FlinkCluster cluster = compaction.cluster().orElseThrow();
+        assertThat(cluster.address()).isEqualTo("jobmanager.example.com:8081");
+        assertThat(cluster.jobJar()).isEqualTo(jar);
+        assertThat(cluster.cancelOnShutdown()).isTrue();
     }
 
     @Test
