@@ -19,21 +19,7 @@ class BadInputCommandsTest {
     @BeforeEach
     void fiveSnapshots() {
         wh = dir.resolve("wh").toString();
-        Result gen = run(
-                "gen",
-                "--warehouse",
-                wh,
-                "--table",
-                "db.t",
-                "--commits",
-                "5",
-                "--rows-per-commit",
-                "200",
-                "--key-space",
-                "500",
-                "--option",
-                "write-only=true");
-        assertThat(gen.exit()).as(gen.err()).isZero();
+        CliRunner.gen(wh, "db.t", 5, 200, 500);
     }
 
     @Test

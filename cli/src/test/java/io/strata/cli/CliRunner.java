@@ -22,4 +22,25 @@ final class CliRunner {
                 .execute(args);
         return new Result(exit, out.toString(), err.toString());
     }
+
+    /** {@code strata gen} of a write-only workload table; fails the test if it does not exit 0. */
+    static void gen(String warehouse, String table, int commits, int rowsPerCommit, int keySpace) {
+        Result gen = run(
+                "gen",
+                "--warehouse",
+                warehouse,
+                "--table",
+                table,
+                "--commits",
+                String.valueOf(commits),
+                "--rows-per-commit",
+                String.valueOf(rowsPerCommit),
+                "--key-space",
+                String.valueOf(keySpace),
+                "--option",
+                "write-only=true");
+        if (gen.exit() != 0) {
+            throw new AssertionError("strata gen exited " + gen.exit() + ": " + gen.err());
+        }
+    }
 }

@@ -20,21 +20,7 @@ class CompactFailureCommandTest {
     @Test
     void aMissingDataFileIsNamedAtTheTopAndTheOtherBucketsAreCompacted() throws IOException {
         String wh = dir.resolve("wh").toString();
-        Result gen = run(
-                "gen",
-                "--warehouse",
-                wh,
-                "--table",
-                "db.t",
-                "--commits",
-                "3",
-                "--rows-per-commit",
-                "2000",
-                "--key-space",
-                "5000",
-                "--option",
-                "write-only=true");
-        assertThat(gen.exit()).as(gen.err()).isZero();
+        CliRunner.gen(wh, "db.t", 3, 2000, 5000);
         Path victim;
         try (Stream<Path> files = Files.walk(dir.resolve("wh/db.db/t/bucket-2"))) {
             victim = files.filter(p -> p.getFileName().toString().startsWith("data-"))
