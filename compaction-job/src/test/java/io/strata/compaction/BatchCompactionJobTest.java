@@ -95,12 +95,22 @@ class BatchCompactionJobTest {
     /**
      * The job merges with the table's engine: first-row under sequence.field (late lower rows
      * replace the winner) and aggregation with product, first_value, first_non_null_value and
-     * retracting last_non_null_value and last_value compact minor, then full, to the model.
+     * retracting last_non_null_value and last_value, and the ordered engines (partial-update
+     * under sequence.field and sequence groups, aggregation under sequence.field, with late rows)
+     * compact minor, then full, to the model.
      */
     @ParameterizedTest
     @EnumSource(
             value = TableModel.Mode.class,
-            names = {"FIRST_ROW_SEQUENCE_FIELD", "AGGREGATION_OTHER_FUNCTIONS"})
+            names = {
+                "FIRST_ROW_SEQUENCE_FIELD",
+                "AGGREGATION_OTHER_FUNCTIONS",
+                "PARTIAL_UPDATE_SEQUENCE_FIELD",
+                "PARTIAL_UPDATE_SEQUENCE_FIELD_REMOVE",
+                "PARTIAL_UPDATE_SEQUENCE_GROUPS",
+                "PARTIAL_UPDATE_SEQUENCE_FIELD_GROUPS",
+                "AGGREGATION_SEQUENCE_FIELD"
+            })
     void tablesOfOtherEnginesCompactToTheModel(TableModel.Mode mode) throws Exception {
         long seed = 14 + mode.ordinal();
         String name = mode.name().toLowerCase(Locale.ROOT);
