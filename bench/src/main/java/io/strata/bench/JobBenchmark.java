@@ -70,12 +70,7 @@ public final class JobBenchmark {
         Path dir = Path.of(opts.getOrDefault("dir", System.getProperty("java.io.tmpdir")));
         int warmups = Integer.parseInt(opts.getOrDefault("warmups", "1"));
         int runs = Integer.parseInt(opts.getOrDefault("runs", "3"));
-        StandardWorkload workload = new StandardWorkload(
-                Integer.parseInt(opts.getOrDefault("commits", "10")),
-                Integer.parseInt(opts.getOrDefault("rows", "200000")),
-                Long.parseLong(opts.getOrDefault("keys", "1000000")),
-                0.05,
-                Long.parseLong(opts.getOrDefault("seed", "42")));
+        StandardWorkload workload = WorkloadBenchmark.workload(opts);
         WorkloadCheck expected = ExpectedTable.of(workload.restart());
         String clusterMode = opts.getOrDefault("cluster", "shared");
         if (!clusterMode.equals("shared") && !clusterMode.equals("per-run")) {

@@ -73,12 +73,7 @@ public final class PartialUpdateBenchmark {
         Path dir = Path.of(opts.getOrDefault("dir", System.getProperty("java.io.tmpdir")));
         int warmups = Integer.parseInt(opts.getOrDefault("warmups", "1"));
         int runs = Integer.parseInt(opts.getOrDefault("runs", "3"));
-        StandardWorkload workload = new StandardWorkload(
-                Integer.parseInt(opts.getOrDefault("commits", "10")),
-                Integer.parseInt(opts.getOrDefault("rows", "200000")),
-                Long.parseLong(opts.getOrDefault("keys", "1000000")),
-                0.05,
-                Long.parseLong(opts.getOrDefault("seed", "42")));
+        StandardWorkload workload = WorkloadBenchmark.workload(opts);
         WideStreams streams =
                 new WideStreams(workload, WideStreams.Ordering.parse(opts.getOrDefault("ordering", "groups")));
         WideStreams.Model expected = streams.expected();

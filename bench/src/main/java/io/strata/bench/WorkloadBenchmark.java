@@ -85,12 +85,7 @@ public final class WorkloadBenchmark {
         Path dir = Path.of(opts.getOrDefault("dir", System.getProperty("java.io.tmpdir")));
         int warmups = Integer.parseInt(opts.getOrDefault("warmups", "2"));
         int runs = Integer.parseInt(opts.getOrDefault("runs", "5"));
-        StandardWorkload workload = new StandardWorkload(
-                Integer.parseInt(opts.getOrDefault("commits", "10")),
-                Integer.parseInt(opts.getOrDefault("rows", "200000")),
-                Long.parseLong(opts.getOrDefault("keys", "1000000")),
-                Double.parseDouble(opts.getOrDefault("delete-fraction", "0.05")),
-                Long.parseLong(opts.getOrDefault("seed", "42")));
+        StandardWorkload workload = workload(opts);
         System.out.printf(
                 "%s; java %s, %d cpus, max heap %d MiB%n",
                 workload,
@@ -376,6 +371,19 @@ public final class WorkloadBenchmark {
         Arrays.sort(s);
         int n = s.length;
         return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    }
+
+    /**
+     * The workload the arguments give ({@code --commits --rows --keys --delete-fraction --seed}),
+     * each defaulting to WORKLOAD.md's first workload.
+     */
+    static StandardWorkload workload(Map<String, String> opts) {
+        return new StandardWorkload(
+                Integer.parseInt(opts.getOrDefault("commits", "10")),
+                Integer.parseInt(opts.getOrDefault("rows", "200000")),
+                Long.parseLong(opts.getOrDefault("keys", "1000000")),
+                Double.parseDouble(opts.getOrDefault("delete-fraction", "0.05")),
+                Long.parseLong(opts.getOrDefault("seed", "42")));
     }
 
     /** {@code --NAME=VALUE} arguments by name; a name not in {@code known} is an error that lists them. */

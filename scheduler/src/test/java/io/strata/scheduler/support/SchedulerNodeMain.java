@@ -46,6 +46,8 @@ public final class SchedulerNodeMain {
         }
         s.close();
         say("STOPPED");
+        // a test's child JVM, never run by Flink: a blocking compaction the service abandoned at its
+        // shutdown timeout still holds a thread, which must not keep this process alive
         System.exit(0);
     }
 
