@@ -1,5 +1,6 @@
 package io.strata.compaction;
 
+import static io.strata.compaction.JobTestSupport.contents;
 import static io.strata.compaction.JobTestSupport.create;
 import static io.strata.compaction.JobTestSupport.ingest;
 import static io.strata.compaction.JobTestSupport.levels;
@@ -8,6 +9,7 @@ import static io.strata.compaction.JobTestSupport.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.strata.compaction.commit.CompactionEvent;
 import io.strata.compaction.commit.CompactionFailedException;
 import io.strata.compaction.job.JobSpec;
 import io.strata.storage.data.BucketId;
@@ -15,6 +17,9 @@ import io.strata.storage.data.PartitionPath;
 import io.strata.storage.format.DataFileMeta;
 import io.strata.storage.maintenance.ReachableFiles;
 import io.strata.storage.mergetree.Levels;
+import io.strata.storage.snapshot.CommitKind;
+import io.strata.storage.snapshot.Snapshot;
+import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.testutil.TableModel;
 import java.io.IOException;
@@ -26,78 +31,225 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A damaged data file fails the compaction of its bucket only: the job ends with an error naming
- * the table, bucket and file at the top, that bucket's files stay as they were, the other buckets'
- * compactions are committed, and no uncommitted output is left behind.
+ * A bucket that cannot be compacted (a data file missing, truncated or garbage; a full disk or a
+ * read-only warehouse under its new files) fails alone: a batch job ends with an error naming the
+ * table, bucket and file at the top, that bucket's files stay as they were, the other buckets'
+ * compactions are committed, and no uncommitted output is left behind. A streaming job reports
+ * the bucket, leaves it out and goes on.
  */
 class BucketFailureJobTest {
     @RegisterExtension
     static final MiniClusterExtension MINI = JobTestSupport.miniCluster();
 
+    /** FAILED events the streaming test's job emitted; static: the operators run in this JVM. */
+    static final AtomicInteger FAILED_EVENTS = new AtomicInteger();
+
     @TempDir
     Path dir;
+
+    @BeforeAll
+    static void installRefusingFileSystem() {
+        RefusingFileSystem.install();
+    }
+
+    @AfterEach
+    void heal() {
+        RefusingFileSystem.heal();
+    }
 
     /** How a test damages the chosen file. */
     private enum Damage {
         MISSING,
-        GARBAGE
+        GARBAGE,
+        TRUNCATED
     }
 
     @Test
     void aMissingFileFailsItsBucketAndTheOtherBucketsCommitInBatch() throws Exception {
-        Damaged d = damagedTable("missing", Damage.MISSING);
+        Damaged d = damagedTable("missing", Damage.MISSING, false);
 
         assertThatThrownBy(() -> runToEnd(spec(dir.toString(), "full", "batch", 2, "--table", "missing")))
-                .satisfies(e -> d.assertReported(e, "missing", true));
+                .satisfies(e -> d.assertReported(e, "data file is missing", "3 other buckets committed"));
 
-        d.assertOnlyTheDamagedBucketIsUncompacted(true);
+        d.assertOnlyTheDamagedBucketIsUncompacted();
     }
 
     @Test
     void aGarbageFileFailsItsBucketAndTheOtherBucketsCommitInBatch() throws Exception {
-        Damaged d = damagedTable("garbage", Damage.GARBAGE);
+        Damaged d = damagedTable("garbage", Damage.GARBAGE, false);
 
         assertThatThrownBy(() -> runToEnd(spec(dir.toString(), "full", "batch", 2, "--table", "garbage")))
-                .satisfies(e -> d.assertReported(e, "garbage", true));
+                .satisfies(e -> d.assertReported(e, "cannot open data file", "3 other buckets committed"));
 
-        d.assertOnlyTheDamagedBucketIsUncompacted(true);
+        d.assertOnlyTheDamagedBucketIsUncompacted();
     }
 
     @Test
-    void aStreamingJobCommitsTheOtherBucketsThenFails() throws Exception {
-        Damaged d = damagedTable("stream", Damage.MISSING);
-        JobSpec spec = spec(dir.toString(), "minor", "streaming", 2, "--table", "stream");
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(JobTestSupport.restarts(0));
-        CompactionPipeline.build(env, spec);
-        JobClient job = env.executeAsync("damaged bucket, streaming");
+    void aTruncatedFileOfAPartitionedTableFailsItsBucketAndTheOtherBucketsCommitInBatch() throws Exception {
+        Damaged d = damagedTable("truncated", Damage.TRUNCATED, true);
 
-        assertThatThrownBy(() -> job.getJobExecutionResult().get(120, TimeUnit.SECONDS))
-                .isInstanceOf(ExecutionException.class)
-                .satisfies(e -> d.assertReported(e, "stream", false));
+        assertThatThrownBy(() -> runToEnd(spec(dir.toString(), "full", "batch", 2, "--table", "truncated")))
+                .satisfies(e -> d.assertReported(e, "corrupt or unreadable file", "7 other buckets committed"));
 
-        // the job failed at the first checkpoint after the failure: what reached the committer by
-        // then is committed, the rest is left to the job's restart
-        d.assertOnlyTheDamagedBucketIsUncompacted(false);
+        d.assertOnlyTheDamagedBucketIsUncompacted();
     }
 
-    /** A table of 4 buckets with level-0 runs in each, and one data file of one bucket damaged. */
-    private Damaged damagedTable(String name, Damage damage) throws IOException {
-        FileStoreTable t = create(dir.toString(), name, false, 4, Map.of());
-        ingest(t, new TableModel(TableModel.Mode.DEDUPLICATE), new Random(7), 4, 400, 300, "writer", 1);
+    /**
+     * The disk fills up while the rewrite of one bucket writes its new file: that bucket fails
+     * naming the file it could not write, its partial file is deleted, the other buckets commit.
+     */
+    @Test
+    void aFullDiskUnderOneBucketFailsItAndTheOtherBucketsCommitInBatch() throws Exception {
+        String wh = RefusingFileSystem.uri(dir.resolve("wh"));
+        FileStoreTable t = create(wh, "full", false, 4, Map.of("commit.lock.jdbc.url", lockUrl()));
+        assertThat(t.fileIO().scheme()).isEqualTo(RefusingFileSystem.SCHEME);
+        TableModel model = new TableModel(TableModel.Mode.DEDUPLICATE);
+        ingest(t, model, new Random(7), 4, 400, 300, "writer", 1);
         Map<BucketId, Levels> before = levels(t);
-        assertThat(before).as("every bucket has data").hasSize(4);
+        BucketId bucket = before.keySet().iterator().next();
+        Path bucketDir = Path.of(t.paths().bucketDir("", bucket.bucket()).toUri().getPath());
+        Set<String> filesBefore = listNames(bucketDir);
+        RefusingFileSystem.refuse("/bucket-" + bucket.bucket() + "/", 300);
+
+        assertThatThrownBy(() -> runToEnd(spec(wh, "full", "batch", 2, "--table", "full")))
+                .satisfies(e -> {
+                    String message = reported(e, 1);
+                    assertThat(message)
+                            .startsWith("table db.full, bucket " + bucket.bucket() + ": refusing:")
+                            .contains("bucket-" + bucket.bucket() + "/compact-")
+                            .contains("No space left on device")
+                            .contains("3 other buckets committed");
+                });
+
+        RefusingFileSystem.heal();
+        FileStoreTable after = Catalog.open(wh).getTable("db", "full");
+        assertOthersCompacted(after, before, bucket);
+        assertThat(listNames(bucketDir))
+                .as("the failed bucket's directory holds its files only: the partial new file is deleted")
+                .isEqualTo(filesBefore);
+        assertThat(contents(after)).as("full scan equals the model").isEqualTo(model.contents());
+        assertNothingUnreferenced(after);
+    }
+
+    /** Nothing can be written: every bucket fails, all of them are listed, and the table is unchanged. */
+    @Test
+    void aReadOnlyWarehouseFailsEveryBucketListingThemAllAndChangesNothing() throws Exception {
+        String wh = RefusingFileSystem.uri(dir.resolve("wh"));
+        FileStoreTable t = create(wh, "ro", false, 4, Map.of("commit.lock.jdbc.url", lockUrl()));
+        TableModel model = new TableModel(TableModel.Mode.DEDUPLICATE);
+        ingest(t, model, new Random(7), 4, 400, 300, "writer", 1);
+        Map<BucketId, Levels> before = levels(t);
+        long latest = t.snapshotManager().latestId().orElseThrow();
+        Path root = Path.of(t.paths().root().toUri().getPath());
+        Set<Path> filesBefore = listTree(root);
+        RefusingFileSystem.refuse("/db.db/ro/", 0);
+
+        assertThatThrownBy(() -> runToEnd(spec(wh, "full", "batch", 2, "--table", "ro")))
+                .satisfies(e -> {
+                    String message = reported(e, 4);
+                    assertThat(message).startsWith("table db.ro, bucket ");
+                    for (BucketId b : before.keySet()) {
+                        assertThat(message).contains("table db.ro, bucket " + b.bucket() + ": ");
+                    }
+                    assertThat(message)
+                            .contains("Read-only file system")
+                            .contains("4 buckets failed to compact")
+                            .contains("0 other buckets committed");
+                });
+
+        RefusingFileSystem.heal();
+        FileStoreTable after = Catalog.open(wh).getTable("db", "ro");
+        assertThat(after.snapshotManager().latestId().orElseThrow()).isEqualTo(latest);
+        Map<BucketId, Levels> levelsAfter = levels(after);
+        assertThat(levelsAfter.keySet()).isEqualTo(before.keySet());
+        before.forEach((b, l) -> assertThat(names(levelsAfter.get(b).allFiles())).isEqualTo(names(l.allFiles())));
+        assertThat(listTree(root)).as("not a file added or removed").isEqualTo(filesBefore);
+        assertThat(contents(after)).isEqualTo(model.contents());
+    }
+
+    /**
+     * Streaming does not fail the job for a bucket that cannot be compacted (its restarts would
+     * fail again on a lasting damage, and lose the other buckets' rewrites in progress each time):
+     * the bucket is reported once and left out while its files stay as they are; the other
+     * buckets are compacted and the job runs on.
+     */
+    @Test
+    void aStreamingJobReportsTheFailedBucketOnceAndGoesOn() throws Exception {
+        FAILED_EVENTS.set(0);
+        Damaged d = damagedTable("stream", Damage.MISSING, false);
+        JobSpec spec = spec(dir.toString(), "minor", "streaming", 2, "--table", "stream");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(JobTestSupport.restarts(0));
+        CompactionPipeline.build(env, spec)
+                .map(new CountFailures(), TypeInformation.of(CompactionEvent.class))
+                .setParallelism(1)
+                .sinkTo(new DiscardingSink<>())
+                .setParallelism(1);
+        JobClient job = env.executeAsync("damaged bucket, streaming");
+        try {
+            StreamingCompactionJobTest.waitFor(
+                    () -> {
+                        Map<BucketId, Levels> now = levels(d.table);
+                        return FAILED_EVENTS.get() > 0
+                                && now.entrySet().stream()
+                                        .filter(e -> !e.getKey().equals(d.bucket))
+                                        .allMatch(e -> e.getValue().numberOfSortedRuns()
+                                                < d.before.get(e.getKey()).numberOfSortedRuns());
+                    },
+                    60_000,
+                    "the damaged bucket reported and the other buckets compacted",
+                    () -> StreamingCompactionJobTest.jobState(job));
+            // about 10 discovery rounds (200 ms) and 4 checkpoints (500 ms): the bucket is not tried again
+            Thread.sleep(2_000);
+            assertThat(job.getJobStatus().get(10, TimeUnit.SECONDS)).isEqualTo(JobStatus.RUNNING);
+            assertThat(FAILED_EVENTS.get()).as("the bucket is reported once").isEqualTo(1);
+        } finally {
+            job.cancel().get(30, TimeUnit.SECONDS);
+        }
+        d.assertOnlyTheDamagedBucketIsUncompacted();
+    }
+
+    /** Counts the committer's FAILED events. */
+    private static final class CountFailures implements MapFunction<CompactionEvent, CompactionEvent> {
+        @Override
+        public CompactionEvent map(CompactionEvent e) {
+            if (CompactionEvent.FAILED.equals(e.kind)) {
+                FAILED_EVENTS.incrementAndGet();
+            }
+            return e;
+        }
+    }
+
+    /**
+     * A table of 4 buckets (in each of 2 partitions when {@code partitioned}) with level-0 runs in
+     * each, and one data file of one bucket damaged (its bytes kept, to put it back once the job
+     * is done).
+     */
+    private Damaged damagedTable(String name, Damage damage, boolean partitioned) throws IOException {
+        FileStoreTable t = create(dir.toString(), name, partitioned, 4, Map.of());
+        TableModel model = new TableModel(TableModel.Mode.DEDUPLICATE);
+        ingest(t, model, new Random(7), 4, 400, 300, "writer", 1);
+        Map<BucketId, Levels> before = levels(t);
+        assertThat(before).as("every bucket has data").hasSize(partitioned ? 8 : 4);
         BucketId bucket = before.keySet().iterator().next();
         DataFileMeta file = before.get(bucket).allFiles().get(0);
         Path path = Path.of(t.paths()
@@ -106,66 +258,119 @@ class BucketFailureJobTest {
                         bucket.bucket(),
                         file.fileName())
                 .toUri());
-        if (damage == Damage.MISSING) {
-            Files.delete(path);
-        } else {
-            byte[] junk = new byte[(int) Files.size(path)];
-            new Random(3).nextBytes(junk);
-            try (RandomAccessFile f = new RandomAccessFile(path.toFile(), "rw")) {
-                f.write(junk);
+        byte[] original = Files.readAllBytes(path);
+        switch (damage) {
+            case MISSING -> Files.delete(path);
+            case GARBAGE -> {
+                byte[] junk = new byte[original.length];
+                new Random(3).nextBytes(junk);
+                Files.write(path, junk);
             }
-        }
-        return new Damaged(t, before, bucket, file);
-    }
-
-    private record Damaged(FileStoreTable table, Map<BucketId, Levels> before, BucketId bucket, DataFileMeta file) {
-        /** The message the user sees first names the table, the bucket and the damaged file. */
-        /** With {@code allCommitted}, the other three buckets were committed before the job failed. */
-        void assertReported(Throwable thrown, String tableName, boolean allCommitted) {
-            CompactionFailedException failure = ExceptionUtils.findThrowable(thrown, CompactionFailedException.class)
-                    .orElseThrow(() -> new AssertionError("no CompactionFailedException in the cause chain", thrown));
-            assertThat(failure.getMessage())
-                    .contains("table db." + tableName)
-                    .contains("bucket " + bucket.bucket())
-                    .contains(file.fileName())
-                    .contains(allCommitted ? "3 other buckets committed" : "other bucket");
-            assertThat(failure.failedBuckets()).isEqualTo(1);
-            assertThat(JobFailures.describe(thrown)).isEqualTo(failure.getMessage());
-        }
-
-        /** With {@code allOthers}, every other bucket was compacted; else those that were committed. */
-        void assertOnlyTheDamagedBucketIsUncompacted(boolean allOthers) throws IOException {
-            Map<BucketId, Levels> after = levels(table);
-            assertThat(names(after.get(bucket).allFiles()))
-                    .as("the damaged bucket is unchanged")
-                    .isEqualTo(names(before.get(bucket).allFiles()));
-            for (Map.Entry<BucketId, Levels> e : after.entrySet()) {
-                if (!e.getKey().equals(bucket) && allOthers) {
-                    assertThat(e.getValue().numberOfSortedRuns())
-                            .as("bucket %s compacted", e.getKey())
-                            .isLessThan(before.get(e.getKey()).numberOfSortedRuns());
+            case TRUNCATED -> {
+                try (RandomAccessFile f = new RandomAccessFile(path.toFile(), "rw")) {
+                    f.setLength(original.length / 2);
                 }
             }
-            Set<String> referenced = new ReachableFiles(table.context()).referencedByRetainedSnapshots();
-            Set<String> onDisk = new ReachableFiles(table.context())
-                    .dataDirectoryFiles(n -> !n.startsWith(".")).stream()
-                            .map(p -> p.getName())
-                            .collect(Collectors.toSet());
-            if (allOthers) {
-                assertThat(onDisk).as("no uncommitted output left behind").isSubsetOf(referenced);
-            } else {
-                // results that reached the committer after its last checkpoint went with the failed
-                // attempt: its outputs are removed by the restarted job or orphan cleanup, never referenced
-                assertThat(onDisk.stream().filter(n -> !referenced.contains(n)))
-                        .as("what is left unreferenced is the failed attempt's compaction output")
-                        .allMatch(n -> n.startsWith("compact-"));
+        }
+        return new Damaged(t, model, before, bucket, file, path, original);
+    }
+
+    /** The failure in {@code thrown}'s cause chain, with {@code buckets} failed buckets; its message is what users see. */
+    private static String reported(Throwable thrown, int buckets) {
+        CompactionFailedException failure = ExceptionUtils.findThrowable(thrown, CompactionFailedException.class)
+                .orElseThrow(() -> new AssertionError("no CompactionFailedException in the cause chain", thrown));
+        assertThat(failure.failedBuckets()).isEqualTo(buckets);
+        assertThat(JobFailures.describe(thrown))
+                .as("strata compact and the scheduler show the failure, not Flink's wrappers")
+                .isEqualTo(failure.getMessage());
+        return failure.getMessage();
+    }
+
+    /** The three other buckets have fewer sorted runs, committed by a COMPACT snapshot; {@code failed} is unchanged. */
+    private static void assertOthersCompacted(FileStoreTable table, Map<BucketId, Levels> before, BucketId failed) {
+        Map<BucketId, Levels> after = levels(table);
+        assertThat(names(after.get(failed).allFiles()))
+                .as("the failed bucket's files are unchanged")
+                .isEqualTo(names(before.get(failed).allFiles()));
+        for (Map.Entry<BucketId, Levels> e : after.entrySet()) {
+            if (!e.getKey().equals(failed)) {
+                assertThat(e.getValue().numberOfSortedRuns())
+                        .as("bucket %s compacted", e.getKey())
+                        .isLessThan(before.get(e.getKey()).numberOfSortedRuns());
             }
         }
+        Snapshot latest = table.snapshotManager().latest().orElseThrow();
+        assertThat(latest.commitKind()).isEqualTo(CommitKind.COMPACT);
+    }
 
-        private static Set<String> names(List<DataFileMeta> files) {
-            Set<String> s = new HashSet<>();
-            files.forEach(f -> s.add(f.fileName()));
-            return s;
+    /** Every data file on disk is referenced by a retained snapshot: no uncommitted output was left behind. */
+    private static void assertNothingUnreferenced(FileStoreTable table) throws IOException {
+        Set<String> referenced = new ReachableFiles(table.context()).referencedByRetainedSnapshots();
+        Set<String> onDisk = new ReachableFiles(table.context())
+                .dataDirectoryFiles(n -> !n.startsWith(".")).stream()
+                        .map(p -> p.getName())
+                        .collect(Collectors.toSet());
+        assertThat(onDisk).as("no uncommitted output left behind").isSubsetOf(referenced);
+    }
+
+    private static String lockUrl() {
+        return "jdbc:h2:mem:bucket-failure-locks-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+    }
+
+    private static Set<String> listNames(Path directory) throws IOException {
+        try (Stream<Path> s = Files.list(directory)) {
+            return s.map(p -> p.getFileName().toString()).collect(Collectors.toSet());
+        }
+    }
+
+    private static Set<Path> listTree(Path root) throws IOException {
+        try (Stream<Path> s = Files.walk(root)) {
+            return s.collect(Collectors.toSet());
+        }
+    }
+
+    private static Set<String> names(List<DataFileMeta> files) {
+        Set<String> s = new HashSet<>();
+        files.forEach(f -> s.add(f.fileName()));
+        return s;
+    }
+
+    private record Damaged(
+            FileStoreTable table,
+            TableModel model,
+            Map<BucketId, Levels> before,
+            BucketId bucket,
+            DataFileMeta file,
+            Path path,
+            byte[] original) {
+        /**
+         * The message the user sees names the table and the bucket first, then the damaged file,
+         * what is wrong with it and how many other buckets were committed.
+         */
+        void assertReported(Throwable thrown, String what, String committed) {
+            String message = reported(thrown, 1);
+            String partition = PartitionPath.display(
+                    table.schema().partitionKeys(),
+                    table.schema().typesOf(table.schema().partitionIndexes()),
+                    bucket.partition());
+            assertThat(partition).matches(table.schema().partitionKeys().isEmpty() ? "" : "p=[01]");
+            assertThat(message)
+                    .startsWith("table " + table.name() + (partition.isEmpty() ? "" : ", partition " + partition)
+                            + ", bucket " + bucket.bucket() + ": ")
+                    .contains(file.fileName())
+                    .contains(what)
+                    .contains(committed);
+        }
+
+        /**
+         * The other buckets are compacted and committed, the damaged one is unchanged; once the
+         * damaged file is put back, a full scan equals the model, and no uncommitted output is left.
+         */
+        void assertOnlyTheDamagedBucketIsUncompacted() throws IOException {
+            assertOthersCompacted(table, before, bucket);
+            Files.write(path, original);
+            assertThat(contents(table)).as("full scan equals the model").isEqualTo(model.contents());
+            assertNothingUnreferenced(table);
         }
     }
 }

@@ -53,9 +53,12 @@ import org.slf4j.LoggerFactory;
  * with identifiers {@code attempt << 32 | n}, increasing across attempts.
  *
  * <p><b>Failed buckets</b> ({@link CompactionCommittable#isFailure}): never committed and never
- * kept in state; once the results that can be committed are (batch: at the end of input;
- * streaming: when the next checkpoint completes), the job fails with a
- * {@link CompactionFailedException} naming each failed bucket.
+ * kept in state, each reported as a {@code FAILED} event. Batch: once every other result is
+ * committed, at the end of input, the job fails with a {@link CompactionFailedException} naming
+ * each failed bucket. Streaming: the job goes on. A restart would meet a lasting damage again and,
+ * each time, lose the rewrites in progress of the other buckets, so a long one would never land;
+ * the planner keeps the failed bucket in flight, so it is not tried again until its files change
+ * in the latest snapshot or the job restarts.
  *
  * <p>The buckets it re-plans and rewrites itself (stale results) are written under a writer
  * registration of this subtask ({@link JobWriters}), renewed at checkpoints and removed on close.
@@ -94,7 +97,7 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
     private transient Counter removedFiles;
     private transient IntCounter conflictedCommits;
     private transient volatile long lastCommitMillis;
-    /** Failed buckets' messages, in arrival order, since this attempt started. */
+    /** Batch: failed buckets' messages, in arrival order, since this attempt started. */
     private transient List<String> failures;
     /** Buckets this attempt committed (for the failure's message). */
     private transient long bucketsCommitted;
@@ -169,7 +172,9 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
     public void processElement(StreamRecord<CompactionCommittable> record) {
         CompactionCommittable c = record.getValue();
         if (c.isFailure()) {
-            failures.add(c.failure);
+            if (spec.mode() == JobSpec.Mode.BATCH) {
+                failures.add(c.failure);
+            }
             output.collect(new StreamRecord<>(failed(c)));
             return;
         }
@@ -200,7 +205,7 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
         // streaming: a final checkpoint follows the end of input and commits what is left
     }
 
-    /** Ends the job when buckets failed: called after everything committable was committed. */
+    /** Ends a batch job when buckets failed: called after everything committable was committed. */
     private void failIfBucketsFailed() {
         if (!failures.isEmpty()) {
             throw new CompactionFailedException(failures, bucketsCommitted);
@@ -230,7 +235,6 @@ public final class CommitOperator extends AbstractStreamOperator<CompactionEvent
     public void notifyCheckpointComplete(long checkpointId) throws Exception {
         super.notifyCheckpointComplete(checkpointId);
         commitUpTo(checkpointId);
-        failIfBucketsFailed();
     }
 
     /** Commits the results of every checkpoint up to {@code checkpointId}, oldest first. */

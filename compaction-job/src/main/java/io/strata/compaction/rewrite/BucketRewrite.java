@@ -54,19 +54,30 @@ public final class BucketRewrite {
                 bucket.partition());
         String where = "table " + table.name() + (partition.isEmpty() ? "" : ", partition " + partition) + ", bucket "
                 + bucket.bucket();
-        return CompactionCommittable.failed(table.name(), partition, bucket.bucket(), where + ": " + causeOf(e));
+        return CompactionCommittable.failed(
+                table.name(), partition, bucket.bucket(), where + ": " + causeOf(e, table.name(), bucket.bucket()));
     }
 
-    private static String causeOf(Throwable e) {
-        String top = String.valueOf(e.getMessage() == null ? e.getClass().getName() : e.getMessage());
+    private static String causeOf(Throwable e, String tableName, int bucket) {
+        String message = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
+        String top = withoutPrefix(message, "table " + tableName + ": ");
+        // the engine's wrapper of a file system error says again what the message starts with
+        top = withoutPrefix(top, "compaction of bucket " + bucket + " failed: ");
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        String rootMessage = root.getMessage() == null ? root.getClass().getName() : root.getMessage();
-        return top.contains(rootMessage)
-                ? top
-                : top + " (cause: " + root.getClass().getSimpleName() + ": " + rootMessage + ")";
+        String rootName = root.getClass().getSimpleName();
+        String rootMessage = root.getMessage();
+        if (rootMessage == null || rootMessage.isBlank() || rootMessage.endsWith(rootName)) {
+            // nothing but the class: worth adding only when the message does not name it already
+            return top.contains(rootName) ? top : top + " (cause: " + rootName + ")";
+        }
+        return top.contains(rootMessage) ? top : top + " (cause: " + rootName + ": " + rootMessage + ")";
+    }
+
+    private static String withoutPrefix(String message, String prefix) {
+        return message.startsWith(prefix) ? message.substring(prefix.length()) : message;
     }
 
     private static CompactionCommittable committable(
