@@ -5,6 +5,7 @@ import io.strata.compaction.job.JobTables;
 import io.strata.compaction.job.JobWriters;
 import io.strata.compaction.job.ProcessRelease;
 import io.strata.compaction.source.CompactionWork;
+import io.strata.storage.table.FileStoreTable;
 import java.util.Arrays;
 import java.util.Optional;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -115,17 +116,16 @@ public final class RewriteOperator extends ProcessFunction<CompactionWork, Compa
 
     @Override
     public void processElement(CompactionWork work, Context ctx, Collector<CompactionCommittable> out) {
+        FileStoreTable table = writers.table(work.table);
         Optional<CompactionCommittable> result;
         try {
-            // registering the subtask as the table's writer is its first write there: a read-only
-            // warehouse fails it, and that is the bucket's failure too
-            result = BucketRewrite.run(writers.table(work.table), work);
+            result = BucketRewrite.run(table, work);
         } catch (RuntimeException e) {
             if (Thread.currentThread().isInterrupted()) {
                 throw e; // the task is being cancelled: not the bucket's failure
             }
             failed.inc();
-            CompactionCommittable f = BucketRewrite.failure(tables.table(work.table), work, e);
+            CompactionCommittable f = BucketRewrite.failure(table, work, e);
             LOG.error("{}: compaction failed, the bucket is left as it is: {}", work, f.failure, e);
             out.collect(f);
             return;
