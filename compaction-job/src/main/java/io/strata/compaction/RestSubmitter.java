@@ -5,6 +5,7 @@ import io.strata.compaction.job.JobSpec;
 import java.io.File;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -215,7 +216,10 @@ public final class RestSubmitter implements AutoCloseable {
 
     /**
      * The latest failure of the job from {@code GET /jobs/<id>/exceptions}: the exception's class
-     * and message and those of its causes, one a line; empty if the cluster recorded none.
+     * and message and those of its causes, one a line, the first of them that is not one of
+     * Flink's wrappers first (for a job whose restarts are exhausted Flink records its own
+     * "Recovery is suppressed" exception with the job's failure as its cause); empty if the
+     * cluster recorded none.
      */
     public Optional<String> failure(JobID jobId) throws IOException, InterruptedException {
         JobExceptionsMessageParameters params = new JobExceptionsMessageParameters();
@@ -232,8 +236,30 @@ public final class RestSubmitter implements AutoCloseable {
             String chain = lines.stream()
                     .filter(l -> l == lines.get(0) || l.startsWith("Caused by: "))
                     .collect(Collectors.joining("\n"));
-            return chain.isEmpty() ? e.getExceptionName() : chain;
+            return chain.isEmpty() ? e.getExceptionName() : causeFirst(chain);
         });
+    }
+
+    /** {@code chain} (an exception and its "Caused by: " lines) with its first exception not of Flink first. */
+    static String causeFirst(String chain) {
+        List<String> lines = chain.lines().toList();
+        for (int i = 1; i < lines.size(); i++) {
+            String exception = lines.get(i).substring(lines.get(i).startsWith("Caused by: ") ? 11 : 0);
+            if (!exception.startsWith("org.apache.flink.") && !exception.startsWith("java.util.concurrent.")) {
+                if (!lines.get(0).startsWith("org.apache.flink.")) {
+                    return chain;
+                }
+                List<String> reordered = new ArrayList<>();
+                reordered.add(exception);
+                for (int j = 0; j < lines.size(); j++) {
+                    if (j != i) {
+                        reordered.add((j == 0 ? "under: " : "") + lines.get(j));
+                    }
+                }
+                return String.join("\n", reordered);
+            }
+        }
+        return chain;
     }
 
     /** The job's user accumulators by name, each as its value prints ({@code GET /jobs/<id>/accumulators}). */

@@ -39,6 +39,8 @@ import java.util.stream.Stream;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
@@ -84,13 +86,28 @@ class BucketFailureJobTest {
         TRUNCATED
     }
 
+    /** Also: Flink's exception history (its REST endpoint, what the web UI shows) has the bucket's message on top. */
     @Test
     void aMissingFileFailsItsBucketAndTheOtherBucketsCommitInBatch() throws Exception {
         Damaged d = damagedTable("missing", Damage.MISSING, false);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        CompactionPipeline.build(env, spec(dir.toString(), "full", "batch", 2, "--table", "missing"))
+                .sinkTo(new DiscardingSink<>());
+        JobClient job = env.executeAsync("missing file, batch");
 
-        assertThatThrownBy(() -> runToEnd(spec(dir.toString(), "full", "batch", 2, "--table", "missing")))
+        assertThatThrownBy(() -> job.getJobExecutionResult().get(120, TimeUnit.SECONDS))
                 .satisfies(e -> d.assertReported(e, "data file is missing", "3 other buckets committed"));
 
+        Configuration rest = MINI.getClientConfiguration();
+        try (RestSubmitter cluster = RestSubmitter.connect(rest.get(RestOptions.ADDRESS), rest.get(RestOptions.PORT))) {
+            // Flink records its "Recovery is suppressed" JobException with the job's failure as its cause
+            String history = cluster.failure(job.getJobID()).orElseThrow();
+            assertThat(history).contains("under: org.apache.flink.runtime.JobException");
+            assertThat(history.lines().findFirst().orElseThrow())
+                    .startsWith(CompactionFailedException.class.getName() + ": table db.missing, bucket "
+                            + d.bucket.bucket() + ": ")
+                    .contains(d.file.fileName());
+        }
         d.assertOnlyTheDamagedBucketIsUncompacted();
     }
 
