@@ -3,7 +3,7 @@ package io.strata.compaction.commit;
 import java.util.List;
 
 /**
- * Ends a compaction job in which buckets failed to compact (a data file missing or unreadable, a
+ * Ends a batch compaction job in which buckets failed to compact (a data file missing or unreadable, a
  * write refused): thrown by the committer once it has committed every bucket that did compact, so
  * the message names the failed buckets first (table, partition, bucket and the cause, with the file
  * when the engine named one) and says that their files are unchanged. A Flink restart plans the

@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A bucket whose rewrite fails (a data file missing or unreadable, a write refused) becomes a
  * failure for the committer ({@link CompactionCommittable#failed}); the engine has deleted what
- * the rewrite wrote, and the other buckets go on. The committer ends the job once it has
- * committed them.
+ * the rewrite wrote, and the other buckets go on. The committer of a batch job ends it once it has
+ * committed them; a streaming job goes on without the bucket ({@code CommitOperator}).
  *
  * <p>In-flight files: per table, the subtask registers as a writer ({@link JobWriters}) before
  * its first output file, names every output with the registration's token, renews the heartbeat
