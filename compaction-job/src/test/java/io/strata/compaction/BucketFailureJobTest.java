@@ -144,7 +144,8 @@ class BucketFailureJobTest {
         ingest(t, model, new Random(7), 4, 400, 300, "writer", 1);
         Map<BucketId, Levels> before = levels(t);
         BucketId bucket = before.keySet().iterator().next();
-        Path bucketDir = Path.of(t.paths().bucketDir("", bucket.bucket()).toUri().getPath());
+        Path bucketDir =
+                Path.of(t.paths().bucketDir("", bucket.bucket()).toUri().getPath());
         Set<String> filesBefore = listNames(bucketDir);
         RefusingFileSystem.refuse("/bucket-" + bucket.bucket() + "/", 300);
 
@@ -199,7 +200,8 @@ class BucketFailureJobTest {
         assertThat(after.snapshotManager().latestId().orElseThrow()).isEqualTo(latest);
         Map<BucketId, Levels> levelsAfter = levels(after);
         assertThat(levelsAfter.keySet()).isEqualTo(before.keySet());
-        before.forEach((b, l) -> assertThat(names(levelsAfter.get(b).allFiles())).isEqualTo(names(l.allFiles())));
+        before.forEach(
+                (b, l) -> assertThat(names(levelsAfter.get(b).allFiles())).isEqualTo(names(l.allFiles())));
         assertThat(listTree(root)).as("not a file added or removed").isEqualTo(filesBefore);
         assertThat(contents(after)).isEqualTo(model.contents());
     }

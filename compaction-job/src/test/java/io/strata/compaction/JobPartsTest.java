@@ -288,13 +288,15 @@ class JobPartsTest {
     /** A cluster job's failure as the scheduler shows it: the first exception that is not Flink's on the first line. */
     @Test
     void aClusterJobsFailureShowsTheJobsOwnExceptionFirst() {
-        String suppressed = "org.apache.flink.runtime.JobException: Recovery is suppressed by NoRestartBackoffTimeStrategy";
+        String suppressed =
+                "org.apache.flink.runtime.JobException: Recovery is suppressed by NoRestartBackoffTimeStrategy";
         String ours = "io.strata.compaction.commit.CompactionFailedException: table db.t, bucket 2: corrupt file f";
         assertThat(RestSubmitter.causeFirst(suppressed + "\nCaused by: " + ours))
                 .isEqualTo(ours + "\nunder: " + suppressed);
         assertThat(RestSubmitter.causeFirst(
                         suppressed + "\nCaused by: java.util.concurrent.CompletionException: x\nCaused by: " + ours))
-                .isEqualTo(ours + "\nunder: " + suppressed + "\nCaused by: java.util.concurrent.CompletionException: x");
+                .isEqualTo(
+                        ours + "\nunder: " + suppressed + "\nCaused by: java.util.concurrent.CompletionException: x");
         assertThat(RestSubmitter.causeFirst(ours + "\nCaused by: java.io.IOException: disk"))
                 .as("already first")
                 .isEqualTo(ours + "\nCaused by: java.io.IOException: disk");

@@ -126,7 +126,14 @@ public final class RewriteOperator extends ProcessFunction<CompactionWork, Compa
             }
             failed.inc();
             CompactionCommittable f = BucketRewrite.failure(table, work, e);
-            LOG.error("{}: compaction failed, the bucket is left as it is: {}", work, f.failure, e);
+            LOG.error(
+                    "{}: compaction failed, the bucket is left as it is ({}): {}",
+                    work,
+                    spec.mode() == JobSpec.Mode.BATCH
+                            ? "the job fails once the other buckets are committed"
+                            : "not tried again until its files change or the job restarts",
+                    f.failure,
+                    e);
             out.collect(f);
             return;
         }
