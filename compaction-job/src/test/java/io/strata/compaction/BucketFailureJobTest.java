@@ -109,6 +109,11 @@ class BucketFailureJobTest {
                     .contains(d.file.fileName());
         }
         d.assertOnlyTheDamagedBucketIsUncompacted();
+
+        // the runbook's fix: with the file put back, running the job again compacts the bucket
+        runToEnd(spec(dir.toString(), "full", "batch", 2, "--table", "missing"));
+        assertThat(levels(d.table).values()).allMatch(l -> l.numberOfSortedRuns() == 1);
+        assertThat(contents(d.table)).isEqualTo(d.model.contents());
     }
 
     @Test
