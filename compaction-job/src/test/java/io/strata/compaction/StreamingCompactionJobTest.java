@@ -26,8 +26,6 @@ import io.strata.storage.testutil.ChangelogReplay;
 import io.strata.storage.testutil.LsmInvariants;
 import io.strata.storage.testutil.TableModel;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -344,17 +342,28 @@ class StreamingCompactionJobTest {
                 try {
                     job.getJobExecutionResult().get();
                 } catch (Exception e) {
-                    StringWriter w = new StringWriter();
-                    e.printStackTrace(new PrintWriter(w));
-                    status += " "
-                            + w.toString()
-                                    .substring(0, Math.min(6000, w.toString().length()));
+                    status += " " + causes(e);
                 }
             }
             return "job " + status;
         } catch (Exception e) {
             return "job status unknown: " + e;
         }
+    }
+
+    /** Every cause's class and message, outermost first, then the root cause's first frames. */
+    static String causes(Throwable e) {
+        StringBuilder b = new StringBuilder();
+        Throwable root = e;
+        for (Throwable t = e; t != null && b.length() < 20_000; t = t.getCause()) {
+            b.append("\n  caused by ").append(t);
+            root = t;
+        }
+        StackTraceElement[] frames = root.getStackTrace();
+        for (int i = 0; i < Math.min(25, frames.length); i++) {
+            b.append("\n    at ").append(frames[i]);
+        }
+        return b.toString();
     }
 
     /** The LSM shape per bucket and the last snapshots, for failure messages. */

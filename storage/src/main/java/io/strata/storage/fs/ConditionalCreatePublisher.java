@@ -20,8 +20,6 @@ import org.apache.hadoop.fs.Path;
 final class ConditionalCreatePublisher implements AtomicPublisher {
     /** Hadoop's createFile() option: create only if no file exists at the path, decided by the store. */
     static final String OPTION = "fs.option.create.conditional.overwrite";
-    /** What S3A throws when the store answers 412 Precondition Failed (hadoop-aws is not a compile dependency). */
-    private static final String S3A_PRECONDITION_FAILED = "org.apache.hadoop.fs.s3a.RemoteFileChangedException";
 
     private final FileSystem fs;
 
@@ -54,21 +52,12 @@ final class ConditionalCreatePublisher implements AtomicPublisher {
         try (FSDataOutputStream o = out) {
             o.write(content); // the PUT, and the store's check, happen in close()
         } catch (IOException e) {
-            if (e instanceof FileAlreadyExistsException || isPreconditionFailed(e)) {
+            if (e instanceof FileAlreadyExistsException || S3aErrors.isRemoteFileChanged(e)) {
                 return false;
             }
             throw e;
         }
         return true;
-    }
-
-    private static boolean isPreconditionFailed(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t.getClass().getName().equals(S3A_PRECONDITION_FAILED)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**

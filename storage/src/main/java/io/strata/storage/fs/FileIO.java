@@ -200,13 +200,27 @@ public abstract class FileIO {
      */
     public void makeDurable(Collection<Path> files) throws IOException {}
 
+    /**
+     * The whole content of a small file (metadata: snapshots, consumers, tags, schemas). Files that
+     * are replaced in place (a consumer's position) may change while being read; on an object store
+     * S3A then refuses to return a mix of two versions, and the read is repeated from the start, up
+     * to {@value #REPLACED_WHILE_READ_ATTEMPTS} times, so the caller gets one whole version.
+     */
     public byte[] readFully(Path path) throws IOException {
-        try (InputStream in = open(path)) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            in.transferTo(out);
-            return out.toByteArray();
+        for (int attempt = 1; ; attempt++) {
+            try (InputStream in = open(path)) {
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                in.transferTo(out);
+                return out.toByteArray();
+            } catch (IOException e) {
+                if (attempt >= REPLACED_WHILE_READ_ATTEMPTS || !S3aErrors.isRemoteFileChanged(e)) {
+                    throw e;
+                }
+            }
         }
     }
+
+    private static final int REPLACED_WHILE_READ_ATTEMPTS = 5;
 
     public String readUtf8(Path path) throws IOException {
         return new String(readFully(path), StandardCharsets.UTF_8);

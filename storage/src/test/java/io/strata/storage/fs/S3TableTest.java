@@ -9,6 +9,7 @@ import io.strata.storage.data.GenericRow;
 import io.strata.storage.maintenance.ExpireResult;
 import io.strata.storage.maintenance.TableFile;
 import io.strata.storage.schema.Schema;
+import io.strata.storage.snapshot.ConsumerManager;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
@@ -259,6 +260,54 @@ class S3TableTest {
         assertThat(TestTables.scan(reader)).hasSize(expectedAt.get(5L).size());
         assertThat(reader.newOrphanFilesClean(Duration.ofDays(1)).dryRun().orphans())
                 .isEmpty();
+    }
+
+    /**
+     * A consumer's position is replaced in place while expiration lists consumers: S3A pins the
+     * object's ETag when a read opens it and refuses (412) to go on once it was replaced; the read
+     * starts over and returns one whole version, never an error or a mix.
+     */
+    @Test
+    void aConsumerPositionReplacedWhileItIsReadIsReadWhole() throws Exception {
+        FileStoreTable table = Catalog.open(s3.uri("consumer-race"), conf(h2()))
+                .createTable(
+                        "db",
+                        "t",
+                        Schema.newBuilder()
+                                .column("id", "BIGINT")
+                                .primaryKey("id")
+                                .option("bucket", "1")
+                                .build());
+        ConsumerManager consumers = new ConsumerManager(table.fileIO(), table.paths(), "db.t");
+        consumers.record("follower", 1, 1);
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicLong recorded = new java.util.concurrent.atomic.AtomicLong(1);
+        Thread recorder = new Thread(() -> {
+            for (long next = 2; !stop.get(); next++) {
+                consumers.record("follower", next, next);
+                recorded.set(next);
+            }
+        });
+        recorder.start();
+        long reads = 0;
+        long last = 0;
+        try {
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);
+            while (System.nanoTime() < until) {
+                long floor = recorded.get();
+                ConsumerManager.Consumer c = consumers.list().get(0);
+                assertThat(c.nextSnapshot()).as("a whole, current version").isGreaterThanOrEqualTo(floor);
+                assertThat(c.updatedMillis()).isEqualTo(c.nextSnapshot());
+                assertThat(c.nextSnapshot()).as("positions only move forward").isGreaterThanOrEqualTo(last);
+                last = c.nextSnapshot();
+                reads++;
+            }
+        } finally {
+            stop.set(true);
+            recorder.join();
+        }
+        assertThat(reads).isPositive();
+        assertThat(recorded.get()).as("the recorder replaced the file many times").isGreaterThan(10);
     }
 
     private static String readHint(FileStoreTable table) {

@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,6 +16,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * An S3-compatible server for {@code s3a://} tests: s3proxy (jar-with-dependencies, its
@@ -53,6 +58,20 @@ public final class S3ProxyServer implements AutoCloseable {
 
     /** Starts s3proxy with its blobs under {@code dir}; returns once it accepts connections. */
     public static S3ProxyServer start(File dir) throws IOException, InterruptedException {
+        return start(dir, false);
+    }
+
+    /**
+     * Starts s3proxy on its in-memory (transient) backend: objects appear only once written whole,
+     * as on S3. The filesystem backend lists an object being uploaded under a temporary key
+     * ({@code <key>-<uuid>}), which a long run of orphan cleanup would see as a file of the table.
+     * {@link #blobs()} is then empty.
+     */
+    public static S3ProxyServer startInMemory(File dir) throws IOException, InterruptedException {
+        return start(dir, true);
+    }
+
+    private static S3ProxyServer start(File dir, boolean inMemory) throws IOException, InterruptedException {
         String jar = System.getProperty("strata.s3proxy.jar");
         if (jar == null || !new File(jar).isFile()) {
             throw new IllegalStateException("s3proxy jar not found (system property strata.s3proxy.jar = " + jar
@@ -67,12 +86,17 @@ public final class S3ProxyServer implements AutoCloseable {
             w.println("s3proxy.authorization=aws-v2-or-v4");
             w.println("s3proxy.identity=" + ACCESS_KEY);
             w.println("s3proxy.credential=" + SECRET_KEY);
-            w.println("jclouds.provider=filesystem");
-            w.println("jclouds.filesystem.basedir=" + blobs.getAbsolutePath());
+            if (inMemory) {
+                w.println("jclouds.provider=transient");
+            } else {
+                w.println("jclouds.provider=filesystem");
+                w.println("jclouds.filesystem.basedir=" + blobs.getAbsolutePath());
+            }
         }
         File log = new File(dir, "s3proxy.log");
         String java = new File(System.getProperty("java.home"), "bin/java").getPath();
-        Process p = new ProcessBuilder(List.of(java, "-Xmx256m", "-jar", jar, "--properties", props.getPath()))
+        Process p = new ProcessBuilder(List.of(
+                        java, inMemory ? "-Xmx768m" : "-Xmx256m", "-jar", jar, "--properties", props.getPath()))
                 .redirectErrorStream(true)
                 .redirectOutput(log)
                 .start();
@@ -86,7 +110,23 @@ public final class S3ProxyServer implements AutoCloseable {
             }
             Thread.sleep(50);
         }
+        if (inMemory) {
+            server.createBucket();
+        }
         return server;
+    }
+
+    /** The in-memory backend has no directory to stand for the bucket: it is created over the S3 API. */
+    private void createBucket() {
+        try (S3Client client = S3Client.builder()
+                .endpointOverride(URI.create(endpoint()))
+                .region(Region.US_EAST_1)
+                .forcePathStyle(true)
+                .credentialsProvider(
+                        StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
+                .build()) {
+            client.createBucket(b -> b.bucket(bucket()));
+        }
     }
 
     private static String bucket(int port) {

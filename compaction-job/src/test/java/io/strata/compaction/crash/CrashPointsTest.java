@@ -1,0 +1,255 @@
+package io.strata.compaction.crash;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.strata.storage.data.GenericRow;
+import io.strata.storage.maintenance.OrphanFilesClean;
+import io.strata.storage.maintenance.TableFiles;
+import io.strata.storage.options.ChangelogOptions;
+import io.strata.storage.table.Catalog;
+import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.testutil.ChangelogReplay;
+import io.strata.storage.testutil.TableModel;
+import io.strata.storage.testutil.TestTables;
+import io.strata.storage.util.CloseableIterator;
+import java.io.File;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Crash points: the compaction job (batch and streaming, every changelog producer), the writer,
+ * snapshot expiration and orphan cleanup, each in its own JVM, killed with SIGKILL at seeded random
+ * times after start-up; after every kill, {@link CrashModel#check}: every retained snapshot reads
+ * and holds the model, the writer's commits are exactly once, no referenced file is missing. Each
+ * test ends with uncrashed runs and then requires the changelog replay to equal the scan and
+ * orphan cleanup to leave exactly the referenced files (what the crashes left was unreferenced).
+ *
+ * <p>{@code strata.crash.runs} kills per test (a few by default; {@code bin/crash-harness 100} for
+ * the figures in docs/RELIABILITY.md, "Crash points"); {@code strata.crash.seed} fixes the seed
+ * (printed, with the phase each kill interrupted).
+ */
+class CrashPointsTest {
+    private static final int RUNS = Integer.getInteger("strata.crash.runs", 4);
+    private static final long SEED = Long.getLong("strata.crash.seed", 20261204L);
+
+    @TempDir
+    Path dir;
+
+    private record Scenario(String producer, String mode, String strategy) {
+        String table() {
+            return producer.replace("-", "_") + "_" + mode + "_" + strategy;
+        }
+    }
+
+    private static final List<Scenario> JOB_SCENARIOS = List.of(
+            new Scenario("lookup", "streaming", "minor"),
+            new Scenario("full-compaction", "batch", "full"),
+            new Scenario("none", "batch", "minor"),
+            new Scenario("input", "streaming", "minor"),
+            new Scenario("lookup", "batch", "full"));
+
+    private final Map<String, Integer> phases = new TreeMap<>();
+    private int killed;
+    private int finished;
+
+    @Test
+    void theCompactionJobKilledAtRandomPointsLosesAndDuplicatesNothing() throws Exception {
+        String wh = dir.resolve("wh").toString();
+        Random rnd = new Random(SEED);
+        Map<String, FileStoreTable> tables = new HashMap<>();
+        for (int run = 0; run < RUNS; run++) {
+            Scenario s = JOB_SCENARIOS.get(run % JOB_SCENARIOS.size());
+            FileStoreTable t = tables.computeIfAbsent(s.table(), n -> create(wh, n, s.producer()));
+            long last = CrashModel.lastCommitted(t);
+            child(run, CrashProcess.KillPoint.NEVER, "write", wh, s.table(), String.valueOf(last + 3));
+            // a batch job reports about 12 steps (plan, 4 rewrites, their events, the commit), a streaming
+            // one more; none at all means while the MiniCluster starts and the first plan is made
+            int steps = rnd.nextInt(s.mode().equals("batch") ? 13 : 20);
+            CrashProcess.KillPoint kill = new CrashProcess.KillPoint(steps, rnd.nextInt(steps == 0 ? 8_000 : 300));
+            CrashProcess.Outcome o = child(run, kill, "compact", wh, s.table(), s.strategy(), s.mode());
+            CrashModel.check(reopen(t), where(run, s.table(), kill, o));
+        }
+        for (Scenario s : JOB_SCENARIOS) {
+            FileStoreTable t = tables.get(s.table());
+            if (t != null) {
+                child(RUNS, CrashProcess.KillPoint.NEVER, "compact", wh, s.table(), "full", "batch");
+                finish(reopen(t), s.table());
+            }
+        }
+        report("compaction job", 3);
+    }
+
+    @Test
+    void theWriterKilledAtRandomPointsCommitsEachCommitExactlyOnce() throws Exception {
+        String wh = dir.resolve("wh").toString();
+        Random rnd = new Random(SEED + 1);
+        FileStoreTable t = create(wh, "written", "input");
+        long target = 0;
+        for (int run = 0; run < RUNS; run++) {
+            target += 6;
+            // about 4 steps per commit (writing, committing, the snapshot, committed)
+            CrashProcess.KillPoint kill = new CrashProcess.KillPoint(rnd.nextInt(24), rnd.nextInt(120));
+            CrashProcess.Outcome o = child(run, kill, "write", wh, "written", String.valueOf(target));
+            CrashModel.check(reopen(t), where(run, "written", kill, o));
+            if (run % 5 == 4) {
+                child(run, CrashProcess.KillPoint.NEVER, "compact", wh, "written", "minor", "batch");
+            }
+        }
+        child(RUNS, CrashProcess.KillPoint.NEVER, "write", wh, "written", String.valueOf(target));
+        assertThat(CrashModel.lastCommitted(reopen(t))).as("the restarted writer caught up").isEqualTo(target);
+        child(RUNS, CrashProcess.KillPoint.NEVER, "compact", wh, "written", "full", "batch");
+        finish(reopen(t), "written");
+        report("writer", 3);
+    }
+
+    @Test
+    void expirationAndOrphanCleanupKilledAtRandomPointsLoseNoLiveFile() throws Exception {
+        String wh = dir.resolve("wh").toString();
+        Random rnd = new Random(SEED + 2);
+        FileStoreTable t = create(wh, "maintained", "lookup");
+        child(0, CrashProcess.KillPoint.NEVER, "write", wh, "maintained", "12");
+        for (int run = 0; run < RUNS; run++) {
+            long last = CrashModel.lastCommitted(reopen(t));
+            child(run, CrashProcess.KillPoint.NEVER, "write", wh, "maintained", String.valueOf(last + 4));
+            if (run % 3 == 0) {
+                child(run, CrashProcess.KillPoint.NEVER, "compact", wh, "maintained", "minor", "batch");
+            }
+            String role = run % 2 == 0 ? "expire" : "orphans";
+            CrashProcess.KillPoint kill = new CrashProcess.KillPoint(rnd.nextInt(2), rnd.nextInt(600));
+            CrashProcess.Outcome o = child(run, kill, role, wh, "maintained");
+            CrashModel.check(reopen(t), where(run, "maintained " + role, kill, o));
+        }
+        child(RUNS, CrashProcess.KillPoint.NEVER, "expire", wh, "maintained");
+        child(RUNS, CrashProcess.KillPoint.NEVER, "compact", wh, "maintained", "full", "batch");
+        finish(reopen(t), "maintained");
+        report("expiration and orphan cleanup", 2);
+    }
+
+    private static FileStoreTable create(String wh, String name, String producer) {
+        Map<String, String> o = new HashMap<>();
+        o.put("write-only", "true");
+        o.put("changelog-producer", producer);
+        o.put("num-sorted-run.compaction-trigger", "3");
+        o.put("manifest.merge-min-count", "3");
+        return Catalog.open(wh).createTable("db", name, TestTables.modelSchema(true, 2, o));
+    }
+
+    /** A fresh handle, as a new process would open it (nothing cached from before the kill). */
+    private static FileStoreTable reopen(FileStoreTable t) {
+        return Catalog.open(t.paths().root().getParent().getParent().toString())
+                .getTable("db", t.paths().root().getName());
+    }
+
+    private CrashProcess.Outcome child(int run, CrashProcess.KillPoint kill, String... args) throws Exception {
+        File log = dir.resolve("run-" + run + "-" + String.join("-", args[0], args[2]) + "-"
+                        + System.nanoTime() + ".log")
+                .toFile();
+        CrashProcess.Outcome o = CrashProcess.run(log, kill, 300, List.of(args));
+        if (Boolean.getBoolean("strata.crash.verbose")) {
+            System.out.println("run " + run + " " + List.of(args) + " kill " + kill
+                    + ":\n" + o.log().lines().filter(l -> l.startsWith("STEP")).collect(java.util.stream.Collectors.joining("\n")));
+        }
+        if (kill != CrashProcess.KillPoint.NEVER) {
+            if (o.killed()) {
+                killed++;
+                phases.merge(args[0] + ": " + phase(o.lastStep()), 1, Integer::sum);
+            } else {
+                finished++;
+            }
+        }
+        return o;
+    }
+
+    /** The phase a step line stands for: what the child had done last when it was killed. */
+    static String phase(String step) {
+        if (step.startsWith("PlanEnumerator: planned")) {
+            return "planned, rewriting";
+        } else if (step.startsWith("RewriteOperator:")) {
+            return "a bucket rewritten";
+        } else if (step.startsWith("TableCommit:") && step.contains(" committed in ")) {
+            return "snapshot published, not acknowledged";
+        } else if (step.startsWith("CommitOperator: table")) {
+            return "commit acknowledged";
+        } else if (step.equals("READY")) {
+            return "starting, planning";
+        }
+        return step.replaceAll(" [0-9].*", ""); // the writer's steps: "writing 12" is "writing"
+    }
+
+    private static String where(int run, String table, CrashProcess.KillPoint kill, CrashProcess.Outcome o) {
+        return "seed " + SEED + ", run " + run + ", table " + table + ", "
+                + (o.killed() ? "killed " + kill + " at '" + o.lastStep() + "'" : "finished before " + kill)
+                + "\nchild log:\n" + tail(o.log());
+    }
+
+    private static String tail(String log) {
+        String[] lines = log.split("\n");
+        return String.join("\n", java.util.Arrays.asList(lines).subList(Math.max(0, lines.length - 30), lines.length));
+    }
+
+    /**
+     * After the crashes and an uncrashed full compaction: the checks, the changelog replay, and
+     * orphan cleanup (nothing runs now, so no threshold is needed) leaving exactly the referenced
+     * files, after which every snapshot still reads.
+     */
+    private static void finish(FileStoreTable t, String table) throws InterruptedException {
+        long last = CrashModel.check(t, table + " after the crashes");
+        assertThat(TableModel.toContents(TestTables.scan(t)))
+                .as("%s: the final scan", table)
+                .isEqualTo(CrashModel.contentsAfter(last));
+        ChangelogOptions.Producer producer = t.schema().tableOptions().get(ChangelogOptions.CHANGELOG_PRODUCER);
+        if (t.snapshotManager().earliestId().getAsLong() == 1) {
+            if (producer == ChangelogOptions.Producer.INPUT) {
+                // the input changelog is the writer's input as given, each commit's rows once
+                assertThat(changes(t)).as("%s: the input changelog", table).isEqualTo(inputOf(last));
+            } else if (producer != ChangelogOptions.Producer.NONE) {
+                assertThat(ChangelogReplay.replay(t))
+                        .as("%s: the changelog replay", table)
+                        .isEqualTo(TableModel.toContents(TestTables.scan(t)));
+            }
+        }
+        Thread.sleep(1_500); // past the killed writers' heartbeat timeout (CrashModel.SHORT_HEARTBEAT)
+        OrphanFilesClean.olderThanAllowingRecent(t.copyWithOptions(CrashModel.SHORT_HEARTBEAT).context(), Duration.ZERO)
+                .clean();
+        assertThat(TableFiles.onDisk(t))
+                .as("%s: after orphan cleanup only referenced files are left", table)
+                .isEqualTo(TableFiles.referenced(t));
+        CrashModel.check(t, table + " after orphan cleanup");
+    }
+
+    /** Every change of the table's changelog, as "kind fields", sorted (a multiset). */
+    private static List<String> changes(FileStoreTable t) {
+        List<String> out = new java.util.ArrayList<>();
+        try (CloseableIterator<GenericRow> it =
+                t.newIncrementalRead().read(0, t.snapshotManager().latestId().getAsLong())) {
+            it.forEachRemaining(r -> out.add(r.kind() + " " + java.util.Arrays.asList(r.fields())));
+        }
+        java.util.Collections.sort(out);
+        return out;
+    }
+
+    private static List<String> inputOf(long lastIdentifier) {
+        List<String> out = new java.util.ArrayList<>();
+        for (long id = 1; id <= lastIdentifier; id++) {
+            CrashModel.rows(id).forEach(r -> out.add(r.kind() + " " + java.util.Arrays.asList(r.fields())));
+        }
+        java.util.Collections.sort(out);
+        return out;
+    }
+
+    private void report(String what, int minPhases) {
+        System.out.printf("crash points (%s, seed %d): %d killed, %d finished before the kill; phases %s%n",
+                what, SEED, killed, finished, phases);
+        assertThat(killed).as("%s: runs killed before they finished", what).isPositive();
+        if (RUNS >= 20) {
+            assertThat(phases.size()).as("%s: kills spread over the phases %s", what, phases).isGreaterThanOrEqualTo(minPhases);
+        }
+    }
+}
