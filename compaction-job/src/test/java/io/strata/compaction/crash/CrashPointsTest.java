@@ -177,8 +177,14 @@ class CrashPointsTest {
             return "snapshot published, not acknowledged";
         } else if (step.startsWith("CommitOperator: table")) {
             return "commit acknowledged";
+        } else if (step.startsWith("REWRITTEN")) {
+            return "a bucket rewritten";
+        } else if (step.startsWith("COMMITTED")) {
+            return "commit acknowledged";
         } else if (step.equals("READY")) {
             return "starting, planning";
+        } else if (step.equals("DONE")) {
+            return "done, exiting";
         }
         return step.replaceAll(" [0-9].*", ""); // the writer's steps: "writing 12" is "writing"
     }
