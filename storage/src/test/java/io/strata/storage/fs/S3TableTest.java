@@ -327,7 +327,13 @@ class S3TableTest {
         int committers = 3;
         int commits = 3;
         RacedCommits.race(() -> Catalog.open(warehouse, conf).getTable("db", "race"), committers, commits, 150);
-        RacedCommits.assertNoCommitLost(Catalog.open(warehouse, conf).getTable("db", "race"), committers, commits);
+        FileStoreTable raced = Catalog.open(warehouse, conf).getTable("db", "race");
+        RacedCommits.assertNoCommitLost(raced, committers, commits);
+        assertThat(io.strata.storage.maintenance.OrphanFilesClean.olderThanAllowingRecent(raced.context(), Duration.ZERO)
+                        .dryRun()
+                        .orphans())
+                .as("the attempts that lost the race removed what they wrote")
+                .isEmpty();
     }
 
     /** Two committer JVMs and this one, all on the PostgreSQL lock. */
