@@ -56,7 +56,7 @@ class CreateBadInputCommandsTest {
 
     @Test
     void anOptionOutOfRangeIsRefusedAndNoTableIsCreated() {
-        Result r = create("t", "--option", "num-sorted-run.compaction-trigger=0");
+        Result r = create("db.t", "--option", "num-sorted-run.compaction-trigger=0");
 
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.out()).isEmpty();
@@ -69,7 +69,7 @@ class CreateBadInputCommandsTest {
     @Test
     void optionsBreakingARuleBetweenThemAreRefusedNamingBoth() {
         Result r = create(
-                "t",
+                "db.t",
                 "--option", "num-sorted-run.compaction-trigger=8",
                 "--option", "num-sorted-run.stop-trigger=4");
 
@@ -82,7 +82,7 @@ class CreateBadInputCommandsTest {
 
     @Test
     void anUnknownOptionListsTheKnownOnes() {
-        Result r = create("t", "--option", "bukcet=3");
+        Result r = create("db.t", "--option", "bukcet=3");
 
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.err())
@@ -94,7 +94,7 @@ class CreateBadInputCommandsTest {
 
     @Test
     void aValueOfTheWrongTypeNamesOptionValueAndType() {
-        Result r = create("t", "--option", "bucket=four");
+        Result r = create("db.t", "--option", "bucket=four");
 
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.err())
@@ -104,7 +104,7 @@ class CreateBadInputCommandsTest {
 
     @Test
     void anOptionWithoutEqualsSignIsAUsageError() {
-        Result r = create("t", "--option", "bucket");
+        Result r = create("db.t", "--option", "bucket");
 
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("KEY=VALUE").contains("but was bucket").contains("Usage: strata create");
@@ -131,7 +131,7 @@ class CreateBadInputCommandsTest {
     @Test
     void aMissingSchemaFileSaysItDoesNotExist() {
         schema = dir.resolve("missing.json").toString();
-        Result r = create("t");
+        Result r = create("db.t");
 
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.err().strip()).isEqualTo("strata: error: schema file " + schema + " does not exist");
@@ -143,13 +143,13 @@ class CreateBadInputCommandsTest {
         Path bad = dir.resolve("bad.json");
         Files.writeString(bad, "{\"fields\":[{\"name\":\"id\",\"type\":\"BIGNUM\"}],\"primaryKey\":[\"id\"]}");
         schema = bad.toString();
-        Result r = create("t");
+        Result r = create("db.t");
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.err())
                 .startsWith("strata: error: schema file " + bad + ": field 'id': unknown type 'BIGNUM' (known: ");
 
         Files.writeString(bad, "{not json");
-        r = create("t");
+        r = create("db.t");
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.err()).startsWith("strata: error: schema file " + bad + ": cannot read: ");
         assertNoTable("t");
@@ -160,7 +160,7 @@ class CreateBadInputCommandsTest {
         Path file = dir.resolve("afile");
         Files.writeString(file, "x");
         wh = file.toString();
-        Result r = create("t");
+        Result r = create("db.t");
 
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.err()).startsWith("strata: error: cannot create table db.t at ").contains("Not a directory");
@@ -169,10 +169,10 @@ class CreateBadInputCommandsTest {
 
     @Test
     void creatingATableTwiceSaysItExistsAndKeepsIt() {
-        assertThat(create("t").exit()).isZero();
+        assertThat(create("db.t").exit()).isZero();
         Map<String, String> before = DirListing.of(dir.resolve("wh"));
 
-        Result r = create("t", "--option", "bucket=4");
+        Result r = create("db.t", "--option", "bucket=4");
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.err()).startsWith("strata: error: table db.t already exists at ");
         assertThat(DirListing.of(dir.resolve("wh"))).isEqualTo(before);
@@ -180,7 +180,7 @@ class CreateBadInputCommandsTest {
 
     @Test
     void aTableWhoseStoredOptionsAreOutOfRangeFailsNamingTableFileAndOptionAndIsNotChanged() throws IOException {
-        assertThat(create("t").exit()).isZero();
+        assertThat(create("db.t").exit()).isZero();
         Path schemaFile = dir.resolve("wh").resolve("db.db").resolve("t").resolve("schema").resolve("schema-0");
         ObjectMapper json = new ObjectMapper();
         ObjectNode node = (ObjectNode) json.readTree(schemaFile.toFile());
