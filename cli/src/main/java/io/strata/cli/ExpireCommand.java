@@ -116,7 +116,10 @@ final class ExpireCommand implements Callable<Integer> {
             StringBuilder named = new StringBuilder();
             flags.forEach((key, flag) -> {
                 if (e.getMessage().contains("'" + key + "'")) {
-                    named.append(named.length() == 0 ? " (" : ", ").append(flag).append(" sets ").append(key);
+                    named.append(named.length() == 0 ? " (" : ", ")
+                            .append(flag)
+                            .append(" sets ")
+                            .append(key);
                 }
             });
             throw new IllegalArgumentException(e.getMessage() + (named.length() == 0 ? "" : named + ")"), e);

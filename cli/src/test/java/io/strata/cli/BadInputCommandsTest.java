@@ -99,7 +99,12 @@ class BadInputCommandsTest {
         Map<String, String> before = DirListing.of(table);
 
         Result r = run(
-                "compact", "--warehouse", wh, "--table", "db.t", "--table-option",
+                "compact",
+                "--warehouse",
+                wh,
+                "--table",
+                "db.t",
+                "--table-option",
                 "num-sorted-run.compaction-trigger=0");
 
         assertThat(r.exit()).isEqualTo(1);

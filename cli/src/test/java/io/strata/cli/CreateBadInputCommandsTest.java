@@ -41,8 +41,8 @@ class CreateBadInputCommandsTest {
     }
 
     private Result create(String table, String... more) {
-        List<String> args = new ArrayList<>(
-                List.of("create", "--warehouse", wh, "--table", table, "--schema-file", schema));
+        List<String> args =
+                new ArrayList<>(List.of("create", "--warehouse", wh, "--table", table, "--schema-file", schema));
         args.addAll(List.of(more));
         return run(args.toArray(String[]::new));
     }
@@ -69,9 +69,7 @@ class CreateBadInputCommandsTest {
     @Test
     void optionsBreakingARuleBetweenThemAreRefusedNamingBoth() {
         Result r = create(
-                "db.t",
-                "--option", "num-sorted-run.compaction-trigger=8",
-                "--option", "num-sorted-run.stop-trigger=4");
+                "db.t", "--option", "num-sorted-run.compaction-trigger=8", "--option", "num-sorted-run.stop-trigger=4");
 
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.err().strip())
@@ -163,7 +161,9 @@ class CreateBadInputCommandsTest {
         Result r = create("db.t");
 
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.err()).startsWith("strata: error: cannot create table db.t at ").contains("Not a directory");
+        assertThat(r.err())
+                .startsWith("strata: error: cannot create table db.t at ")
+                .contains("Not a directory");
         assertThat(Files.readString(file)).isEqualTo("x");
     }
 
@@ -181,7 +181,11 @@ class CreateBadInputCommandsTest {
     @Test
     void aTableWhoseStoredOptionsAreOutOfRangeFailsNamingTableFileAndOptionAndIsNotChanged() throws IOException {
         assertThat(create("db.t").exit()).isZero();
-        Path schemaFile = dir.resolve("wh").resolve("db.db").resolve("t").resolve("schema").resolve("schema-0");
+        Path schemaFile = dir.resolve("wh")
+                .resolve("db.db")
+                .resolve("t")
+                .resolve("schema")
+                .resolve("schema-0");
         ObjectMapper json = new ObjectMapper();
         ObjectNode node = (ObjectNode) json.readTree(schemaFile.toFile());
         ((ObjectNode) node.get("options")).put("target-file-size", "0 b");

@@ -24,10 +24,14 @@ public final class OptionRules {
                             + "(unset: `snapshot.num-retained.min`)",
                     OptionRules::changelogRetention),
             notBelow(CommitOptions.MAX_RETRY_WAIT, CommitOptions.MIN_RETRY_WAIT),
-            new Rule("at most one of `commit.lock.class` and `commit.lock.jdbc.url`", o -> o.contains(CommitOptions.LOCK_CLASS)
-                            && o.contains(CommitOptions.LOCK_JDBC_URL)
-                    ? "options 'commit.lock.class' and 'commit.lock.jdbc.url' are both set: a table has one commit lock"
-                    : null));
+            new Rule("at most one of `commit.lock.class` and `commit.lock.jdbc.url`", OptionRules::twoLocks));
+
+    private static String twoLocks(TableOptions o) {
+        return o.contains(CommitOptions.LOCK_CLASS) && o.contains(CommitOptions.LOCK_JDBC_URL)
+                ? "options 'commit.lock.class' and 'commit.lock.jdbc.url' are both set: set one of them, not both "
+                        + "(a table has one commit lock)"
+                : null;
+    }
 
     /** The rules as docs/OPTIONS.md states them. */
     public static List<String> texts() {

@@ -36,7 +36,8 @@ public final class OptionsDocGenerator {
             sb.append("\n## ")
                     .append(group.getSimpleName().replace("Options", ""))
                     .append("\n\n");
-            sb.append("| key | type | default | range | per run | description |\n| --- | --- | --- | --- | --- | --- |\n");
+            sb.append(
+                    "| key | type | default | range | per run | description |\n| --- | --- | --- | --- | --- | --- |\n");
             for (ConfigOption<?> o : OptionRegistry.optionsOf(group)) {
                 sb.append("| `")
                         .append(o.key())

@@ -1,8 +1,8 @@
 package io.strata.storage.options;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,7 +29,9 @@ class OptionRangesTest {
             boolean ranged = RANGED_TYPES.contains(o.typeName())
                     || o.typeName().startsWith("memory size")
                     || o.typeName().startsWith("duration");
-            assertThat(o.rangeText() != null).as(o.key() + " (" + o.typeName() + ") declares a range").isEqualTo(ranged);
+            assertThat(o.rangeText() != null)
+                    .as(o.key() + " (" + o.typeName() + ") declares a range")
+                    .isEqualTo(ranged);
         }
     }
 
@@ -38,7 +40,8 @@ class OptionRangesTest {
         assertThatCode(() -> TableOptions.validate("table db.t", Map.of())).doesNotThrowAnyException();
         for (ConfigOption<?> o : OptionRegistry.all().values()) {
             if (o.defaultValue() != null) {
-                assertThatCode(() -> TableOptions.validate("table db.t", Map.of(o.key(), formatted(o, o.defaultValue()))))
+                assertThatCode(() ->
+                                TableOptions.validate("table db.t", Map.of(o.key(), formatted(o, o.defaultValue()))))
                         .as(o.key())
                         .doesNotThrowAnyException();
             }
@@ -51,7 +54,9 @@ class OptionRangesTest {
             for (String v : atBounds(o)) {
                 Map<String, String> m = new HashMap<>(COMPANIONS.getOrDefault(o.key(), Map.of()));
                 m.put(o.key(), v);
-                assertThatCode(() -> TableOptions.validate("table db.t", m)).as(o.key() + "=" + v).doesNotThrowAnyException();
+                assertThatCode(() -> TableOptions.validate("table db.t", m))
+                        .as(o.key() + "=" + v)
+                        .doesNotThrowAnyException();
             }
         }
     }
@@ -79,8 +84,7 @@ class OptionRangesTest {
 
     @Test
     void theIssuesExampleReadsAsDocumented() {
-        assertThatThrownBy(() -> TableOptions.validate(
-                        "table db.t", Map.of("num-sorted-run.compaction-trigger", "0")))
+        assertThatThrownBy(() -> TableOptions.validate("table db.t", Map.of("num-sorted-run.compaction-trigger", "0")))
                 .hasMessage("table db.t: option 'num-sorted-run.compaction-trigger' = 0 is out of range: "
                         + "must be between 1 and 1000");
         assertThatThrownBy(() -> TableOptions.validate("table db.t", Map.of("target-file-size", "0 mb")))
@@ -132,9 +136,9 @@ class OptionRangesTest {
                 .hasMessage("table db.t: option 'commit.max-retry-wait' = 1 s must be >= option "
                         + "'commit.min-retry-wait' = 2 s");
         assertThatThrownBy(() -> TableOptions.validate(
-                        "table db.t",
-                        Map.of("commit.lock.class", "a.B", "commit.lock.jdbc.url", "jdbc:h2:mem:x")))
-                .hasMessageContaining("table db.t: options 'commit.lock.class' and 'commit.lock.jdbc.url' are both set");
+                        "table db.t", Map.of("commit.lock.class", "a.B", "commit.lock.jdbc.url", "jdbc:h2:mem:x")))
+                .hasMessageContaining(
+                        "table db.t: options 'commit.lock.class' and 'commit.lock.jdbc.url' are both set");
     }
 
     @Test

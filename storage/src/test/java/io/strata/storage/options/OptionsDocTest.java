@@ -43,13 +43,12 @@ class OptionsDocTest {
     void docsStateEveryOptionsRangeAndTheRulesBetweenOptions() {
         String doc = OptionsDocGenerator.generate();
         for (ConfigOption<?> o : OptionRegistry.all().values()) {
-            assertThat(perRunCell(doc, o.key(), 3))
-                    .as(o.key())
-                    .isEqualTo(o.rangeText() == null ? "-" : o.rangeText());
+            assertThat(perRunCell(doc, o.key(), 3)).as(o.key()).isEqualTo(o.rangeText() == null ? "-" : o.rangeText());
         }
         assertThat(perRunCell(doc, "num-sorted-run.compaction-trigger", 3)).isEqualTo("between 1 and 1000");
         assertThat(perRunCell(doc, "target-file-size", 3)).isEqualTo("> 0");
-        assertThat(doc).contains("## Rules between options")
+        assertThat(doc)
+                .contains("## Rules between options")
                 .contains("- `num-sorted-run.stop-trigger` >= `num-sorted-run.compaction-trigger`")
                 .contains("- `snapshot.num-retained.max` >= `snapshot.num-retained.min`");
     }

@@ -350,7 +350,8 @@ class BadInputTest {
         String original = Files.readString(schema);
         ObjectNode node = (ObjectNode) new ObjectMapper().readTree(original);
         ((ObjectNode) node.get("options")).put("num-sorted-run.compaction-trigger", "0");
-        Files.writeString(schema, new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(node));
+        Files.writeString(
+                schema, new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(node));
         Map<String, String> before = DirListing.of(tableDir);
 
         Catalog fresh = Catalog.open(warehouse.toString());
@@ -362,7 +363,9 @@ class BadInputTest {
                     }
                 },
                 () -> fresh.getTable("db", "t").newSnapshotExpiration().expire(),
-                () -> fresh.getTable("db", "t").newOrphanFilesClean(Duration.ofHours(1)).clean());
+                () -> fresh.getTable("db", "t")
+                        .newOrphanFilesClean(Duration.ofHours(1))
+                        .clean());
         for (ThrowingCallable call : calls) {
             assertThatThrownBy(call)
                     .isInstanceOf(InvalidOptionException.class)
