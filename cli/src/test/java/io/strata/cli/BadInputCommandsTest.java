@@ -140,4 +140,66 @@ class BadInputCommandsTest {
                         + "--retain-max sets snapshot.num-retained.max)");
         assertThat(DirListing.of(table)).isEqualTo(before);
     }
+
+    @Test
+    void aSnapshotPastTheLatestNamesTheLatest() {
+        for (String command : new String[] {"scan", "files", "buckets"}) {
+            Result r = run(command, "--warehouse", wh, "--table", "db.t", "--snapshot", "99");
+
+            assertThat(r.exit()).as(command).isEqualTo(1);
+            assertThat(r.out()).as(command).isEmpty();
+            assertThat(r.err().strip())
+                    .as(command)
+                    .isEqualTo("strata: error: table db.t has no snapshot 99: the latest is 5");
+        }
+    }
+
+    @Test
+    void anExpiredSnapshotNamesTheEarliestRetained() {
+        Result expire = run(
+                "expire",
+                "--warehouse",
+                wh,
+                "--table",
+                "db.t",
+                "--retain-min",
+                "1",
+                "--retain-max",
+                "2",
+                "--older-than",
+                "0 s");
+        assertThat(expire.exit()).as(expire.err()).isZero();
+
+        Result r = run("scan", "--warehouse", wh, "--table", "db.t", "--snapshot", "1", "--count");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err().strip())
+                .isEqualTo("strata: error: table db.t: snapshot 1 has expired; the earliest retained snapshot is 4");
+    }
+
+    @Test
+    void genWithARunOptionOutOfRangeCommitsNothing() {
+        Path table = dir.resolve("wh").resolve("db.db").resolve("t");
+        Map<String, String> before = DirListing.of(table);
+
+        Result r = run(
+                "gen",
+                "--warehouse",
+                wh,
+                "--table",
+                "db.t",
+                "--commits",
+                "1",
+                "--rows-per-commit",
+                "10",
+                "--key-space",
+                "10",
+                "--option",
+                "write-buffer-size=0");
+
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err().strip())
+                .isEqualTo("strata: error: table db.t: option 'write-buffer-size' = 0 is out of range: must be > 0");
+        assertThat(DirListing.of(table)).isEqualTo(before);
+    }
 }
