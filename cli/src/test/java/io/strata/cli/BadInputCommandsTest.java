@@ -174,7 +174,7 @@ class BadInputCommandsTest {
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.out()).isEmpty();
         assertThat(r.err().strip())
-                .isEqualTo("strata: error: table db.t: snapshot 1 has expired; the earliest retained snapshot is 4");
+                .isEqualTo("strata: error: table db.t: snapshot 1 has expired; the earliest retained snapshot is 5");
     }
 
     @Test
