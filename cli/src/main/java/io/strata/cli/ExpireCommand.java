@@ -4,9 +4,7 @@ import io.strata.storage.maintenance.ExpirePlan;
 import io.strata.storage.maintenance.ExpireResult;
 import io.strata.storage.maintenance.SnapshotExpiration;
 import io.strata.storage.maintenance.TableFile;
-import io.strata.storage.options.ConfigOption;
 import io.strata.storage.options.ExpireOptions;
-import io.strata.storage.options.InvalidOptionException;
 import io.strata.storage.table.FileStoreTable;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -77,14 +75,14 @@ final class ExpireCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Map<String, String> run = new LinkedHashMap<>();
-        Map<String, String> flags = new LinkedHashMap<>();
-        put(run, flags, "--retain-min", ExpireOptions.NUM_RETAINED_MIN, retainMin);
-        put(run, flags, "--retain-max", ExpireOptions.NUM_RETAINED_MAX, retainMax);
-        put(run, flags, "--older-than", ExpireOptions.TIME_RETAINED, olderThan);
-        put(run, flags, "--max-deletes", ExpireOptions.EXPIRE_LIMIT, maxDeletes);
-        put(run, flags, "--max-deletes-per-second", ExpireOptions.DELETES_PER_SECOND, deletesPerSecond);
-        FileStoreTable table = openWith(target.openTable(), run, flags);
+        RunFlags flags = new RunFlags()
+                .put("--retain-min", ExpireOptions.NUM_RETAINED_MIN, retainMin)
+                .put("--retain-max", ExpireOptions.NUM_RETAINED_MAX, retainMax)
+                .put("--older-than", ExpireOptions.TIME_RETAINED, olderThan)
+                .put("--max-deletes", ExpireOptions.EXPIRE_LIMIT, maxDeletes)
+                .put("--max-deletes-per-second", ExpireOptions.DELETES_PER_SECOND, deletesPerSecond);
+        Map<String, String> run = flags.options();
+        FileStoreTable table = flags.open(target.openTable());
         SnapshotExpiration expiration = table.newSnapshotExpiration();
         jobOptions.job(target, run).ifPresent(expiration::deletingWith);
         ExpireResult r = dryRun ? expiration.dryRun() : expiration.expire();
@@ -95,35 +93,6 @@ final class ExpireCommand implements Callable<Integer> {
             printTable(out, r);
         }
         return 0;
-    }
-
-    private static void put(
-            Map<String, String> run, Map<String, String> flags, String flag, ConfigOption<?> option, Object value) {
-        if (value != null) {
-            run.put(option.key(), String.valueOf(value));
-            flags.put(option.key(), flag);
-        }
-    }
-
-    /**
-     * {@code table} with this run's options; an option a flag set and the table refuses is named
-     * with its flag too, since the user typed the flag.
-     */
-    static FileStoreTable openWith(FileStoreTable table, Map<String, String> run, Map<String, String> flags) {
-        try {
-            return table.copyWithOptions(run);
-        } catch (InvalidOptionException e) {
-            StringBuilder named = new StringBuilder();
-            flags.forEach((key, flag) -> {
-                if (e.getMessage().contains("'" + key + "'")) {
-                    named.append(named.length() == 0 ? " (" : ", ")
-                            .append(flag)
-                            .append(" sets ")
-                            .append(key);
-                }
-            });
-            throw new IllegalArgumentException(e.getMessage() + (named.length() == 0 ? "" : named + ")"), e);
-        }
     }
 
     /** The files a dry run would delete, or those a run deleted. */

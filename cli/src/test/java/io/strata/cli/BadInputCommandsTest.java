@@ -202,4 +202,18 @@ class BadInputCommandsTest {
                 .isEqualTo("strata: error: table db.t: option 'write-buffer-size' = 0 is out of range: must be > 0");
         assertThat(DirListing.of(table)).isEqualTo(before);
     }
+
+    @Test
+    void partitionExpirationOfZeroIsRefusedInsteadOfDroppingEveryPartition() {
+        Path table = dir.resolve("wh").resolve("db.db").resolve("t");
+        Map<String, String> before = DirListing.of(table);
+
+        Result r = run("expire-partitions", "--warehouse", wh, "--table", "db.t", "--older-than", "0 s");
+
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err().strip())
+                .isEqualTo("strata: error: table db.t: option 'partition.expiration-time' = 0 s is out of range: "
+                        + "must be > 0 (--older-than sets partition.expiration-time)");
+        assertThat(DirListing.of(table)).isEqualTo(before);
+    }
 }
