@@ -75,23 +75,14 @@ final class ExpireCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Map<String, String> run = new LinkedHashMap<>();
-        if (retainMin != null) {
-            run.put(ExpireOptions.NUM_RETAINED_MIN.key(), String.valueOf(retainMin));
-        }
-        if (retainMax != null) {
-            run.put(ExpireOptions.NUM_RETAINED_MAX.key(), String.valueOf(retainMax));
-        }
-        if (olderThan != null) {
-            run.put(ExpireOptions.TIME_RETAINED.key(), olderThan);
-        }
-        if (maxDeletes != null) {
-            run.put(ExpireOptions.EXPIRE_LIMIT.key(), String.valueOf(maxDeletes));
-        }
-        if (deletesPerSecond != null) {
-            run.put(ExpireOptions.DELETES_PER_SECOND.key(), String.valueOf(deletesPerSecond));
-        }
-        FileStoreTable table = target.openTable().copyWithOptions(run);
+        RunFlags flags = new RunFlags()
+                .put("--retain-min", ExpireOptions.NUM_RETAINED_MIN, retainMin)
+                .put("--retain-max", ExpireOptions.NUM_RETAINED_MAX, retainMax)
+                .put("--older-than", ExpireOptions.TIME_RETAINED, olderThan)
+                .put("--max-deletes", ExpireOptions.EXPIRE_LIMIT, maxDeletes)
+                .put("--max-deletes-per-second", ExpireOptions.DELETES_PER_SECOND, deletesPerSecond);
+        Map<String, String> run = flags.options();
+        FileStoreTable table = flags.open(target.openTable());
         SnapshotExpiration expiration = table.newSnapshotExpiration();
         jobOptions.job(target, run).ifPresent(expiration::deletingWith);
         ExpireResult r = dryRun ? expiration.dryRun() : expiration.expire();

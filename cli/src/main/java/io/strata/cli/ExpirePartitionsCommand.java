@@ -4,8 +4,6 @@ import io.strata.storage.maintenance.PartitionExpiration;
 import io.strata.storage.options.ExpireOptions;
 import io.strata.storage.table.FileStoreTable;
 import java.io.PrintWriter;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -52,17 +50,11 @@ final class ExpirePartitionsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Map<String, String> run = new LinkedHashMap<>();
-        if (olderThan != null) {
-            run.put(ExpireOptions.PARTITION_EXPIRATION_TIME.key(), olderThan);
-        }
-        if (pattern != null) {
-            run.put(ExpireOptions.PARTITION_TIMESTAMP_PATTERN.key(), pattern);
-        }
-        if (formatter != null) {
-            run.put(ExpireOptions.PARTITION_TIMESTAMP_FORMATTER.key(), formatter);
-        }
-        FileStoreTable table = target.openTable().copyWithOptions(run);
+        FileStoreTable table = new RunFlags()
+                .put("--older-than", ExpireOptions.PARTITION_EXPIRATION_TIME, olderThan)
+                .put("--timestamp-pattern", ExpireOptions.PARTITION_TIMESTAMP_PATTERN, pattern)
+                .put("--timestamp-formatter", ExpireOptions.PARTITION_TIMESTAMP_FORMATTER, formatter)
+                .open(target.openTable());
         PartitionExpiration.Result r = dryRun
                 ? table.newPartitionExpiration().dryRun()
                 : table.newPartitionExpiration().expire();

@@ -67,11 +67,10 @@ final class OrphanCleanCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--older-than: " + e.getMessage(), e);
         }
-        FileStoreTable table = target.openTable();
-        Map<String, String> run = deletesPerSecond == null
-                ? Map.of()
-                : Map.of(ExpireOptions.DELETES_PER_SECOND.key(), String.valueOf(deletesPerSecond));
-        table = table.copyWithOptions(run);
+        RunFlags flags =
+                new RunFlags().put("--max-deletes-per-second", ExpireOptions.DELETES_PER_SECOND, deletesPerSecond);
+        Map<String, String> run = flags.options();
+        FileStoreTable table = flags.open(target.openTable());
         OrphanFilesClean clean = allowRecent
                 ? OrphanFilesClean.olderThanAllowingRecent(table.context(), age)
                 : table.newOrphanFilesClean(age);

@@ -92,6 +92,7 @@ final class ScanCommand implements Callable<Integer> {
         if ((snapshot != null ? 1 : 0) + (timestamp != null ? 1 : 0) + (tag != null ? 1 : 0) > 1) {
             throw new IllegalArgumentException("give one of --snapshot, --timestamp and --tag");
         }
+        checkArguments();
         FileStoreTable table = target.openTable();
         ReadBuilder read = table.newReadBuilder();
         if (snapshot != null) {
@@ -169,6 +170,25 @@ final class ScanCommand implements Callable<Integer> {
      * and the counts go to stderr, so stdout is JSON only; with --json --count the counts are one
      * JSON object on stdout.
      */
+    /** Arguments no table can answer, refused before the table is opened. */
+    private void checkArguments() {
+        if (snapshot != null && snapshot < 1) {
+            throw new IllegalArgumentException("--snapshot " + snapshot + " is not a snapshot id: ids start at 1");
+        }
+        if (fromSnapshot < 0) {
+            throw new IllegalArgumentException("--from-snapshot " + fromSnapshot
+                    + " is not a snapshot id: give 0 for the changes from the first snapshot, or a snapshot id");
+        }
+        if (!changelog && spec.commandLine().getParseResult().hasMatchedOption("--from-snapshot")) {
+            // without --changelog the scan would read the whole table and look like an answer to it
+            throw new IllegalArgumentException(
+                    "--from-snapshot takes --changelog (the changes after a snapshot); to read one snapshot give --snapshot");
+        }
+        if (limit < -1) {
+            throw new IllegalArgumentException("--limit " + limit + " is not a row count: give N >= 0, or -1 for all");
+        }
+    }
+
     private void printChangelog(PrintWriter out, FileStoreTable table, long to) {
         List<DataField> fields = table.schema().fields();
         String[] header = new String[fields.size() + 1];

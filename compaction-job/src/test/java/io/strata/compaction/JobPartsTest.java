@@ -186,6 +186,33 @@ class JobPartsTest {
     }
 
     @Test
+    void aTableOptionOutOfRangeIsRefusedWhenThePipelineIsBuilt() {
+        JobTestSupport.create(
+                dir.toString(),
+                "t",
+                false,
+                2,
+                Map.of("commit.lock.class", "io.strata.storage.fs.CommitLockTest$JvmLock"));
+        Map<String, String> cases = Map.of(
+                "num-sorted-run.compaction-trigger=0",
+                        "table db.t: option 'num-sorted-run.compaction-trigger' = 0 is out of range: must be between 1 "
+                                + "and 1000",
+                "target-file-size=0 mb", "table db.t: option 'target-file-size' = 0 mb is out of range: must be > 0",
+                "num-sorted-run.stop-trigger=2",
+                        "table db.t: option 'num-sorted-run.stop-trigger' = 2 must be >= option "
+                                + "'num-sorted-run.compaction-trigger' = 3");
+        cases.forEach((option, message) -> {
+            JobSpec spec =
+                    JobTestSupport.spec(dir.toString(), "full", "batch", 1, "--table", "t", "--table-option", option);
+            assertThatThrownBy(
+                            () -> CompactionPipeline.build(StreamExecutionEnvironment.getExecutionEnvironment(), spec))
+                    .as(option)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage(message);
+        });
+    }
+
+    @Test
     void aTableOptionThatDefinesTheTableIsRefusedWhenThePipelineIsBuilt() {
         JobTestSupport.create(
                 dir.toString(),

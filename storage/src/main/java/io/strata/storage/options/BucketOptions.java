@@ -7,6 +7,7 @@ public final class BucketOptions {
     public static final ConfigOption<Integer> BUCKET = ConfigOption.key("bucket")
             .intType()
             .defaultValue(1)
+            .atLeast(1)
             .definesTable()
             .withDescription(
                     "Fixed number of buckets per partition. Each bucket of a primary-key table is one LSM tree. "

@@ -27,6 +27,7 @@ public final class ChangelogOptions {
     public static final ConfigOption<Long> LOOKUP_CACHE_MAX_DISK_SIZE = ConfigOption.key("lookup.cache-max-disk-size")
             .memoryType()
             .noDefault()
+            .positive()
             .perRun()
             .withDescription("lookup: local disk for the lookup files of higher-level data files (a memory-mapped "
                     + "hash index per file, built once and kept across compactions), evicted least recently used "

@@ -9,6 +9,7 @@ public final class CommitOptions {
     public static final ConfigOption<Integer> MAX_RETRIES = ConfigOption.key("commit.max-retries")
             .intType()
             .defaultValue(10)
+            .atLeast(0)
             .perRun()
             .withDescription("How often a commit that lost the race for the next snapshot id re-reads the latest "
                     + "snapshot, re-checks conflicts and tries again before failing.");
@@ -16,12 +17,14 @@ public final class CommitOptions {
     public static final ConfigOption<Duration> MIN_RETRY_WAIT = ConfigOption.key("commit.min-retry-wait")
             .durationType()
             .defaultValue(Duration.ofMillis(10))
+            .atLeast(Duration.ZERO)
             .perRun()
             .withDescription("First back-off after a lost race; doubled per retry with jitter.");
 
     public static final ConfigOption<Duration> MAX_RETRY_WAIT = ConfigOption.key("commit.max-retry-wait")
             .durationType()
             .defaultValue(Duration.ofSeconds(10))
+            .atLeast(Duration.ZERO)
             .perRun()
             .withDescription("Longest back-off between commit retries.");
 
@@ -64,6 +67,7 @@ public final class CommitOptions {
     public static final ConfigOption<Duration> LOCK_LEASE = ConfigOption.key("commit.lock.lease")
             .durationType()
             .defaultValue(Duration.ofMinutes(1))
+            .atLeast(Duration.ofMillis(100))
             .perRun()
             .withDescription(
                     "How long a JDBC commit lock stays valid without renewal; its holder renews it every third "
@@ -73,6 +77,7 @@ public final class CommitOptions {
     public static final ConfigOption<Duration> LOCK_ACQUIRE_TIMEOUT = ConfigOption.key("commit.lock.acquire-timeout")
             .durationType()
             .defaultValue(Duration.ofMinutes(5))
+            .atLeast(Duration.ZERO)
             .perRun()
             .withDescription("How long a commit waits for the JDBC commit lock before failing, naming the holder.");
 }

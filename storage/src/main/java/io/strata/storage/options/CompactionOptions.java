@@ -7,6 +7,7 @@ public final class CompactionOptions {
     public static final ConfigOption<Integer> COMPACTION_TRIGGER = ConfigOption.key("num-sorted-run.compaction-trigger")
             .intType()
             .defaultValue(5)
+            .between(1, 1000)
             .perRun()
             .withDescription("Sorted runs of a bucket above which compaction must pick runs (level-0 files count one "
                     + "each, every other level one).");
@@ -14,6 +15,7 @@ public final class CompactionOptions {
     public static final ConfigOption<Integer> STOP_TRIGGER = ConfigOption.key("num-sorted-run.stop-trigger")
             .intType()
             .derivedDefault("num-sorted-run.compaction-trigger + 3", o -> o.get(COMPACTION_TRIGGER) + 3)
+            .atLeast(1)
             .perRun()
             .withDescription("Sorted runs at which a writer that compacts inline waits for compaction.");
 
@@ -25,6 +27,7 @@ public final class CompactionOptions {
     public static final ConfigOption<Integer> NUM_LEVELS = ConfigOption.key("num-levels")
             .intType()
             .derivedDefault("num-sorted-run.compaction-trigger + 1", o -> o.get(COMPACTION_TRIGGER) + 1)
+            .between(2, 1024)
             .definesTable()
             .withDescription("Levels of a bucket's LSM tree (0 .. num-levels - 1). The default is derived from the "
                     + "table's trigger: a run that changes the trigger keeps the table's levels.");
@@ -33,6 +36,7 @@ public final class CompactionOptions {
                     "compaction.max-size-amplification-percent")
             .intType()
             .defaultValue(200)
+            .atLeast(0)
             .perRun()
             .withDescription("Full compaction when the runs above the oldest one hold more than this percentage "
                     + "of the oldest run's size.");
@@ -40,6 +44,7 @@ public final class CompactionOptions {
     public static final ConfigOption<Integer> SIZE_RATIO = ConfigOption.key("compaction.size-ratio")
             .intType()
             .defaultValue(1)
+            .atLeast(0)
             .perRun()
             .withDescription("Percentage of flexibility when comparing adjacent sorted run sizes: a run joins the "
                     + "candidates if their total size * (100 + ratio) / 100 is at least its size.");
@@ -47,6 +52,7 @@ public final class CompactionOptions {
     public static final ConfigOption<Double> SMALL_FILE_RATIO = ConfigOption.key("compaction.small-file-ratio")
             .doubleType()
             .defaultValue(0.7)
+            .between(0.0, 1.0)
             .perRun()
             .withDescription("A file alone in its section is moved up a level without rewriting (metadata only) unless "
                     + "it is smaller than this ratio of target-file-size; small ones are rewritten together.");
@@ -70,6 +76,7 @@ public final class CompactionOptions {
                     "lookup-compact.max-interval")
             .intType()
             .derivedDefault("num-sorted-run.compaction-trigger * 2", o -> o.get(COMPACTION_TRIGGER) * 2)
+            .atLeast(1)
             .perRun()
             .withDescription(
                     "Gentle lookup: most compaction triggers (flushes) between two forced level-0 " + "compactions.");
@@ -77,6 +84,7 @@ public final class CompactionOptions {
     public static final ConfigOption<Integer> SORT_SPILL_THRESHOLD = ConfigOption.key("sort-spill-threshold")
             .intType()
             .defaultValue(10)
+            .atLeast(2)
             .perRun()
             .withDescription("Most sorted runs merged at once. A section with more runs is merged in batches through "
                     + "local spill files, so compaction memory does not grow with the number of runs.");

@@ -7,7 +7,10 @@ import java.util.function.Function;
 /**
  * A typed table option: key, default, {@link Scope} and description, declared once in an option
  * group class ({@link WriteOptions}, {@link MergeOptions}, ...). {@link OptionRegistry} collects
- * the groups; docs/OPTIONS.md is generated from them.
+ * the groups; docs/OPTIONS.md is generated from them. A numeric, size or duration option declares
+ * its allowed range ({@link Typed#atLeast}, {@link Typed#between}, {@link Typed#positive});
+ * {@link TableOptions#validate} checks every value against it, and {@link OptionRules} checks the
+ * rules between options.
  */
 public final class ConfigOption<T> {
 
@@ -36,6 +39,10 @@ public final class ConfigOption<T> {
     private final String typeName;
     private final Function<String, T> parser;
     private final Function<T, String> formatter;
+    private final T min;
+    private final boolean minExclusive;
+    private final T max;
+    private final String rangeText;
 
     private ConfigOption(Typed<T> typed, Scope scope, String description) {
         this.key = typed.key;
@@ -47,6 +54,10 @@ public final class ConfigOption<T> {
         this.typeName = typed.typeName;
         this.parser = typed.parser;
         this.formatter = typed.formatter;
+        this.min = typed.min;
+        this.minExclusive = typed.minExclusive;
+        this.max = typed.max;
+        this.rangeText = typed.rangeText;
     }
 
     public String key() {
@@ -84,11 +95,59 @@ public final class ConfigOption<T> {
         try {
             return parser.apply(raw.trim());
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException(
+            throw new InvalidOptionException(
                     "option '" + key + "' has invalid value '" + raw + "': expected " + typeName
                             + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"),
                     e);
         }
+    }
+
+    /**
+     * The allowed values as the docs and error messages state them (e.g. {@code >= 1},
+     * {@code between 0 and 1}), or {@code null} when every value of the type is allowed.
+     */
+    public String rangeText() {
+        return rangeText;
+    }
+
+    /**
+     * Checks {@code value} (a value of this option, as set or as its default derives) against
+     * the declared range.
+     *
+     * @param shown the value as the message should show it: the text the user gave, or how a
+     *        derived default came about
+     * @throws InvalidOptionException naming the option, the value and the allowed range
+     */
+    void checkRange(T value, String shown) {
+        if (value != null && rangeText != null && !inRange(value)) {
+            throw new InvalidOptionException(
+                    "option '" + key + "' = " + shown + " is out of range: must be " + rangeText);
+        }
+    }
+
+    private boolean inRange(T value) {
+        int low = compare(value, min);
+        return (minExclusive ? low > 0 : low >= 0) && (max == null || compare(value, max) <= 0);
+    }
+
+    /** The lowest value allowed, or the highest refused if {@link #minExclusive()}; null: no range. */
+    T min() {
+        return min;
+    }
+
+    boolean minExclusive() {
+        return minExclusive;
+    }
+
+    /** The highest value allowed, or null for none. */
+    T max() {
+        return max;
+    }
+
+    /** Numbers, sizes and durations, the only ranged types, are {@link Comparable}. */
+    @SuppressWarnings("unchecked")
+    private static <T> int compare(T value, T bound) {
+        return ((Comparable<T>) value).compareTo(bound);
     }
 
     /** The default as the docs state it: the declared value, or how a derived default is computed. */
@@ -187,6 +246,10 @@ public final class ConfigOption<T> {
         private T defaultValue;
         private Function<TableOptions, T> derivedDefault;
         private String derivedDefaultText;
+        private T min;
+        private boolean minExclusive;
+        private T max;
+        private String rangeText;
 
         Typed(String key, String typeName, Function<String, T> parser, Function<T, String> formatter) {
             this.key = key;
@@ -218,6 +281,29 @@ public final class ConfigOption<T> {
             this.defaultValue = null;
             this.derivedDefault = derived;
             this.derivedDefaultText = text;
+            return this;
+        }
+
+        /** Values below {@code min} are refused (sizes and durations compare as bytes and time). */
+        public Typed<T> atLeast(T min) {
+            return range(min, false, null, ">= " + formatter.apply(min));
+        }
+
+        /** Values outside {@code [min, max]} are refused. */
+        public Typed<T> between(T min, T max) {
+            return range(min, false, max, "between " + formatter.apply(min) + " and " + formatter.apply(max));
+        }
+
+        /** Zero and negative values are refused: a size of 0 bytes, a duration of 0, a count of 0. */
+        public Typed<T> positive() {
+            return range(parser.apply("0"), true, null, "> 0");
+        }
+
+        private Typed<T> range(T min, boolean minExclusive, T max, String text) {
+            this.min = min;
+            this.minExclusive = minExclusive;
+            this.max = max;
+            this.rangeText = text;
             return this;
         }
 

@@ -15,12 +15,14 @@ public final class ExpireOptions {
     public static final ConfigOption<Integer> NUM_RETAINED_MIN = ConfigOption.key("snapshot.num-retained.min")
             .intType()
             .defaultValue(10)
+            .atLeast(1)
             .perRun()
             .withDescription("Snapshots always kept, the latest included, however old (at least 1).");
 
     public static final ConfigOption<Integer> NUM_RETAINED_MAX = ConfigOption.key("snapshot.num-retained.max")
             .intType()
             .noDefault()
+            .atLeast(1)
             .perRun()
             .withDescription("Snapshots kept at most, however young; unset: no upper bound. At least "
                     + "snapshot.num-retained.min.");
@@ -28,6 +30,7 @@ public final class ExpireOptions {
     public static final ConfigOption<Duration> TIME_RETAINED = ConfigOption.key("snapshot.time-retained")
             .durationType()
             .defaultValue(Duration.ofHours(1))
+            .atLeast(Duration.ZERO)
             .perRun()
             .withDescription(
                     "Snapshots younger than this are kept (beyond snapshot.num-retained.max they go " + "anyway).");
@@ -35,6 +38,7 @@ public final class ExpireOptions {
     public static final ConfigOption<Duration> CONSUMER_EXPIRATION_TIME = ConfigOption.key("consumer.expiration-time")
             .durationType()
             .noDefault()
+            .positive()
             .perRun()
             .withDescription("A consumer whose position was not updated for this long is dropped by expiration and "
                     + "no longer holds snapshots back; unset: consumers are kept until deleted.");
@@ -42,6 +46,7 @@ public final class ExpireOptions {
     public static final ConfigOption<Duration> PARTITION_EXPIRATION_TIME = ConfigOption.key("partition.expiration-time")
             .durationType()
             .noDefault()
+            .positive()
             .perRun()
             .withDescription("Partitions whose time (from partition.timestamp-pattern and "
                     + "partition.timestamp-formatter) is older than this are dropped by partition expiration; "
@@ -68,6 +73,7 @@ public final class ExpireOptions {
                     "orphan-clean.writer-heartbeat-timeout")
             .durationType()
             .defaultValue(Duration.ofHours(1))
+            .atLeast(Duration.ofSeconds(1))
             .perRun()
             .withDescription("Running writers and compaction jobs register in the table's writer/ directory and "
                     + "renew a heartbeat there (every quarter of this time while active); orphan cleanup never "
@@ -79,6 +85,7 @@ public final class ExpireOptions {
     public static final ConfigOption<Integer> DELETE_THREADS = ConfigOption.key("maintenance.delete-threads")
             .intType()
             .defaultValue(4)
+            .atLeast(1)
             .perRun()
             .withDescription("Threads that delete the files expiration and orphan cleanup remove (at least 1); "
                     + "each deletes a page of files at a time, in one request where the store has bulk delete "
@@ -87,6 +94,7 @@ public final class ExpireOptions {
     public static final ConfigOption<Integer> DELETES_PER_SECOND = ConfigOption.key("maintenance.deletes-per-second")
             .intType()
             .noDefault()
+            .atLeast(1)
             .perRun()
             .withDescription("Files expiration and orphan cleanup delete per second at most, over all their "
                     + "threads, to spare the store's request rate; unset: as fast as it goes.");
@@ -94,6 +102,7 @@ public final class ExpireOptions {
     public static final ConfigOption<Integer> EXPIRE_LIMIT = ConfigOption.key("snapshot.expire.limit")
             .intType()
             .defaultValue(50)
+            .atLeast(1)
             .perRun()
             .withDescription("Snapshots one expiration run removes at most, so that a table that was not "
                     + "expired for long catches up over several runs instead of one long one (at least 1).");
@@ -102,6 +111,7 @@ public final class ExpireOptions {
                     "changelog.num-retained.min")
             .intType()
             .noDefault()
+            .atLeast(1)
             .perRun()
             .withDescription("Changes of this many latest snapshots are always kept, however old; unset: "
                     + "snapshot.num-retained.min. Changelog retention longer than snapshot retention keeps the "
@@ -111,6 +121,7 @@ public final class ExpireOptions {
                     "changelog.num-retained.max")
             .intType()
             .noDefault()
+            .atLeast(1)
             .perRun()
             .withDescription("Changes of at most this many latest snapshots are kept, however young; unset: "
                     + "snapshot.num-retained.max. At least changelog.num-retained.min.");
@@ -118,6 +129,7 @@ public final class ExpireOptions {
     public static final ConfigOption<Duration> CHANGELOG_TIME_RETAINED = ConfigOption.key("changelog.time-retained")
             .durationType()
             .noDefault()
+            .atLeast(Duration.ZERO)
             .perRun()
             .withDescription("Changes younger than this are kept (beyond changelog.num-retained.max they go "
                     + "anyway); unset: snapshot.time-retained.");

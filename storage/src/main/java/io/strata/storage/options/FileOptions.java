@@ -33,18 +33,21 @@ public final class FileOptions {
     public static final ConfigOption<Integer> ZSTD_LEVEL = ConfigOption.key("file.compression.zstd-level")
             .intType()
             .defaultValue(1)
+            .between(1, 22)
             .perRun()
             .withDescription("Zstandard level when file.compression is zstd.");
 
     public static final ConfigOption<Long> BLOCK_SIZE = ConfigOption.key("file.block-size")
             .memoryType()
             .defaultValue(128L << 20)
+            .positive()
             .perRun()
             .withDescription("Parquet row group size.");
 
     public static final ConfigOption<Long> PAGE_SIZE = ConfigOption.key("file.page-size")
             .memoryType()
             .defaultValue(1L << 20)
+            .positive()
             .perRun()
             .withDescription("Parquet page size.");
 

@@ -27,12 +27,17 @@ public final class OptionsDocGenerator {
                 .append("what tunes one run (memory, local disk, file sizes, compaction triggers, retries); `no` for\n")
                 .append("what defines the table's commit protocol or what its files mean. A run that sets a `no`\n")
                 .append("option to another value than the table's is refused with an error naming the option, the\n")
-                .append("table and the table's value; setting it to the table's value is accepted.\n");
+                .append("table and the table's value; setting it to the table's value is accepted.\n\n")
+                .append("The column *range* gives the values accepted. A value out of its range, or a set of\n")
+                .append("options that breaks a rule between options (listed at the end), is refused when a table is\n")
+                .append("created, when a table whose stored options break them is opened (naming the table, the\n")
+                .append("schema file and the option; nothing is changed), and when a run starts with its options.\n");
         for (Class<?> group : OptionRegistry.GROUPS) {
             sb.append("\n## ")
                     .append(group.getSimpleName().replace("Options", ""))
                     .append("\n\n");
-            sb.append("| key | type | default | per run | description |\n| --- | --- | --- | --- | --- |\n");
+            sb.append(
+                    "| key | type | default | range | per run | description |\n| --- | --- | --- | --- | --- | --- |\n");
             for (ConfigOption<?> o : OptionRegistry.optionsOf(group)) {
                 sb.append("| `")
                         .append(o.key())
@@ -41,6 +46,8 @@ public final class OptionsDocGenerator {
                         .append(" | `")
                         .append(o.defaultText())
                         .append("` | ")
+                        .append(o.rangeText() == null ? "-" : cell(o.rangeText()))
+                        .append(" | ")
                         .append(perRun(o.scope()))
                         .append(" | ")
                         .append(cell(o.description()))
@@ -59,6 +66,12 @@ public final class OptionsDocGenerator {
                     .append(" | ")
                     .append(cell(p.description()))
                     .append(" |\n");
+        }
+        sb.append("\n## Rules between options\n\n")
+                .append("Checked on the table's options with a run's options on top; an unset option counts with\n")
+                .append("its default.\n\n");
+        for (String rule : OptionRules.texts()) {
+            sb.append("- ").append(rule).append("\n");
         }
         return sb.toString();
     }

@@ -6,8 +6,9 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * The validated options of one table: every key is known and every value parses. Absent keys
- * read as their declared default.
+ * The validated options of one table: every key is known, every value parses and is in its
+ * declared range, and the rules between options hold. Absent keys read as their declared or
+ * derived default.
  */
 public final class TableOptions {
     private final Map<String, String> raw;
@@ -17,29 +18,61 @@ public final class TableOptions {
     }
 
     /**
-     * Validates {@code options}; {@code owner} (a table name or "schema file x") prefixes every
-     * error message so the user knows which object is wrong.
+     * Validates {@code options} as the whole option set of a table (or of a table with a run's
+     * options on top): every key is known, every value parses and is in its declared range (a
+     * derived default too), and the set keeps the rules between options ({@link OptionRules}).
+     * {@code owner} (a table name or "schema file x") prefixes every error message so the user
+     * knows which object is wrong.
+     *
+     * @throws InvalidOptionException naming the owner, the option, the value and what is allowed
      */
     public static TableOptions validate(String owner, Map<String, String> options) {
+        Map<String, String> copy = checkEach(owner, options);
+        TableOptions result = new TableOptions(Collections.unmodifiableMap(copy));
+        try {
+            for (ConfigOption<?> o : OptionRegistry.all().values()) {
+                if (!copy.containsKey(o.key())) {
+                    checkDefault(o, result);
+                }
+            }
+            OptionRules.check(result);
+        } catch (InvalidOptionException e) {
+            throw new InvalidOptionException(owner + ": " + e.getMessage(), e);
+        }
+        return result;
+    }
+
+    /** Known keys, values that parse and are in range; not the defaults, not the rules between options. */
+    private static Map<String, String> checkEach(String owner, Map<String, String> options) {
         Map<String, String> copy = new TreeMap<>(options);
         for (Map.Entry<String, String> e : copy.entrySet()) {
             if (!OptionRegistry.isKnown(e.getKey())) {
-                throw new IllegalArgumentException(owner + ": unknown option '" + e.getKey() + "'. Known options: "
+                throw new InvalidOptionException(owner + ": unknown option '" + e.getKey() + "'. Known options: "
                         + OptionRegistry.knownKeysText());
             }
             ConfigOption<?> o = OptionRegistry.all().get(e.getKey());
             if (e.getValue() == null) {
-                throw new IllegalArgumentException(owner + ": option '" + e.getKey() + "' has no value");
+                throw new InvalidOptionException(owner + ": option '" + e.getKey() + "' has no value");
             }
             if (o != null) {
                 try {
-                    o.parse(e.getValue());
+                    checkValue(o, e.getValue());
                 } catch (IllegalArgumentException ex) {
-                    throw new IllegalArgumentException(owner + ": " + ex.getMessage(), ex);
+                    throw new InvalidOptionException(owner + ": " + ex.getMessage(), ex);
                 }
             }
         }
-        return new TableOptions(Collections.unmodifiableMap(copy));
+        return copy;
+    }
+
+    private static <T> void checkValue(ConfigOption<T> option, String raw) {
+        option.checkRange(option.parse(raw), raw.trim());
+    }
+
+    /** A derived default can leave the range when what it derives from is large; say so. */
+    private static <T> void checkDefault(ConfigOption<T> option, TableOptions options) {
+        T value = option.defaultFor(options);
+        option.checkRange(value, option.format(value) + " (its default, " + option.defaultText() + ")");
     }
 
     public static TableOptions empty() {
@@ -78,7 +111,7 @@ public final class TableOptions {
      */
     public TableOptions withRunOptions(String table, Map<String, String> overrides) {
         String owner = "table " + table;
-        validate(owner, overrides);
+        checkEach(owner, overrides);
         for (Map.Entry<String, String> e : overrides.entrySet()) {
             checkRunMayChange(table, e.getKey(), e.getValue());
         }
@@ -107,8 +140,8 @@ public final class TableOptions {
         }
     }
 
-    private static IllegalArgumentException refused(String table, String key, String tableValue, String value) {
-        return new IllegalArgumentException("table " + table + ": option '" + key + "' defines the table and cannot be "
+    private static InvalidOptionException refused(String table, String key, String tableValue, String value) {
+        return new InvalidOptionException("table " + table + ": option '" + key + "' defines the table and cannot be "
                 + "changed for one run: the table has " + key + "=" + tableValue + ", this run asked for '" + value
                 + "' (set it when the table is created; docs/OPTIONS.md says which options a run may set)");
     }

@@ -37,12 +37,14 @@ public final class TagOptions {
     public static final ConfigOption<Duration> CREATION_DELAY = ConfigOption.key("tag.creation-delay")
             .durationType()
             .defaultValue(Duration.ZERO)
+            .atLeast(Duration.ZERO)
             .perRun()
             .withDescription("How long after a period ends its tag is created, for late commits of the period.");
 
     public static final ConfigOption<Integer> NUM_RETAINED_MAX = ConfigOption.key("tag.num-retained-max")
             .intType()
             .noDefault()
+            .atLeast(1)
             .perRun()
             .withDescription("Automatic tags kept at most; the oldest go when a new one is created. Unset: all.");
 }

@@ -7,6 +7,7 @@ public final class WriteOptions {
     public static final ConfigOption<Long> WRITE_BUFFER_SIZE = ConfigOption.key("write-buffer-size")
             .memoryType()
             .defaultValue(256L << 20)
+            .positive()
             .perRun()
             .withDescription(
                     "Memory for buffered rows of one writer, shared by all of its buckets. When it is full the "
@@ -34,12 +35,14 @@ public final class WriteOptions {
     public static final ConfigOption<Long> TARGET_FILE_SIZE = ConfigOption.key("target-file-size")
             .memoryType()
             .defaultValue(128L << 20)
+            .positive()
             .perRun()
             .withDescription("Data files are rolled when they reach about this size.");
 
     public static final ConfigOption<Integer> FLUSH_THREADS = ConfigOption.key("write.flush-threads")
             .intType()
             .defaultValue(0)
+            .atLeast(0)
             .perRun()
             .withDescription("Threads that flush the buckets of one writer in parallel at prepareCommit (sorting and "
                     + "Parquet encoding). 0: the number of available processors.");

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.strata.storage.util.Json;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,6 +61,8 @@ public final class SchemaFiles {
         FileSchema fs;
         try {
             fs = mapper.readValue(Files.readAllBytes(file), FileSchema.class);
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("schema file " + file + " does not exist", e);
         } catch (IOException e) {
             throw new IllegalArgumentException(
                     "schema file " + file + ": cannot read: " + e.getMessage().split("\n")[0], e);

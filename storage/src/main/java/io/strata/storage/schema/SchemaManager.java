@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.strata.storage.fs.AtomicPublisher;
 import io.strata.storage.fs.FileIO;
 import io.strata.storage.fs.TablePaths;
+import io.strata.storage.options.InvalidOptionException;
 import io.strata.storage.util.CorruptFileException;
 import io.strata.storage.util.Json;
 import java.io.IOException;
@@ -97,7 +98,25 @@ public final class SchemaManager {
             if (e instanceof CorruptFileException) {
                 throw (CorruptFileException) e;
             }
+            InvalidOptionException bad = invalidOptions(e);
+            if (bad != null) {
+                // the file is intact: this build does not accept what it stores; nothing is changed
+                throw new InvalidOptionException(
+                        "table " + tableName + ": the options stored in " + file + " are not accepted: "
+                                + bad.getMessage(),
+                        bad);
+            }
             throw new CorruptFileException(file, "cannot parse schema: " + e.getMessage(), e);
         }
+    }
+
+    /** The option error the schema's constructor threw, if that is why it could not be read. */
+    private static InvalidOptionException invalidOptions(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof InvalidOptionException ioe) {
+                return ioe;
+            }
+        }
+        return null;
     }
 }

@@ -44,10 +44,7 @@ public final class SchemaValidation {
         }
         requireScalarKeys(owner, schema);
         TableOptions options = TableOptions.validate(owner, schema.options());
-        int buckets = options.get(BucketOptions.BUCKET);
-        if (buckets < 1) {
-            throw new IllegalArgumentException(owner + ": option 'bucket' must be at least 1, got " + buckets);
-        }
+        int buckets = options.get(BucketOptions.BUCKET); // at least 1: its declared range
         List<DataField> fields = new ArrayList<>();
         int id = 0;
         for (Schema.Column c : schema.columns()) {

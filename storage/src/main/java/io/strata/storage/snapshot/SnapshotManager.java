@@ -104,6 +104,15 @@ public final class SnapshotManager {
                 throw new SnapshotNotFoundException("table " + tableName + ": snapshot " + id
                         + " has expired; the earliest retained snapshot is " + earliest.getAsLong());
             }
+            OptionalLong latest = latestId();
+            if (latest.isPresent() && id > latest.getAsLong()) {
+                throw new SnapshotNotFoundException(
+                        "table " + tableName + " has no snapshot " + id + ": the latest is " + latest.getAsLong());
+            }
+            if (latest.isEmpty()) {
+                throw new SnapshotNotFoundException(
+                        "table " + tableName + " has no snapshot " + id + ": it has no snapshots yet");
+            }
             throw new SnapshotNotFoundException("table " + tableName + " has no snapshot " + id + " (" + path + ")");
         } catch (IOException e) {
             throw new UncheckedIOException("table " + tableName + ": cannot read " + path + ": " + e.getMessage(), e);

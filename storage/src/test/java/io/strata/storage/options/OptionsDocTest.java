@@ -27,16 +27,30 @@ class OptionsDocTest {
     void docsSayForEveryOptionWhetherARunMaySetIt() {
         String doc = OptionsDocGenerator.generate();
         for (ConfigOption<?> o : OptionRegistry.all().values()) {
-            assertThat(perRunCell(doc, o.key(), 3))
+            assertThat(perRunCell(doc, o.key(), 4))
                     .as(o.key())
                     .isEqualTo(o.scope() == ConfigOption.Scope.RUN ? "yes" : "no");
         }
         for (PatternOption p : OptionRegistry.PATTERNS) {
             assertThat(perRunCell(doc, p.form(), 2)).as(p.form()).isEqualTo("no");
         }
-        assertThat(perRunCell(doc, "commit.lock.class", 3)).isEqualTo("no");
-        assertThat(perRunCell(doc, "bucket", 3)).isEqualTo("no");
-        assertThat(perRunCell(doc, "write-buffer-size", 3)).isEqualTo("yes");
+        assertThat(perRunCell(doc, "commit.lock.class", 4)).isEqualTo("no");
+        assertThat(perRunCell(doc, "bucket", 4)).isEqualTo("no");
+        assertThat(perRunCell(doc, "write-buffer-size", 4)).isEqualTo("yes");
+    }
+
+    @Test
+    void docsStateEveryOptionsRangeAndTheRulesBetweenOptions() {
+        String doc = OptionsDocGenerator.generate();
+        for (ConfigOption<?> o : OptionRegistry.all().values()) {
+            assertThat(perRunCell(doc, o.key(), 3)).as(o.key()).isEqualTo(o.rangeText() == null ? "-" : o.rangeText());
+        }
+        assertThat(perRunCell(doc, "num-sorted-run.compaction-trigger", 3)).isEqualTo("between 1 and 1000");
+        assertThat(perRunCell(doc, "target-file-size", 3)).isEqualTo("> 0");
+        assertThat(doc)
+                .contains("## Rules between options")
+                .contains("- `num-sorted-run.stop-trigger` >= `num-sorted-run.compaction-trigger`")
+                .contains("- `snapshot.num-retained.max` >= `snapshot.num-retained.min`");
     }
 
     /** The cell at {@code column} (0: the key) of the table row of {@code key}. */

@@ -3,11 +3,14 @@ package io.strata.storage.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.storage.commit.CommitMessage;
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.manifest.EntryFilter;
 import io.strata.storage.manifest.ManifestFileMeta;
+import io.strata.storage.options.InvalidOptionException;
 import io.strata.storage.read.ReadBuilder;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.schema.SchemaFiles;
@@ -20,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -338,6 +342,42 @@ class BadInputTest {
             assertThat(warehouse.resolve("db.db").resolve("bad")).doesNotExist();
         }
         assertThat(DirListing.of(warehouse)).isEqualTo(before);
+    }
+
+    @Test
+    void storedOptionsOutOfRangeFailOpeningNamingTableFileAndOptionAndChangeNothing() throws IOException {
+        Path schema = tableDir.resolve("schema").resolve("schema-0");
+        String original = Files.readString(schema);
+        ObjectNode node = (ObjectNode) new ObjectMapper().readTree(original);
+        ((ObjectNode) node.get("options")).put("num-sorted-run.compaction-trigger", "0");
+        Files.writeString(
+                schema, new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(node));
+        Map<String, String> before = DirListing.of(tableDir);
+
+        Catalog fresh = Catalog.open(warehouse.toString());
+        List<ThrowingCallable> calls = List.of(
+                () -> Rows.readAll(fresh.getTable("db", "t").newReadBuilder()),
+                () -> {
+                    try (TableWrite w = fresh.getTable("db", "t").newWrite("u2")) {
+                        w.write(GenericRow.insert(9L, "x"));
+                    }
+                },
+                () -> fresh.getTable("db", "t").newSnapshotExpiration().expire(),
+                () -> fresh.getTable("db", "t")
+                        .newOrphanFilesClean(Duration.ofHours(1))
+                        .clean());
+        for (ThrowingCallable call : calls) {
+            assertThatThrownBy(call)
+                    .isInstanceOf(InvalidOptionException.class)
+                    .hasMessageContaining("table db.t: the options stored in ")
+                    .hasMessageContaining(schema.toString())
+                    .hasMessageContaining("option 'num-sorted-run.compaction-trigger' = 0 is out of range: must be "
+                            + "between 1 and 1000");
+            assertThat(DirListing.of(tableDir)).isEqualTo(before);
+        }
+        Files.writeString(schema, original);
+        assertThat(read(Catalog.open(warehouse.toString()).getTable("db", "t").newReadBuilder()))
+                .isEqualTo(AT_3);
     }
 
     @Test
