@@ -34,6 +34,10 @@ public final class CrashChild {
     private CrashChild() {}
 
     public static void main(String[] args) throws Exception {
+        if (System.getProperty("strata.test.s3a.endpoint") != null) {
+            // the harness's S3-compatible server, as S3ProxyServer#installAsDefault makes it in the test JVM
+            org.apache.hadoop.conf.Configuration.addDefaultResource("strata-s3a-test-site.xml");
+        }
         String role = args[0];
         FileStoreTable t = Catalog.open(args[1]).getTable("db", args[2]);
         step("READY");
@@ -82,8 +86,10 @@ public final class CrashChild {
                 "--checkpoint-interval", "400 ms"));
         JobSpec spec = picocli.CommandLine.populateCommand(new CompactionJob.Args(), argv.toArray(new String[0]))
                 .toSpec();
-        // beside the warehouse, removed with the test's directory (a killed child cannot clean up)
-        String savepoints = Files.createTempDirectory(java.nio.file.Path.of(wh).getParent(), "savepoints").toString();
+        // in the test's local directory, removed with it (a killed child cannot clean up)
+        String savepoints = Files.createTempDirectory(
+                        java.nio.file.Path.of(System.getProperty("strata.crash.scratch")), "savepoints")
+                .toString();
         try (EmbeddedJobRunner runner = new EmbeddedJobRunner(spec, savepoints)) {
             runner.run(e -> step(e.kind + " " + (e.bucket == null ? "" : "bucket " + e.partition + "/" + e.bucket)
                     + (e.snapshots == null ? "" : " snapshots " + e.snapshots)));

@@ -20,8 +20,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import io.strata.storage.testutil.S3ProxyServer;
+import java.util.UUID;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Crash points: the compaction job (batch and streaming, every changelog producer), the writer,
@@ -31,13 +37,21 @@ import org.junit.jupiter.api.io.TempDir;
  * test ends with uncrashed runs and then requires the changelog replay to equal the scan and
  * orphan cleanup to leave exactly the referenced files (what the crashes left was unreferenced).
  *
- * <p>{@code strata.crash.runs} kills per test (a few by default; {@code bin/crash-harness 100} for
+ * <p>The job and the writer run on local disk, on HDFS (a MiniDFSCluster) and on S3A against s3proxy
+ * (with a JDBC commit lock shared by the processes), expiration and orphan cleanup on local disk.
+ * {@code strata.crash.runs} kills per test on local disk, a fifth of that elsewhere (a few by default; {@code bin/crash-harness 100} for
  * the figures in docs/RELIABILITY.md, "Crash points"); {@code strata.crash.seed} fixes the seed
  * (printed, with the phase each kill interrupted).
  */
 class CrashPointsTest {
     private static final int RUNS = Integer.getInteger("strata.crash.runs", 4);
     private static final long SEED = Long.getLong("strata.crash.seed", 20261204L);
+    /** Kills per test on HDFS and on the S3-compatible server: the commit and compaction paths of those stores. */
+    private static final int REMOTE_RUNS = Math.max(2, RUNS / 5);
+
+    private static MiniDFSCluster hdfs;
+    private static S3ProxyServer s3;
+    private static File remoteDir;
 
     @TempDir
     Path dir;
@@ -58,13 +72,84 @@ class CrashPointsTest {
     private final Map<String, Integer> phases = new TreeMap<>();
     private int killed;
     private int finished;
+    /** The file system of the running test: "local", "hdfs" or "s3". */
+    private String fs = "local";
 
-    @Test
-    void theCompactionJobKilledAtRandomPointsLosesAndDuplicatesNothing() throws Exception {
-        String wh = dir.resolve("wh").toString();
+    @AfterAll
+    static void stopServers() {
+        if (hdfs != null) {
+            hdfs.shutdown(true);
+        }
+        if (s3 != null) {
+            s3.close();
+        }
+    }
+
+    private static int runs(String fs) {
+        return fs.equals("local") ? RUNS : REMOTE_RUNS;
+    }
+
+    /** A new warehouse on {@code fs}; HDFS (a MiniDFSCluster) and s3proxy start once for the class. */
+    private String warehouse(String fs) throws Exception {
+        this.fs = fs;
+        String name = "wh-" + UUID.randomUUID();
+        switch (fs) {
+            case "local":
+                return dir.resolve(name).toString();
+            case "hdfs":
+                if (hdfs == null) {
+                    File base = new File("target", "crash-minidfs-" + UUID.randomUUID()).getAbsoluteFile();
+                    org.apache.hadoop.conf.Configuration c = new org.apache.hadoop.conf.Configuration();
+                    c.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getPath());
+                    c.set("dfs.namenode.http-address", "127.0.0.1:0");
+                    c.set("dfs.datanode.http.address", "127.0.0.1:0");
+                    c.setInt("dfs.replication", 1);
+                    hdfs = new MiniDFSCluster.Builder(c, base).numDataNodes(1).format(true).build();
+                    hdfs.waitActive();
+                }
+                return "hdfs://localhost:" + hdfs.getNameNodePort() + "/" + name;
+            case "s3":
+                if (s3 == null) {
+                    remoteDir = new File("target", "crash-s3-" + UUID.randomUUID()).getAbsoluteFile();
+                    s3 = S3ProxyServer.startInMemory(remoteDir);
+                    s3.installAsDefault();
+                }
+                return s3.uri(name);
+            default:
+                throw new IllegalArgumentException(fs);
+        }
+    }
+
+    /**
+     * The child JVM's settings: on S3 the server's address; s3proxy ignores conditional create, so
+     * S3 tables commit under a JDBC lock the processes share (an H2 database file in server mode).
+     */
+    private List<String> jvmArgs() {
+        String scratch = "-Dstrata.crash.scratch=" + dir.toAbsolutePath();
+        if (!fs.equals("s3")) {
+            return List.of(scratch);
+        }
+        return List.of(
+                scratch,
+                "-Dstrata.test.s3a.endpoint=" + s3.endpoint(),
+                "-Dstrata.test.s3a.access-key=" + S3ProxyServer.ACCESS_KEY,
+                "-Dstrata.test.s3a.secret-key=" + S3ProxyServer.SECRET_KEY);
+    }
+
+    private Map<String, String> storeOptions() {
+        return fs.equals("s3")
+                ? Map.of("commit.lock.jdbc.url", "jdbc:h2:file:" + new File(remoteDir, "locks").getAbsolutePath()
+                        + ";AUTO_SERVER=TRUE")
+                : Map.of();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"local", "hdfs", "s3"})
+    void theCompactionJobKilledAtRandomPointsLosesAndDuplicatesNothing(String fs) throws Exception {
+        String wh = warehouse(fs);
         Random rnd = new Random(SEED);
         Map<String, FileStoreTable> tables = new HashMap<>();
-        for (int run = 0; run < RUNS; run++) {
+        for (int run = 0; run < runs(fs); run++) {
             Scenario s = JOB_SCENARIOS.get(run % JOB_SCENARIOS.size());
             FileStoreTable t = tables.computeIfAbsent(s.table(), n -> create(wh, n, s.producer()));
             long last = CrashModel.lastCommitted(t);
@@ -79,20 +164,21 @@ class CrashPointsTest {
         for (Scenario s : JOB_SCENARIOS) {
             FileStoreTable t = tables.get(s.table());
             if (t != null) {
-                child(RUNS, CrashProcess.KillPoint.NEVER, "compact", wh, s.table(), "full", "batch");
+                child(runs(fs), CrashProcess.KillPoint.NEVER, "compact", wh, s.table(), "full", "batch");
                 finish(reopen(t), s.table());
             }
         }
-        report("compaction job", 3);
+        report("compaction job on " + fs, 3);
     }
 
-    @Test
-    void theWriterKilledAtRandomPointsCommitsEachCommitExactlyOnce() throws Exception {
-        String wh = dir.resolve("wh").toString();
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"local", "hdfs", "s3"})
+    void theWriterKilledAtRandomPointsCommitsEachCommitExactlyOnce(String fs) throws Exception {
+        String wh = warehouse(fs);
         Random rnd = new Random(SEED + 1);
         FileStoreTable t = create(wh, "written", "input");
         long target = 0;
-        for (int run = 0; run < RUNS; run++) {
+        for (int run = 0; run < runs(fs); run++) {
             target += 6;
             // about 4 steps per commit (writing, committing, the snapshot, committed)
             CrashProcess.KillPoint kill = new CrashProcess.KillPoint(rnd.nextInt(24), rnd.nextInt(120));
@@ -102,16 +188,16 @@ class CrashPointsTest {
                 child(run, CrashProcess.KillPoint.NEVER, "compact", wh, "written", "minor", "batch");
             }
         }
-        child(RUNS, CrashProcess.KillPoint.NEVER, "write", wh, "written", String.valueOf(target));
+        child(runs(fs), CrashProcess.KillPoint.NEVER, "write", wh, "written", String.valueOf(target));
         assertThat(CrashModel.lastCommitted(reopen(t))).as("the restarted writer caught up").isEqualTo(target);
-        child(RUNS, CrashProcess.KillPoint.NEVER, "compact", wh, "written", "full", "batch");
+        child(runs(fs), CrashProcess.KillPoint.NEVER, "compact", wh, "written", "full", "batch");
         finish(reopen(t), "written");
-        report("writer", 3);
+        report("writer on " + fs, 3);
     }
 
     @Test
     void expirationAndOrphanCleanupKilledAtRandomPointsLoseNoLiveFile() throws Exception {
-        String wh = dir.resolve("wh").toString();
+        String wh = warehouse("local");
         Random rnd = new Random(SEED + 2);
         FileStoreTable t = create(wh, "maintained", "lookup");
         child(0, CrashProcess.KillPoint.NEVER, "write", wh, "maintained", "12");
@@ -132,8 +218,8 @@ class CrashPointsTest {
         report("expiration and orphan cleanup", 2);
     }
 
-    private static FileStoreTable create(String wh, String name, String producer) {
-        Map<String, String> o = new HashMap<>();
+    private FileStoreTable create(String wh, String name, String producer) {
+        Map<String, String> o = new HashMap<>(storeOptions());
         o.put("write-only", "true");
         o.put("changelog-producer", producer);
         o.put("num-sorted-run.compaction-trigger", "3");
@@ -151,7 +237,7 @@ class CrashPointsTest {
         File log = dir.resolve("run-" + run + "-" + String.join("-", args[0], args[2]) + "-"
                         + System.nanoTime() + ".log")
                 .toFile();
-        CrashProcess.Outcome o = CrashProcess.run(log, kill, 300, List.of(args));
+        CrashProcess.Outcome o = CrashProcess.run(log, kill, 300, jvmArgs(), List.of(args));
         if (Boolean.getBoolean("strata.crash.verbose")) {
             System.out.println("run " + run + " " + List.of(args) + " kill " + kill
                     + ":\n" + o.log().lines().filter(l -> l.startsWith("STEP")).collect(java.util.stream.Collectors.joining("\n")));
@@ -254,7 +340,7 @@ class CrashPointsTest {
         System.out.printf("crash points (%s, seed %d): %d killed, %d finished before the kill; phases %s%n",
                 what, SEED, killed, finished, phases);
         assertThat(killed).as("%s: runs killed before they finished", what).isPositive();
-        if (RUNS >= 20) {
+        if (runs(fs) >= 20) {
             assertThat(phases.size()).as("%s: kills spread over the phases %s", what, phases).isGreaterThanOrEqualTo(minPhases);
         }
     }

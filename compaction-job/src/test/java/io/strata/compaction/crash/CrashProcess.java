@@ -36,10 +36,11 @@ final class CrashProcess {
     private CrashProcess() {}
 
     /**
+     * @param jvmArgs system properties for the child ({@code -Dk=v})
      * @param kill where the child is killed; {@link KillPoint#NEVER} lets it finish (it must then exit
      *     0 within {@code timeoutSeconds})
      */
-    static Outcome run(File log, KillPoint kill, long timeoutSeconds, List<String> args)
+    static Outcome run(File log, KillPoint kill, long timeoutSeconds, List<String> jvmArgs, List<String> args)
             throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(
                 new File(System.getProperty("java.home"), "bin/java").getPath(),
@@ -47,10 +48,9 @@ final class CrashProcess {
                 "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1",
                 "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
-                "-Dlog4j2.configurationFile=classpath:crash/log4j2-crash-child.xml",
-                "-cp",
-                System.getProperty("java.class.path"),
-                CrashChild.class.getName()));
+                "-Dlog4j2.configurationFile=classpath:crash/log4j2-crash-child.xml"));
+        cmd.addAll(jvmArgs);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), CrashChild.class.getName()));
         cmd.addAll(args);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
