@@ -42,7 +42,7 @@ public final class CrashChild {
         FileStoreTable t = Catalog.open(args[1]).getTable("db", args[2]);
         step("READY");
         switch (role) {
-            case "write" -> write(t, Long.parseLong(args[3]));
+            case "write" -> write(t, Long.parseLong(args[3]), true);
             case "compact" -> compact(args[1], args[2], args[3], args[4]);
             case "expire" -> {
                 step("expiring");
@@ -59,17 +59,27 @@ public final class CrashChild {
         step("DONE");
     }
 
-    private static void write(FileStoreTable t, long upTo) {
+    /**
+     * The writer: commits the identifiers after its last committed one up to {@code upTo}; {@code
+     * report} prints its steps (in a child; the test calls it in its own JVM where it is not killed).
+     */
+    static void write(FileStoreTable t, long upTo, boolean report) {
         long from = CrashModel.lastCommitted(t) + 1;
         try (TableWrite w = t.newWrite(CrashModel.WRITER);
                 TableCommit c = t.newCommit(CrashModel.WRITER)) {
             for (long id = from; id <= upTo; id++) {
-                step("writing " + id);
+                if (report) {
+                    step("writing " + id);
+                }
                 CrashModel.rows(id).forEach(w::write);
                 var messages = w.prepareCommit();
-                step("committing " + id);
+                if (report) {
+                    step("committing " + id);
+                }
                 List<Long> published = c.commit(id, messages);
-                step("committed " + id + " as " + published);
+                if (report) {
+                    step("committed " + id + " as " + published);
+                }
             }
         }
     }

@@ -2,6 +2,7 @@ package io.strata.compaction.crash;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.maintenance.OrphanFilesClean;
 import io.strata.storage.maintenance.TableFiles;
@@ -153,7 +154,7 @@ class CrashPointsTest {
             Scenario s = JOB_SCENARIOS.get(run % JOB_SCENARIOS.size());
             FileStoreTable t = tables.computeIfAbsent(s.table(), n -> create(wh, n, s.producer()));
             long last = CrashModel.lastCommitted(t);
-            child(run, CrashProcess.KillPoint.NEVER, "write", wh, s.table(), String.valueOf(last + 3));
+            CrashChild.write(reopen(t), last + 3, false); // not killed here: in this JVM
             // a batch job reports about 12 steps (plan, 4 rewrites, their events, the commit), a streaming
             // one more; none at all means while the MiniCluster starts and the first plan is made
             int steps = rnd.nextInt(s.mode().equals("batch") ? 13 : 20);
@@ -200,12 +201,14 @@ class CrashPointsTest {
         String wh = warehouse("local");
         Random rnd = new Random(SEED + 2);
         FileStoreTable t = create(wh, "maintained", "lookup");
-        child(0, CrashProcess.KillPoint.NEVER, "write", wh, "maintained", "12");
+        CrashChild.write(reopen(t), 12, false); // the writer and the compactions are not killed here: in this JVM
         for (int run = 0; run < RUNS; run++) {
             long last = CrashModel.lastCommitted(reopen(t));
-            child(run, CrashProcess.KillPoint.NEVER, "write", wh, "maintained", String.valueOf(last + 4));
+            CrashChild.write(reopen(t), last + 4, false);
             if (run % 3 == 0) {
-                child(run, CrashProcess.KillPoint.NEVER, "compact", wh, "maintained", "minor", "batch");
+                reopen(t).copyWithOptions(Map.of("write-only", "false"))
+                        .newCompactor()
+                        .compact(CompactStrategy.MINOR, "compactor", run + 1);
             }
             String role = run % 2 == 0 ? "expire" : "orphans";
             CrashProcess.KillPoint kill = new CrashProcess.KillPoint(rnd.nextInt(2), rnd.nextInt(600));
