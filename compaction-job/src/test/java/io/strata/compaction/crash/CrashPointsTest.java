@@ -45,10 +45,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * (printed, with the phase each kill interrupted).
  */
 class CrashPointsTest {
-    private static final int RUNS = Integer.getInteger("strata.crash.runs", 4);
+    private static final int RUNS = Integer.getInteger("strata.crash.runs", 3);
     private static final long SEED = Long.getLong("strata.crash.seed", 20261204L);
     /** Kills per test on HDFS and on the S3-compatible server: the commit and compaction paths of those stores. */
-    private static final int REMOTE_RUNS = Math.max(2, RUNS / 5);
+    private static final int REMOTE_RUNS = Math.max(1, RUNS / 5);
 
     private static MiniDFSCluster hdfs;
     private static S3ProxyServer s3;
