@@ -15,6 +15,7 @@ import io.strata.compaction.job.JobSpec;
 import io.strata.storage.data.BucketId;
 import io.strata.storage.data.PartitionPath;
 import io.strata.storage.format.DataFileMeta;
+import io.strata.storage.fs.FileIO;
 import io.strata.storage.maintenance.ReachableFiles;
 import io.strata.storage.mergetree.Levels;
 import io.strata.storage.snapshot.CommitKind;
@@ -23,9 +24,9 @@ import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.testutil.TableModel;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +81,7 @@ class BucketFailureJobTest {
     }
 
     /** How a test damages the chosen file. */
-    private enum Damage {
+    enum Damage {
         MISSING,
         GARBAGE,
         TRUNCATED
@@ -89,7 +90,7 @@ class BucketFailureJobTest {
     /** Also: Flink's exception history (its REST endpoint, what the web UI shows) has the bucket's message on top. */
     @Test
     void aMissingFileFailsItsBucketAndTheOtherBucketsCommitInBatch() throws Exception {
-        Damaged d = damagedTable("missing", Damage.MISSING, false);
+        Damaged d = damagedTable(dir.toString(), "missing", Damage.MISSING, false, Map.of());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         CompactionPipeline.build(env, spec(dir.toString(), "full", "batch", 2, "--table", "missing"))
                 .sinkTo(new DiscardingSink<>());
@@ -118,7 +119,7 @@ class BucketFailureJobTest {
 
     @Test
     void aGarbageFileFailsItsBucketAndTheOtherBucketsCommitInBatch() throws Exception {
-        Damaged d = damagedTable("garbage", Damage.GARBAGE, false);
+        Damaged d = damagedTable(dir.toString(), "garbage", Damage.GARBAGE, false, Map.of());
 
         assertThatThrownBy(() -> runToEnd(spec(dir.toString(), "full", "batch", 2, "--table", "garbage")))
                 .satisfies(e -> d.assertReported(e, "cannot open data file", "3 other buckets committed"));
@@ -128,7 +129,7 @@ class BucketFailureJobTest {
 
     @Test
     void aTruncatedFileOfAPartitionedTableFailsItsBucketAndTheOtherBucketsCommitInBatch() throws Exception {
-        Damaged d = damagedTable("truncated", Damage.TRUNCATED, true);
+        Damaged d = damagedTable(dir.toString(), "truncated", Damage.TRUNCATED, true, Map.of());
 
         assertThatThrownBy(() -> runToEnd(spec(dir.toString(), "full", "batch", 2, "--table", "truncated")))
                 .satisfies(e -> d.assertReported(e, "corrupt or unreadable file", "7 other buckets committed"));
@@ -220,7 +221,7 @@ class BucketFailureJobTest {
     @Test
     void aStreamingJobReportsTheFailedBucketOnceAndGoesOn() throws Exception {
         FAILED_EVENTS.set(0);
-        Damaged d = damagedTable("stream", Damage.MISSING, false);
+        Damaged d = damagedTable(dir.toString(), "stream", Damage.MISSING, false, Map.of());
         JobSpec spec = spec(dir.toString(), "minor", "streaming", 2, "--table", "stream");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(JobTestSupport.restarts(0));
         CompactionPipeline.build(env, spec)
@@ -264,43 +265,42 @@ class BucketFailureJobTest {
     }
 
     /**
-     * A table of 4 buckets (in each of 2 partitions when {@code partitioned}) with level-0 runs in
-     * each, and one data file of one bucket damaged (its bytes kept, to put it back once the job
-     * is done).
+     * A table of 4 buckets (in each of 2 partitions when {@code partitioned}) in {@code warehouse}
+     * with level-0 runs in each, and one data file of one bucket damaged through the table's
+     * {@link io.strata.storage.fs.FileIO} (its bytes kept, to put it back once the job is done).
      */
-    private Damaged damagedTable(String name, Damage damage, boolean partitioned) throws IOException {
-        FileStoreTable t = create(dir.toString(), name, partitioned, 4, Map.of());
+    static Damaged damagedTable(
+            String warehouse, String name, Damage damage, boolean partitioned, Map<String, String> options)
+            throws IOException {
+        FileStoreTable t = create(warehouse, name, partitioned, 4, options);
         TableModel model = new TableModel(TableModel.Mode.DEDUPLICATE);
         ingest(t, model, new Random(7), 4, 400, 300, "writer", 1);
         Map<BucketId, Levels> before = levels(t);
         assertThat(before).as("every bucket has data").hasSize(partitioned ? 8 : 4);
         BucketId bucket = before.keySet().iterator().next();
         DataFileMeta file = before.get(bucket).allFiles().get(0);
-        Path path = Path.of(t.paths()
+        org.apache.hadoop.fs.Path path = t.paths()
                 .dataFile(
                         PartitionPath.of(t.schema().partitionKeys(), bucket.partition()),
                         bucket.bucket(),
-                        file.fileName())
-                .toUri());
-        byte[] original = Files.readAllBytes(path);
+                        file.fileName());
+        FileIO io = t.fileIO();
+        byte[] original = io.readFully(path);
+        assertThat(io.delete(path)).as("%s deleted", path).isTrue();
         switch (damage) {
-            case MISSING -> Files.delete(path);
+            case MISSING -> {}
             case GARBAGE -> {
                 byte[] junk = new byte[original.length];
                 new Random(3).nextBytes(junk);
-                Files.write(path, junk);
+                io.writeNew(path, junk);
             }
-            case TRUNCATED -> {
-                try (RandomAccessFile f = new RandomAccessFile(path.toFile(), "rw")) {
-                    f.setLength(original.length / 2);
-                }
-            }
+            case TRUNCATED -> io.writeNew(path, Arrays.copyOf(original, original.length / 2));
         }
         return new Damaged(t, model, before, bucket, file, path, original);
     }
 
     /** The failure in {@code thrown}'s cause chain, with {@code buckets} failed buckets; its message is what users see. */
-    private static String reported(Throwable thrown, int buckets) {
+    static String reported(Throwable thrown, int buckets) {
         CompactionFailedException failure = ExceptionUtils.findThrowable(thrown, CompactionFailedException.class)
                 .orElseThrow(() -> new AssertionError("no CompactionFailedException in the cause chain", thrown));
         assertThat(failure.failedBuckets()).isEqualTo(buckets);
@@ -311,7 +311,7 @@ class BucketFailureJobTest {
     }
 
     /** The three other buckets have fewer sorted runs, committed by a COMPACT snapshot; {@code failed} is unchanged. */
-    private static void assertOthersCompacted(FileStoreTable table, Map<BucketId, Levels> before, BucketId failed) {
+    static void assertOthersCompacted(FileStoreTable table, Map<BucketId, Levels> before, BucketId failed) {
         Map<BucketId, Levels> after = levels(table);
         assertThat(names(after.get(failed).allFiles()))
                 .as("the failed bucket's files are unchanged")
@@ -328,7 +328,7 @@ class BucketFailureJobTest {
     }
 
     /** Every data file on disk is referenced by a retained snapshot: no uncommitted output was left behind. */
-    private static void assertNothingUnreferenced(FileStoreTable table) throws IOException {
+    static void assertNothingUnreferenced(FileStoreTable table) throws IOException {
         Set<String> referenced = new ReachableFiles(table.context()).referencedByRetainedSnapshots();
         Set<String> onDisk = new ReachableFiles(table.context())
                 .dataDirectoryFiles(n -> !n.startsWith(".")).stream()
@@ -359,13 +359,14 @@ class BucketFailureJobTest {
         return s;
     }
 
-    private record Damaged(
+    /** A table with one damaged data file: {@code path}, whose bytes were {@code original}. */
+    record Damaged(
             FileStoreTable table,
             TableModel model,
             Map<BucketId, Levels> before,
             BucketId bucket,
             DataFileMeta file,
-            Path path,
+            org.apache.hadoop.fs.Path path,
             byte[] original) {
         /**
          * The message the user sees names the table and the bucket first, then the damaged file,
@@ -392,9 +393,15 @@ class BucketFailureJobTest {
          */
         void assertOnlyTheDamagedBucketIsUncompacted() throws IOException {
             assertOthersCompacted(table, before, bucket);
-            Files.write(path, original);
+            putBack();
             assertThat(contents(table)).as("full scan equals the model").isEqualTo(model.contents());
             assertNothingUnreferenced(table);
+        }
+
+        /** Writes the damaged file's original bytes back (the runbook's fix: restore it from a copy). */
+        void putBack() throws IOException {
+            table.fileIO().delete(path);
+            table.fileIO().writeNew(path, original);
         }
     }
 }
