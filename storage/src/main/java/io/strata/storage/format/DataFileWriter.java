@@ -158,7 +158,9 @@ public final class DataFileWriter implements Closeable {
                 .withAllocator(BufferPool.shared())
                 .withPageSize(format.pageSize())
                 .withDictionaryPageSize(format.pageSize())
-                .withDictionaryEncoding(true);
+                .withDictionaryEncoding(true)
+                // every page carries the CRC32 of its stored bytes, which every read verifies
+                .withPageWriteChecksumEnabled(true);
         boolean[] dictionary = dictionaryColumns(sample);
         if (primaryKey) {
             props.withDictionaryEncoding(ParquetSchemas.SEQUENCE_COLUMN, false);

@@ -12,6 +12,7 @@ import io.strata.storage.format.FileFormatConfig;
 import io.strata.storage.format.FileSource;
 import io.strata.storage.format.RollingFileWriter;
 import io.strata.storage.fs.FileIO;
+import io.strata.storage.fs.FileSizeMismatchException;
 import io.strata.storage.fs.TablePaths;
 import io.strata.storage.schema.DataField;
 import io.strata.storage.schema.DataType;
@@ -21,7 +22,9 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -196,7 +199,8 @@ public final class ManifestFile {
     /**
      * Reads every entry of the manifest {@code meta} describes, of the size its manifest list
      * records: a manifest of another length (truncated, or replaced by another one) fails naming
-     * both sizes instead of being read as what the list names.
+     * both sizes instead of being read as what the list names. Its pages' CRCs are verified like
+     * a data file's.
      */
     public List<ManifestEntry> read(ManifestFileMeta meta) {
         Path path = paths.manifestFile(meta.fileName());
@@ -204,20 +208,6 @@ public final class ManifestFile {
     }
 
     private List<ManifestEntry> readFile(Path path, long expectedSize) {
-        if (expectedSize >= 0) {
-            long actual;
-            try {
-                actual = io.length(path);
-            } catch (IOException e) {
-                throw new CorruptFileException(path, "manifest cannot be read: " + rootMessage(e), e);
-            }
-            if (actual != expectedSize) {
-                throw new CorruptFileException(
-                        path,
-                        "manifest has " + actual + " bytes but its manifest list records " + expectedSize
-                                + ": it was truncated or replaced, and is not read");
-            }
-        }
         List<ManifestEntry> out = new ArrayList<>();
         try (DataFileReader r = DataFileReader.of(io, format.conf(), path, ENTRY_SCHEMA)
                 .fileSize(expectedSize)
@@ -226,16 +216,24 @@ public final class ManifestFile {
                 out.add(fromRow(r.next().row(), path));
             }
         } catch (CorruptFileException e) {
-            throw new CorruptFileException(path, "manifest cannot be read: " + rootMessage(e), e);
+            throw new CorruptFileException(path, whyUnreadable(e), e);
         }
         return out;
     }
 
-    private static String rootMessage(Throwable t) {
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
+    /** Why the manifest cannot be read, in the manifest's terms (the data file reader reads it). */
+    private static String whyUnreadable(CorruptFileException e) {
+        for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof FileSizeMismatchException) {
+                FileSizeMismatchException size = (FileSizeMismatchException) t;
+                return "manifest has " + size.actual() + " bytes but its manifest list records " + size.expected()
+                        + ": it was truncated or replaced, and is not read";
+            }
+            if (t instanceof FileNotFoundException || t instanceof NoSuchFileException) {
+                return "manifest is missing (named by a manifest list, absent on the file system)";
+            }
         }
-        return t.toString();
+        return "manifest cannot be read: " + e.reason().replaceFirst("^cannot (open|read|decode) data file: ", "");
     }
 
     static Object[] toRow(ManifestEntry e) throws IOException {
