@@ -156,6 +156,7 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
         private BitSet projection;
         private long fileSize = -1;
         private boolean rawStrings;
+        private byte[] contents;
 
         private Options(FileIO io, Configuration conf, Path path, TableSchema readSchema) {
             this.io = io;
@@ -180,6 +181,15 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
         }
 
         /**
+         * Parses {@code bytes}, the file's whole content already read (and checked) by the caller,
+         * instead of reading the file.
+         */
+        public Options contents(byte[] bytes) {
+            this.contents = bytes;
+            return this;
+        }
+
+        /**
          * STRING values are {@code byte[]} holding their UTF-8 bytes. Rows read this way must not
          * reach readers of the table API.
          */
@@ -191,7 +201,8 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
         /** Opens the file; fails, naming it, if it is missing or not a readable Strata data file. */
         public DataFileReader open() {
             boolean primaryKey = readSchema.hasPrimaryKey();
-            InputFile in = io.inputFile(path, fileSize);
+            InputFile in =
+                    contents != null ? new BytesInputFile(path.toString(), contents) : io.inputFile(path, fileSize);
             ParquetFileReader reader;
             BufferPool.Scope buffers = BufferPool.shared().scope();
             PageDecompression decompression = new PageDecompression(conf, buffers);

@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.CRC32C;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -136,7 +137,7 @@ public final class ManifestFile {
             for (DataFileMeta f : files) {
                 List<ManifestEntry> part = entries.subList(from, from + (int) f.rowCount());
                 from += (int) f.rowCount();
-                out.add(describe(f.fileName(), f.fileSize(), part));
+                out.add(describe(f.fileName(), f.fileSize(), crc32c(paths.manifestFile(f.fileName())), part));
             }
             return out;
         } catch (IOException | RuntimeException e) {
@@ -145,7 +146,21 @@ public final class ManifestFile {
         }
     }
 
-    private ManifestFileMeta describe(String name, long size, List<ManifestEntry> part) {
+    /**
+     * The CRC32C of a manifest just written, read back from the file system: what readers will
+     * find there. Manifests are small (a few KB per thousand entries), so this costs one small read.
+     */
+    private String crc32c(Path manifest) throws IOException {
+        return crc32c(io.readFully(manifest));
+    }
+
+    private static String crc32c(byte[] bytes) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        return String.format("%08x", crc.getValue());
+    }
+
+    private ManifestFileMeta describe(String name, long size, String crc32c, List<ManifestEntry> part) {
         long added = 0;
         long deleted = 0;
         Object[] min = null;
@@ -178,6 +193,7 @@ public final class ManifestFile {
         return new ManifestFileMeta(
                 name,
                 size,
+                crc32c,
                 added,
                 deleted,
                 min == null ? new Object[0] : min,
@@ -204,14 +220,64 @@ public final class ManifestFile {
      */
     public List<ManifestEntry> read(ManifestFileMeta meta) {
         Path path = paths.manifestFile(meta.fileName());
-        return cache.get(path, () -> readFile(path, meta.fileSize()));
+        return cache.get(
+                path, () -> meta.crc32c() == null ? readFile(path, meta.fileSize()) : readVerified(path, meta));
+    }
+
+    /**
+     * Reads the manifest whole (one read; manifests are small), checks its size and CRC32C against
+     * what its list records, and parses the bytes checked. A manifest replaced by another of the
+     * same size (manifests of commits that touch as many files often are) fails here.
+     */
+    private List<ManifestEntry> readVerified(Path path, ManifestFileMeta meta) {
+        byte[] bytes;
+        try {
+            bytes = io.readFully(path);
+        } catch (FileNotFoundException | NoSuchFileException e) {
+            throw new CorruptFileException(
+                    path, "manifest is missing (named by a manifest list, absent on the file system)", e);
+        } catch (IOException e) {
+            throw new CorruptFileException(path, "manifest cannot be read: " + e.getMessage(), e);
+        }
+        if (bytes.length != meta.fileSize()) {
+            throw new CorruptFileException(
+                    path,
+                    "manifest has " + bytes.length + " bytes but its manifest list records " + meta.fileSize()
+                            + ": it was truncated or replaced, and is not read");
+        }
+        String actual = crc32c(bytes);
+        if (!actual.equals(meta.crc32c())) {
+            throw new CorruptFileException(
+                    path,
+                    "manifest's CRC32C is " + actual + " but its manifest list records " + meta.crc32c()
+                            + ": it was damaged or replaced, and is not read" + whereDamaged(path, bytes));
+        }
+        return readFile(path, bytes.length, bytes);
+    }
+
+    /** Where a manifest whose checksum failed is damaged, if parsing it says (its entries are dropped). */
+    private String whereDamaged(Path path, byte[] bytes) {
+        try {
+            readFile(path, bytes.length, bytes);
+            return "";
+        } catch (CorruptFileException e) {
+            return "; " + e.reason();
+        }
     }
 
     private List<ManifestEntry> readFile(Path path, long expectedSize) {
+        return readFile(path, expectedSize, null);
+    }
+
+    /** @param bytes the manifest's content, already read and checked; null: read it from the file system */
+    private List<ManifestEntry> readFile(Path path, long expectedSize, byte[] bytes) {
         List<ManifestEntry> out = new ArrayList<>();
-        try (DataFileReader r = DataFileReader.of(io, format.conf(), path, ENTRY_SCHEMA)
-                .fileSize(expectedSize)
-                .open()) {
+        DataFileReader.Options options =
+                DataFileReader.of(io, format.conf(), path, ENTRY_SCHEMA).fileSize(expectedSize);
+        if (bytes != null) {
+            options.contents(bytes);
+        }
+        try (DataFileReader r = options.open()) {
             while (r.hasNext()) {
                 out.add(fromRow(r.next().row(), path));
             }
