@@ -281,16 +281,18 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
             if (t.getId() != null) {
                 int id = t.getId().intValue();
                 // field ids are never reused and columns never dropped, so the reading schema has
-                // every id a file has: another id (or one twice) is a damaged footer, and the
-                // column would silently read as null
-                if (!inSchema.get(id) || inFile.get(id)) {
+                // every id a file has up to its highest (higher ones: columns of a newer schema,
+                // not read): another id, or one twice, is a damaged footer, and the column would
+                // silently read as null
+                boolean known = inSchema.get(id) || id > readSchema.highestFieldId();
+                if (!known || inFile.get(id)) {
                     throw new IllegalStateException("column " + t.getName() + " has field id " + id + ", which "
                             + (inFile.get(id)
                                     ? "another column of the file has too"
                                     : "the table's schema does not have"));
                 }
                 inFile.set(id);
-                if (projection == null || projection.get(id)) {
+                if (inSchema.get(id) && (projection == null || projection.get(id))) {
                     requested.add(t);
                 }
             } else if (!ParquetSchemas.isSystemColumn(t.getName())) {
