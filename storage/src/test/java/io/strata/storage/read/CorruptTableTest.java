@@ -116,7 +116,7 @@ class CorruptTableTest {
         }
     }
 
-    /** The data file with the most pages of {@code column}. */
+    /** The largest data file of bucket 0: the one with the most pages. */
     private Path biggestDataFile() throws IOException {
         Path best = null;
         for (Path p : files("bucket-0", "data-")) {
