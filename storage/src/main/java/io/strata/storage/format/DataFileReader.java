@@ -237,7 +237,8 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
                                     + ")");
                 }
                 MessageType fileSchema = meta.getSchema();
-                MessageType requested = requestedSchema(fileSchema, readSchema, projection, primaryKey);
+                boolean newerSchema = writtenUnderSchema(meta) > readSchema.id();
+                MessageType requested = requestedSchema(fileSchema, readSchema, projection, primaryKey, newerSchema);
                 reader.setRequestedSchema(requested);
                 return new DataFileReader(
                         io,
@@ -262,8 +263,21 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
     }
 
     /** The projected columns present in the file; columns are matched to the read schema by field id. */
+    /** The id of the schema the file was written with (footer {@code strata.schema-id}); -1 when it does not parse. */
+    private static long writtenUnderSchema(FileMetaData meta) {
+        try {
+            return Long.parseLong(meta.getKeyValueMetaData().getOrDefault(DataFileWriter.SCHEMA_ID_KEY, "-1"));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * @param newerSchema the file was written under a schema newer than {@code readSchema} (by a
+     *                    writer that evolved the table after this reader's handle was opened)
+     */
     private static MessageType requestedSchema(
-            MessageType file, TableSchema readSchema, BitSet projection, boolean primaryKey) {
+            MessageType file, TableSchema readSchema, BitSet projection, boolean primaryKey, boolean newerSchema) {
         BitSet inSchema = new BitSet();
         for (DataField f : readSchema.fields()) {
             inSchema.set(f.id());
@@ -281,10 +295,10 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
             if (t.getId() != null) {
                 int id = t.getId().intValue();
                 // field ids are never reused and columns never dropped, so the reading schema has
-                // every id a file has up to its highest (higher ones: columns of a newer schema,
-                // not read): another id, or one twice, is a damaged footer, and the column would
-                // silently read as null
-                boolean known = inSchema.get(id) || id > readSchema.highestFieldId();
+                // every id of a file written under it or an older one (a file of a newer schema may
+                // have higher ids: columns added since, not read): another id, or one twice, is a
+                // damaged footer, and the column would silently read as null
+                boolean known = inSchema.get(id) || (newerSchema && id > readSchema.highestFieldId());
                 if (!known || inFile.get(id)) {
                     throw new IllegalStateException("column " + t.getName() + " has field id " + id + ", which "
                             + (inFile.get(id)
