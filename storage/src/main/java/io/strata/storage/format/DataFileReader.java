@@ -3,6 +3,7 @@ package io.strata.storage.format;
 import io.strata.storage.data.KeyValue;
 import io.strata.storage.data.RowKind;
 import io.strata.storage.fs.FileIO;
+import io.strata.storage.fs.FileSizeMismatchException;
 import io.strata.storage.schema.DataField;
 import io.strata.storage.schema.TableSchema;
 import io.strata.storage.util.CloseableIterator;
@@ -21,6 +22,7 @@ import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.HadoopParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.schema.MessageType;
@@ -47,6 +49,11 @@ import org.apache.parquet.schema.Type;
  * <p>A missing file, or one that is not a readable Parquet file, fails with an exception that
  * names the file; so does a column that cannot hold its read type's values, or a page in an
  * encoding the decoder does not read ({@link ReadableColumns}), which also names the column.
+ * Every page that carries a CRC (the page header's {@code crc}, which {@link DataFileWriter}
+ * always writes) is verified before any value of its row group is returned; a mismatch, or a page
+ * header that does not parse, fails naming the file, the column, the row group and the page
+ * ({@link PageChecksums}). A file opened with its {@link Options#fileSize recorded size} that has
+ * another size fails naming both sizes before anything of it is read.
  */
 public final class DataFileReader implements CloseableIterator<KeyValue> {
     private static final String MISSING = "data file is missing (named by the manifest, absent on the file system)";
@@ -54,7 +61,13 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
     private final FileIO io;
     private final long fileSize;
     private final Path path;
+    private final InputFile in;
     private final ParquetFileReader reader;
+    /** Every leaf column read (flat and nested): the ones a damaged page is looked for in. */
+    private final List<ColumnDescriptor> leaves;
+    /** The row group {@link #hasNext} reads next, counted from 0. */
+    private int rowGroupIndex;
+
     private final PageDecompression decompression;
     /** Every pooled buffer this reader borrows (Parquet's column chunks, decompressed pages). */
     private final BufferPool.Scope buffers;
@@ -85,6 +98,7 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
             FileIO io,
             long fileSize,
             Path path,
+            InputFile in,
             ParquetFileReader reader,
             BufferPool.Scope buffers,
             PageDecompression decompression,
@@ -96,7 +110,9 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
         this.io = io;
         this.fileSize = fileSize;
         this.path = path;
+        this.in = in;
         this.reader = reader;
+        this.leaves = requested.getColumns();
         this.decompression = decompression;
         this.buffers = buffers;
         this.primaryKey = primaryKey;
@@ -140,6 +156,7 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
         private BitSet projection;
         private long fileSize = -1;
         private boolean rawStrings;
+        private byte[] contents;
 
         private Options(FileIO io, Configuration conf, Path path, TableSchema readSchema) {
             this.io = io;
@@ -154,9 +171,21 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
             return this;
         }
 
-        /** The file's size from the manifest (saves a round trip); -1 if unknown. */
+        /**
+         * The file's size from the manifest (saves a round trip); -1 if unknown. A file of another
+         * size fails to open, naming both sizes.
+         */
         public Options fileSize(long bytes) {
             this.fileSize = bytes;
+            return this;
+        }
+
+        /**
+         * Parses {@code bytes}, the file's whole content already read (and checked) by the caller,
+         * instead of reading the file.
+         */
+        public Options contents(byte[] bytes) {
+            this.contents = bytes;
             return this;
         }
 
@@ -172,7 +201,8 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
         /** Opens the file; fails, naming it, if it is missing or not a readable Strata data file. */
         public DataFileReader open() {
             boolean primaryKey = readSchema.hasPrimaryKey();
-            InputFile in = io.inputFile(path, fileSize);
+            InputFile in =
+                    contents != null ? new BytesInputFile(path.toString(), contents) : io.inputFile(path, fileSize);
             ParquetFileReader reader;
             BufferPool.Scope buffers = BufferPool.shared().scope();
             PageDecompression decompression = new PageDecompression(conf, buffers);
@@ -180,11 +210,19 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
                 ParquetReadOptions options = ParquetReadOptions.builder(new HadoopParquetConfiguration(conf))
                         .withCodecFactory(decompression)
                         .withAllocator(buffers)
+                        .usePageChecksumVerification(true)
                         .build();
                 reader = new ParquetFileReader(in, options);
             } catch (FileNotFoundException | NoSuchFileException e) {
                 buffers.close();
                 throw new CorruptFileException(path, MISSING, e);
+            } catch (FileSizeMismatchException e) {
+                buffers.close();
+                throw new CorruptFileException(
+                        path,
+                        "the file has " + e.actual() + " bytes, the manifest records " + e.expected()
+                                + ": it was truncated or replaced, and is not read",
+                        e);
             } catch (IOException | RuntimeException e) {
                 buffers.close();
                 throw new CorruptFileException(path, "cannot open data file: " + reason(io, path, fileSize, e), e);
@@ -199,12 +237,14 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
                                     + ")");
                 }
                 MessageType fileSchema = meta.getSchema();
-                MessageType requested = requestedSchema(fileSchema, readSchema, projection, primaryKey);
+                boolean newerSchema = writtenUnderSchema(meta) > readSchema.id();
+                MessageType requested = requestedSchema(fileSchema, readSchema, projection, primaryKey, newerSchema);
                 reader.setRequestedSchema(requested);
                 return new DataFileReader(
                         io,
                         fileSize,
                         path,
+                        in,
                         reader,
                         buffers,
                         decompression,
@@ -223,8 +263,21 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
     }
 
     /** The projected columns present in the file; columns are matched to the read schema by field id. */
+    /** The id of the schema the file was written with (footer {@code strata.schema-id}); -1 when it does not parse. */
+    private static long writtenUnderSchema(FileMetaData meta) {
+        try {
+            return Long.parseLong(meta.getKeyValueMetaData().getOrDefault(DataFileWriter.SCHEMA_ID_KEY, "-1"));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * @param newerSchema the file was written under a schema newer than {@code readSchema} (by a
+     *                    writer that evolved the table after this reader's handle was opened)
+     */
     private static MessageType requestedSchema(
-            MessageType file, TableSchema readSchema, BitSet projection, boolean primaryKey) {
+            MessageType file, TableSchema readSchema, BitSet projection, boolean primaryKey, boolean newerSchema) {
         BitSet inSchema = new BitSet();
         for (DataField f : readSchema.fields()) {
             inSchema.set(f.id());
@@ -237,12 +290,34 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
                 requested.add(file.getType(ParquetSchemas.ORDERINGS_COLUMN));
             }
         }
+        BitSet inFile = new BitSet();
         for (Type t : file.getFields()) {
             if (t.getId() != null) {
                 int id = t.getId().intValue();
+                // field ids are never reused and columns never dropped, so the reading schema has
+                // every id of a file written under it or an older one (a file of a newer schema may
+                // have higher ids: columns added since, not read): another id, or one twice, is a
+                // damaged footer, and the column would silently read as null
+                boolean known = inSchema.get(id) || (newerSchema && id > readSchema.highestFieldId());
+                if (!known || inFile.get(id)) {
+                    throw new IllegalStateException("column " + t.getName() + " has field id " + id + ", which "
+                            + (inFile.get(id)
+                                    ? "another column of the file has too"
+                                    : "the table's schema does not have"));
+                }
+                inFile.set(id);
                 if (inSchema.get(id) && (projection == null || projection.get(id))) {
                     requested.add(t);
                 }
+            } else if (!ParquetSchemas.isSystemColumn(t.getName())) {
+                throw new IllegalStateException("column " + t.getName() + " has no field id");
+            }
+        }
+        for (DataField f : readSchema.fields()) {
+            // columns are only ever added nullable: a NOT NULL column is in every file
+            if (!f.type().isNullable() && !inFile.get(f.id())) {
+                throw new IllegalStateException(
+                        "the file has no column with the field id " + f.id() + " of NOT NULL column " + f.name());
             }
         }
         return new MessageType(file.getName(), requested);
@@ -256,12 +331,14 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
         try {
             while (rowsLeftInGroup == 0) {
                 releaseRowGroup();
-                PageReadStore pages = reader.readNextRowGroup();
+                PageReadStore pages = readNextRowGroup();
                 if (pages == null) {
                     done = true;
                     return false;
                 }
                 rowGroup = pages;
+                checkValueCounts(pages);
+                rowGroupIndex++;
                 rowsLeftInGroup = pages.getRowCount();
                 if (nested != null) {
                     nested.startRowGroup(pages);
@@ -274,8 +351,46 @@ public final class DataFileReader implements CloseableIterator<KeyValue> {
                 }
             }
             return true;
-        } catch (IOException | RuntimeException e) {
+        } catch (CorruptFileException e) {
+            throw e;
+        } catch (RuntimeException e) {
             throw new CorruptFileException(path, "cannot read data file: " + reason(io, path, fileSize, e), e);
+        }
+    }
+
+    /**
+     * A flat column has one value (null included) per row: a row group whose row count and a
+     * column's value count differ has a damaged footer, and is not read (its first rows would
+     * read fine, its last ones not at all, or rows would be cut short).
+     */
+    private void checkValueCounts(PageReadStore pages) {
+        for (ColumnDescriptor d : descriptors) {
+            long values = pages.getPageReader(d).getTotalValueCount();
+            if (values != pages.getRowCount()) {
+                throw new CorruptFileException(
+                        path,
+                        "row group " + rowGroupIndex + " has " + pages.getRowCount() + " rows, but its column "
+                                + String.join(".", d.getPath()) + " has " + values + " values");
+            }
+        }
+    }
+
+    /**
+     * The next row group, its pages' CRCs verified (Parquet checks each page that has one as it
+     * reads the chunk). A failure names the damaged column and page when one is found.
+     */
+    private PageReadStore readNextRowGroup() {
+        try {
+            return reader.readNextRowGroup();
+        } catch (IOException | RuntimeException e) {
+            List<BlockMetaData> groups = reader.getRowGroups();
+            String where = rowGroupIndex < groups.size()
+                    ? PageChecksums.locate(in, groups.get(rowGroupIndex), rowGroupIndex, leaves)
+                            .map(p -> "damaged page: " + p)
+                            .orElse(null)
+                    : null;
+            throw new CorruptFileException(
+                    path, "cannot read data file: " + (where != null ? where : reason(io, path, fileSize, e)), e);
         }
     }
 

@@ -41,6 +41,9 @@ public final class DataFileWriter implements Closeable {
     /** Footer key: the Strata data file format version. */
     public static final String VERSION_KEY = "strata.data-file.version";
 
+    /** Footer key: the id of the schema the file was written with. */
+    static final String SCHEMA_ID_KEY = "strata.schema-id";
+
     /**
      * The version this writer writes: 2 adds the {@code _ORDERINGS} system column to primary-key
      * files ({@link ParquetSchemas}); readers also read version 1, whose records carry no ordering
@@ -158,7 +161,9 @@ public final class DataFileWriter implements Closeable {
                 .withAllocator(BufferPool.shared())
                 .withPageSize(format.pageSize())
                 .withDictionaryPageSize(format.pageSize())
-                .withDictionaryEncoding(true);
+                .withDictionaryEncoding(true)
+                // every page carries the CRC32 of its stored bytes, which every read verifies
+                .withPageWriteChecksumEnabled(true);
         boolean[] dictionary = dictionaryColumns(sample);
         if (primaryKey) {
             props.withDictionaryEncoding(ParquetSchemas.SEQUENCE_COLUMN, false);
@@ -177,7 +182,7 @@ public final class DataFileWriter implements Closeable {
                 format.conf(),
                 format.codec(),
                 format.blockSize(),
-                Map.of(VERSION_KEY, VERSION, "strata.schema-id", String.valueOf(schema.id())));
+                Map.of(VERSION_KEY, VERSION, SCHEMA_ID_KEY, String.valueOf(schema.id())));
         List<KeyValue> rows = sample;
         sample = null;
         for (KeyValue kv : rows) {

@@ -25,6 +25,11 @@ public final class ParquetSchemas {
     /** Number of system columns before the user columns in a primary-key file this version writes. */
     public static final int SYSTEM_COLUMNS = 3;
 
+    /** Whether {@code name} is a system column's (user column names never start with {@code _}). */
+    static boolean isSystemColumn(String name) {
+        return name.equals(SEQUENCE_COLUMN) || name.equals(ROW_KIND_COLUMN) || name.equals(ORDERINGS_COLUMN);
+    }
+
     private ParquetSchemas() {}
 
     public static MessageType messageType(List<DataField> fields, boolean withSystemColumns) {

@@ -174,7 +174,12 @@ public abstract class FileIO {
     /** Moves {@code src} over {@code dst}, replacing it (hints only). */
     protected abstract void replace(Path src, Path dst) throws IOException;
 
-    /** Parquet's view of a file to read; {@code knownLength} saves a round trip when >= 0. */
+    /**
+     * Parquet's view of a file to read. With {@code knownLength} >= 0 (the length a manifest or
+     * manifest list recorded) no round trip asks for the length, and opening a stream fails with
+     * {@link FileSizeMismatchException} when the file has another length: a truncated or replaced
+     * file is never read as the one recorded.
+     */
     public abstract InputFile inputFile(Path path, long knownLength);
 
     /** Parquet's view of a new file; never overwrites; durable once closed. */

@@ -19,6 +19,7 @@ import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.functional.FutureIO;
 import org.apache.parquet.hadoop.util.HadoopStreams;
 import org.apache.parquet.io.DelegatingPositionOutputStream;
 import org.apache.parquet.io.InputFile;
@@ -237,7 +238,16 @@ final class HadoopFileIO extends FileIO {
 
             @Override
             public SeekableInputStream newStream() throws IOException {
-                return HadoopStreams.wrap(fs.open(path));
+                if (knownLength < 0) {
+                    return HadoopStreams.wrap(fs.open(path));
+                }
+                // the status open() would fetch anyway (S3A: one HEAD), checked, then handed to the open
+                FileStatus status = fs.getFileStatus(path);
+                if (status.getLen() != knownLength) {
+                    throw new FileSizeMismatchException(path.toString(), knownLength, status.getLen());
+                }
+                return HadoopStreams.wrap(FutureIO.awaitFuture(
+                        fs.openFile(path).withFileStatus(status).build()));
             }
 
             @Override

@@ -20,12 +20,15 @@ final class LocalChannelInputFile implements InputFile {
     private final Path path;
     private final String name;
     private long length;
+    /** The length recorded for the file (a stream of a file of another length fails), else negative. */
+    private final long expected;
 
     /** @param knownLength the file's length when known (saves a stat), else negative */
     LocalChannelInputFile(Path path, String name, long knownLength) {
         this.path = path;
         this.name = name;
         this.length = knownLength;
+        this.expected = knownLength;
     }
 
     @Override
@@ -39,6 +42,19 @@ final class LocalChannelInputFile implements InputFile {
     @Override
     public SeekableInputStream newStream() throws IOException {
         FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
+        if (expected >= 0) {
+            long actual;
+            try {
+                actual = channel.size(); // fstat of the open file: the bytes this stream reads
+            } catch (IOException e) {
+                channel.close();
+                throw e;
+            }
+            if (actual != expected) {
+                channel.close();
+                throw new FileSizeMismatchException(name, expected, actual);
+            }
+        }
         return new SeekableInputStream() {
             private long pos;
             private final byte[] one = new byte[1];

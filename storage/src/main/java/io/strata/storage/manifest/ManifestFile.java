@@ -12,6 +12,7 @@ import io.strata.storage.format.FileFormatConfig;
 import io.strata.storage.format.FileSource;
 import io.strata.storage.format.RollingFileWriter;
 import io.strata.storage.fs.FileIO;
+import io.strata.storage.fs.FileSizeMismatchException;
 import io.strata.storage.fs.TablePaths;
 import io.strata.storage.schema.DataField;
 import io.strata.storage.schema.DataType;
@@ -21,7 +22,9 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -29,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.CRC32C;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -133,7 +137,7 @@ public final class ManifestFile {
             for (DataFileMeta f : files) {
                 List<ManifestEntry> part = entries.subList(from, from + (int) f.rowCount());
                 from += (int) f.rowCount();
-                out.add(describe(f.fileName(), f.fileSize(), part));
+                out.add(describe(f.fileName(), f.fileSize(), crc32c(paths.manifestFile(f.fileName())), part));
             }
             return out;
         } catch (IOException | RuntimeException e) {
@@ -142,7 +146,21 @@ public final class ManifestFile {
         }
     }
 
-    private ManifestFileMeta describe(String name, long size, List<ManifestEntry> part) {
+    /**
+     * The CRC32C of a manifest just written, read back from the file system: what readers will
+     * find there. Manifests are small (a few KB per thousand entries), so this costs one small read.
+     */
+    private String crc32c(Path manifest) throws IOException {
+        return crc32c(io.readFully(manifest));
+    }
+
+    private static String crc32c(byte[] bytes) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        return String.format("%08x", crc.getValue());
+    }
+
+    private ManifestFileMeta describe(String name, long size, String crc32c, List<ManifestEntry> part) {
         long added = 0;
         long deleted = 0;
         Object[] min = null;
@@ -175,6 +193,7 @@ public final class ManifestFile {
         return new ManifestFileMeta(
                 name,
                 size,
+                crc32c,
                 added,
                 deleted,
                 min == null ? new Object[0] : min,
@@ -196,46 +215,91 @@ public final class ManifestFile {
     /**
      * Reads every entry of the manifest {@code meta} describes, of the size its manifest list
      * records: a manifest of another length (truncated, or replaced by another one) fails naming
-     * both sizes instead of being read as what the list names.
+     * both sizes instead of being read as what the list names. Its pages' CRCs are verified like
+     * a data file's.
      */
     public List<ManifestEntry> read(ManifestFileMeta meta) {
         Path path = paths.manifestFile(meta.fileName());
-        return cache.get(path, () -> readFile(path, meta.fileSize()));
+        return cache.get(
+                path, () -> meta.crc32c() == null ? readFile(path, meta.fileSize()) : readVerified(path, meta));
+    }
+
+    /**
+     * Reads the manifest whole (one read; manifests are small), checks its size and CRC32C against
+     * what its list records, and parses the bytes checked. A manifest replaced by another of the
+     * same size (manifests of commits that touch as many files often are) fails here.
+     */
+    private List<ManifestEntry> readVerified(Path path, ManifestFileMeta meta) {
+        byte[] bytes;
+        try {
+            bytes = io.readFully(path);
+        } catch (FileNotFoundException | NoSuchFileException e) {
+            throw new CorruptFileException(
+                    path, "manifest is missing (named by a manifest list, absent on the file system)", e);
+        } catch (IOException e) {
+            throw new CorruptFileException(path, "manifest cannot be read: " + e.getMessage(), e);
+        }
+        if (bytes.length != meta.fileSize()) {
+            throw new CorruptFileException(
+                    path,
+                    "manifest has " + bytes.length + " bytes but its manifest list records " + meta.fileSize()
+                            + ": it was truncated or replaced, and is not read");
+        }
+        String actual = crc32c(bytes);
+        if (!actual.equals(meta.crc32c())) {
+            throw new CorruptFileException(
+                    path,
+                    "manifest's CRC32C is " + actual + " but its manifest list records " + meta.crc32c()
+                            + ": it was damaged or replaced, and is not read" + whereDamaged(path, bytes));
+        }
+        return readFile(path, bytes.length, bytes);
+    }
+
+    /** Where a manifest whose checksum failed is damaged, if parsing it says (its entries are dropped). */
+    private String whereDamaged(Path path, byte[] bytes) {
+        try {
+            readFile(path, bytes.length, bytes);
+            return "";
+        } catch (CorruptFileException e) {
+            return "; " + e.reason();
+        }
     }
 
     private List<ManifestEntry> readFile(Path path, long expectedSize) {
-        if (expectedSize >= 0) {
-            long actual;
-            try {
-                actual = io.length(path);
-            } catch (IOException e) {
-                throw new CorruptFileException(path, "manifest cannot be read: " + rootMessage(e), e);
-            }
-            if (actual != expectedSize) {
-                throw new CorruptFileException(
-                        path,
-                        "manifest has " + actual + " bytes but its manifest list records " + expectedSize
-                                + ": it was truncated or replaced, and is not read");
-            }
-        }
+        return readFile(path, expectedSize, null);
+    }
+
+    /** @param bytes the manifest's content, already read and checked; null: read it from the file system */
+    private List<ManifestEntry> readFile(Path path, long expectedSize, byte[] bytes) {
         List<ManifestEntry> out = new ArrayList<>();
-        try (DataFileReader r = DataFileReader.of(io, format.conf(), path, ENTRY_SCHEMA)
-                .fileSize(expectedSize)
-                .open()) {
+        DataFileReader.Options options =
+                DataFileReader.of(io, format.conf(), path, ENTRY_SCHEMA).fileSize(expectedSize);
+        if (bytes != null) {
+            options.contents(bytes);
+        }
+        try (DataFileReader r = options.open()) {
             while (r.hasNext()) {
                 out.add(fromRow(r.next().row(), path));
             }
         } catch (CorruptFileException e) {
-            throw new CorruptFileException(path, "manifest cannot be read: " + rootMessage(e), e);
+            throw new CorruptFileException(path, whyUnreadable(e), e);
         }
         return out;
     }
 
-    private static String rootMessage(Throwable t) {
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
+    /** Why the manifest cannot be read, in the manifest's terms (the data file reader reads it). */
+    private static String whyUnreadable(CorruptFileException e) {
+        for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof FileSizeMismatchException) {
+                FileSizeMismatchException size = (FileSizeMismatchException) t;
+                return "manifest has " + size.actual() + " bytes but its manifest list records " + size.expected()
+                        + ": it was truncated or replaced, and is not read";
+            }
+            if (t instanceof FileNotFoundException || t instanceof NoSuchFileException) {
+                return "manifest is missing (named by a manifest list, absent on the file system)";
+            }
         }
-        return t.toString();
+        return "manifest cannot be read: " + e.reason().replaceFirst("^cannot (open|read|decode) data file: ", "");
     }
 
     static Object[] toRow(ManifestEntry e) throws IOException {

@@ -2,15 +2,17 @@ package io.strata.storage.manifest;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.strata.storage.data.ValueCodec;
 import java.io.IOException;
 import java.util.Base64;
 
 /**
- * A manifest as listed in a manifest list: its size, how many ADD and DELETE entries it holds,
- * and the range of partitions and buckets it covers (per partition field min and max), so a
- * scan can skip manifests that cannot contain a wanted partition.
+ * A manifest as listed in a manifest list: its size and the CRC32C of its bytes (null in lists
+ * written before it was recorded), how many ADD and DELETE entries it holds, and the range of
+ * partitions and buckets it covers (per partition field min and max), so a scan can skip
+ * manifests that cannot contain a wanted partition.
  */
 public final class ManifestFileMeta {
     private final String fileName;
@@ -21,10 +23,12 @@ public final class ManifestFileMeta {
     private final Object[] partitionMax;
     private final int minBucket;
     private final int maxBucket;
+    private final String crc32c;
 
     public ManifestFileMeta(
             String fileName,
             long fileSize,
+            String crc32c,
             long numAdded,
             long numDeleted,
             Object[] partitionMin,
@@ -32,6 +36,7 @@ public final class ManifestFileMeta {
             int minBucket,
             int maxBucket) {
         this.fileName = fileName;
+        this.crc32c = crc32c;
         this.fileSize = fileSize;
         this.numAdded = numAdded;
         this.numDeleted = numDeleted;
@@ -45,6 +50,7 @@ public final class ManifestFileMeta {
     static ManifestFileMeta fromJson(
             @JsonProperty("fileName") String fileName,
             @JsonProperty("fileSize") long fileSize,
+            @JsonProperty("crc32c") String crc32c,
             @JsonProperty("numAdded") long numAdded,
             @JsonProperty("numDeleted") long numDeleted,
             @JsonProperty("partitionMin") String partitionMin,
@@ -55,6 +61,7 @@ public final class ManifestFileMeta {
         return new ManifestFileMeta(
                 fileName,
                 fileSize,
+                crc32c,
                 numAdded,
                 numDeleted,
                 decode(partitionMin),
@@ -81,6 +88,13 @@ public final class ManifestFileMeta {
     @JsonProperty("fileSize")
     public long fileSize() {
         return fileSize;
+    }
+
+    /** The CRC32C of the manifest's bytes, 8 lowercase hex digits; null when the list predates it. */
+    @JsonProperty("crc32c")
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public String crc32c() {
+        return crc32c;
     }
 
     @JsonProperty("numAdded")

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.strata.storage.fs.FileIO;
+import io.strata.storage.fs.JsonChecksum;
 import io.strata.storage.fs.TablePaths;
 import io.strata.storage.util.CorruptFileException;
 import io.strata.storage.util.Json;
@@ -48,7 +49,7 @@ public final class ManifestList {
         }
         String name = "manifest-list-" + uuid + "-" + counter.getAndIncrement() + ".json";
         io.mkdirs(paths.manifestDir());
-        io.writeNew(paths.manifestFile(name), Json.MAPPER.writeValueAsBytes(root));
+        io.writeNew(paths.manifestFile(name), JsonChecksum.seal(root));
         return name;
     }
 
@@ -72,6 +73,7 @@ public final class ManifestList {
             if (root == null || root.path("version").asInt(-1) != VERSION) {
                 throw new CorruptFileException(path, "not a manifest list of version " + VERSION);
             }
+            JsonChecksum.verify(path, root);
             List<ManifestFileMeta> out = new ArrayList<>();
             for (JsonNode n : root.path("manifests")) {
                 out.add(Json.MAPPER.treeToValue(n, ManifestFileMeta.class));

@@ -115,8 +115,18 @@ final class TableScan {
                 return partitionFilter.test(row);
             }
         };
+        List<ManifestEntry> live;
+        try {
+            live = table.manifests().scanner().scan(snapshot.baseManifestList(), entries);
+        } catch (CorruptFileException e) {
+            // the file is named; say which snapshot needs it, so the reader knows what cannot be read
+            throw new CorruptFileException(
+                    new Path(e.file()),
+                    e.reason() + " (snapshot " + snapshot.id() + " of table " + table.name() + " names it)",
+                    e);
+        }
         Map<BucketId, List<ManifestEntry>> byBucket = new LinkedHashMap<>();
-        for (ManifestEntry e : table.manifests().scanner().scan(snapshot.baseManifestList(), entries)) {
+        for (ManifestEntry e : live) {
             if (fileFilter != null && !fileFilter.mayMatch(StatsAdapters.ofFile(schema, e.file()))) {
                 continue;
             }

@@ -3,7 +3,6 @@ package io.strata.storage.snapshot;
 import io.strata.storage.fs.FileIO;
 import io.strata.storage.fs.TablePaths;
 import io.strata.storage.options.ChangelogOptions.Producer;
-import io.strata.storage.util.Json;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -86,7 +85,7 @@ public final class ChangelogManager {
      */
     public void keep(Snapshot snapshot) throws IOException {
         io.mkdirs(paths.changelogDir());
-        io.writeNewWhole(paths.changelogFile(snapshot.id()), Json.MAPPER.writeValueAsBytes(snapshot));
+        io.writeNewWhole(paths.changelogFile(snapshot.id()), SnapshotManager.toJson(snapshot));
     }
 
     /** Deletes the changelog of {@code id}; false when it was gone already. */

@@ -3,6 +3,7 @@ package io.strata.storage.snapshot;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.strata.storage.fs.AtomicPublisher;
 import io.strata.storage.fs.FileIO;
+import io.strata.storage.fs.JsonChecksum;
 import io.strata.storage.fs.TablePaths;
 import io.strata.storage.util.CorruptFileException;
 import io.strata.storage.util.Json;
@@ -120,12 +121,18 @@ public final class SnapshotManager {
         return parse(path, bytes, id);
     }
 
+    /** The JSON of a snapshot file: the snapshot and its content checksum ({@link JsonChecksum}). */
+    static byte[] toJson(Snapshot snapshot) throws IOException {
+        return JsonChecksum.seal(Json.MAPPER.valueToTree(snapshot));
+    }
+
     static Snapshot parse(Path path, byte[] bytes, long expectedId) {
         try {
             JsonNode node = Json.MAPPER.readTree(bytes);
             if (node == null || !node.isObject()) {
                 throw new CorruptFileException(path, "not a JSON snapshot");
             }
+            JsonChecksum.verify(path, node);
             int version = node.path("version").asInt(-1);
             if (version != Snapshot.FORMAT_VERSION) {
                 throw new CorruptFileException(
@@ -249,7 +256,7 @@ public final class SnapshotManager {
      */
     public boolean publish(AtomicPublisher publisher, Snapshot snapshot) throws IOException {
         io.mkdirs(paths.snapshotDir());
-        boolean ok = publisher.publish(paths.snapshotFile(snapshot.id()), Json.MAPPER.writeValueAsBytes(snapshot));
+        boolean ok = publisher.publish(paths.snapshotFile(snapshot.id()), toJson(snapshot));
         if (ok) {
             try {
                 io.overwriteHint(paths.latestHint(), Long.toString(snapshot.id()));

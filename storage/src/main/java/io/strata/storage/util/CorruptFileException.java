@@ -8,6 +8,7 @@ import org.apache.hadoop.fs.Path;
  */
 public class CorruptFileException extends RuntimeException {
     private final String file;
+    private final String reason;
 
     public CorruptFileException(Path file, String reason) {
         this(file, reason, null);
@@ -16,6 +17,12 @@ public class CorruptFileException extends RuntimeException {
     public CorruptFileException(Path file, String reason, Throwable cause) {
         super("corrupt or unreadable file " + file + ": " + reason, cause);
         this.file = file.toString();
+        this.reason = reason;
+    }
+
+    /** What is wrong with {@link #file()}: the message without the file. */
+    public String reason() {
+        return reason;
     }
 
     public String file() {

@@ -16,6 +16,7 @@ import io.strata.storage.schema.Schema;
 import io.strata.storage.schema.SchemaFiles;
 import io.strata.storage.snapshot.Snapshot;
 import io.strata.storage.testutil.DirListing;
+import io.strata.storage.testutil.JsonFiles;
 import io.strata.storage.testutil.Rows;
 import io.strata.storage.util.CorruptFileException;
 import java.io.IOException;
@@ -216,7 +217,8 @@ class BadInputTest {
     @Test
     void aSnapshotNamingAMissingSchemaFailsNamingTheSchema() throws IOException {
         Path file = snapshotFile(3);
-        Files.writeString(file, Files.readString(file).replaceFirst("\"schemaId\"\\s*:\\s*0", "\"schemaId\" : 7"));
+        // well-formed (its content checksum matches), naming a schema file that does not exist
+        JsonFiles.rewriteSealed(file, root -> root.put("schemaId", 7));
 
         assertThatThrownBy(() -> Rows.readAll(catalog.getTable("db", "t").newReadBuilder()))
                 .hasMessageContaining("snapshot-3")
