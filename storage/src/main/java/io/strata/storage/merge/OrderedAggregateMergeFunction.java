@@ -77,18 +77,22 @@ final class OrderedAggregateMergeFunction implements MergeFunction {
      * {@code aggregation.remove-record-on-delete} (removing "what is older than the delete" would
      * need every sum and count contribution kept with its ordering).
      */
-    static void check(String owner, TableSchema schema, AggregateFunction[] functions, boolean removeOnDelete) {
+    static void check(
+            String owner, TableSchema schema, AggregateFunction[] functions, boolean removeOnDelete, int sequenceField) {
+        String sequence = "sequence.field '" + schema.fields().get(sequenceField).name() + "'";
         if (removeOnDelete) {
             throw new IllegalArgumentException(owner + ": aggregation.remove-record-on-delete is not supported with "
-                    + "sequence.field (a -D could not remove only the contributions older than it)");
+                    + sequence + " (a -D could not remove only the contributions older than it)");
         }
         for (int i = 0; i < functions.length; i++) {
             if (functions[i] != null && roleOf(functions[i]) == null) {
-                throw new IllegalArgumentException(
-                        owner + ": field '" + schema.fields().get(i).name()
-                                + "': aggregate function " + functions[i].optionName() + " is not supported with "
-                                + "sequence.field (its result would depend on how rows were grouped into commits; "
-                                + "option 'fields." + schema.fields().get(i).name() + ".aggregate-function')");
+                String field = schema.fields().get(i).name();
+                throw new IllegalArgumentException(owner + ": field '" + field + "': aggregate function "
+                        + functions[i].optionName() + " is not supported with " + sequence + ": it keeps every "
+                        + "input in fold order, and a value pre-merged in a commit or compaction cannot place a "
+                        + "late row's input among its own without keeping each element's ordering, so the table "
+                        + "would depend on how rows were grouped into commits (option 'fields." + field
+                        + ".aggregate-function'; drop sequence.field to fold in arrival order)");
             }
         }
     }

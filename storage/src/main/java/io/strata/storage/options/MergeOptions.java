@@ -30,13 +30,14 @@ public final class MergeOptions {
             .stringType()
             .noDefault()
             .definesTable()
-            .withDescription("A column that orders versions of a key before the sequence number: a late row with an "
+            .withDescription("A value column of a scalar type that orders versions of a key before the sequence "
+                    + "number: a late row with an "
                     + "older value never overwrites a newer one, deletes included (a null value orders first). "
                     + "deduplicate: the row with the highest value wins; first-row: the row with the lowest value "
                     + "wins (ties: the earliest arrival), so a late row with a lower value replaces the winner; "
                     + "partial-update: each field keeps the value of the highest row that set it; aggregation: "
-                    + "last_value, last_non_null_value, first_value and first_non_null_value follow it (listagg is "
-                    + "rejected). See docs/DESIGN.md, Merge engines.");
+                    + "last_value, last_non_null_value, first_value and first_non_null_value follow it (listagg, "
+                    + "collect and merge_map are rejected). See docs/DESIGN.md, Merge engines.");
 
     public static final ConfigOption<Boolean> PARTIAL_UPDATE_REMOVE_ON_DELETE = ConfigOption.key(
                     "partial-update.remove-record-on-delete")
