@@ -218,6 +218,34 @@ class OrderedMergeTest {
     }
 
     /**
+     * last_non_null_value retracts under sequence.field as without it (a non-null retracted value
+     * sets null), at the retraction's ordering: a late retraction older than the value leaves it,
+     * a newer one empties the field until a newer non-null value; a null retracted value does nothing.
+     */
+    @Test
+    void aggregationLastNonNullValueRetractionOrdersLikeARow() {
+        Map<String, String> o = new HashMap<>(TableModel.options(Mode.AGGREGATION_SEQUENCE_FIELD));
+        o.remove("fields.e.ignore-retract");
+        List<GenericRow> rows = List.of(
+                row(RowKind.INSERT, 1, null, null, null, null, 5.0, 5L),
+                row(RowKind.UPDATE_BEFORE, 1, null, null, null, null, 5.0, 4L), // late retraction: e stays
+                row(RowKind.INSERT, 2, null, null, null, null, 5.0, 5L),
+                row(RowKind.UPDATE_BEFORE, 2, null, null, null, null, 5.0, 6L), // newest retraction: e null
+                row(RowKind.INSERT, 2, null, null, null, null, null, 7L), // a null sets nothing
+                row(RowKind.INSERT, 3, null, null, null, null, 5.0, 5L),
+                row(RowKind.UPDATE_BEFORE, 3, null, null, null, null, 5.0, 6L),
+                row(RowKind.INSERT, 3, null, null, null, null, 8.0, 7L), // newer than the retraction: e 8.0
+                row(RowKind.UPDATE_BEFORE, 3, null, null, null, null, null, 9L)); // a null retracts nothing
+        assertEveryGrouping(
+                o,
+                rows,
+                List.of(
+                        r(1, null, null, null, null, 5.0, 5L),
+                        r(2, null, null, null, null, null, 7L),
+                        r(3, null, null, null, null, 8.0, 7L)));
+    }
+
+    /**
      * The input producer stores each commit's rows as written, per key in the engine's order
      * (sequence field, then arrival); a later commit's late row is in its own commit's changelog
      * although it loses in the table.
