@@ -58,7 +58,8 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
             boolean removeOnDelete) {
         if (removeOnDelete && !groups.isEmpty()) {
             throw new IllegalArgumentException(owner + ": partial-update.remove-record-on-delete is not supported with "
-                    + "sequence groups (option '" + groups.groups().get(0).option + "'); use ignore-delete");
+                    + "sequence groups (option '" + groups.groups().get(0).option + "'): a -D would have to remove, "
+                    + "in each group, only what is older than it by that group's ordering; use ignore-delete");
         }
         for (int i = 0; i < functions.length; i++) {
             AggregateFunction f = functions[i];

@@ -61,8 +61,10 @@ public final class MergeOptions {
             "aggregation: the function of a value field: sum, product, count, min, max, last_value, "
                     + "last_non_null_value (default), first_value, first_non_null_value, listagg, bool_and, bool_or, "
                     + "collect (ARRAY), merge_map (MAP). sum, count, last_value and last_non_null_value retract; the "
-                    + "others refuse -U/-D unless fields.<field>.ignore-retract. Types and semantics: docs/DESIGN.md, "
-                    + "Merge engines.");
+                    + "others refuse -U/-D unless fields.<field>.ignore-retract. partial-update: a member of a sequence group "
+                    + "may have sum, product, min, max, bool_and, bool_or, last_value, last_non_null_value, "
+                    + "first_value or first_non_null_value (the last four follow the group's ordering). Types and "
+                    + "semantics: docs/DESIGN.md, Merge engines.");
 
     public static final PatternOption SEQUENCE_GROUP = PatternOption.definesTable(
             "fields.<field>.sequence-group",
