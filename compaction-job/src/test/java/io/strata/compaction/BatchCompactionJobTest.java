@@ -96,7 +96,8 @@ class BatchCompactionJobTest {
      * The job merges with the table's engine: first-row under sequence.field (late lower rows
      * replace the winner) and aggregation with product, first_value, first_non_null_value and
      * retracting last_non_null_value and last_value, and the ordered engines (partial-update
-     * under sequence.field and sequence groups, aggregation under sequence.field, with late rows)
+     * under sequence.field and sequence groups, order-sensitive functions in a group, aggregation
+     * under sequence.field, with late rows)
      * compact minor, then full, to the model.
      */
     @ParameterizedTest
@@ -109,7 +110,8 @@ class BatchCompactionJobTest {
                 "PARTIAL_UPDATE_SEQUENCE_FIELD_REMOVE",
                 "PARTIAL_UPDATE_SEQUENCE_GROUPS",
                 "PARTIAL_UPDATE_SEQUENCE_FIELD_GROUPS",
-                "AGGREGATION_SEQUENCE_FIELD"
+                "AGGREGATION_SEQUENCE_FIELD",
+                "PARTIAL_UPDATE_SEQUENCE_GROUP_FUNCTIONS"
             })
     void tablesOfOtherEnginesCompactToTheModel(TableModel.Mode mode) throws Exception {
         long seed = 14 + mode.ordinal();

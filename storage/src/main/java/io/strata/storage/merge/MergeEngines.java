@@ -114,16 +114,37 @@ public final class MergeEngines {
         String seqField = o.get(MergeOptions.SEQUENCE_FIELD);
         this.sequenceFieldIndex = seqField == null ? -1 : schema.fieldIndex(seqField);
         if (seqField != null) {
-            if (sequenceFieldIndex < 0) {
-                throw new IllegalArgumentException(owner + ": sequence.field '" + seqField + "' is not a column");
-            }
+            checkSequenceField(owner, schema, seqField, sequenceFieldIndex);
             if (engine == MergeEngine.AGGREGATION) {
-                OrderedAggregateMergeFunction.check(owner, schema, functions, removeOnDelete);
+                OrderedAggregateMergeFunction.check(owner, schema, functions, removeOnDelete, sequenceFieldIndex);
             }
         }
         this.sequenceGroups = SequenceGroups.of(owner, schema, engine, sequenceFieldIndex);
         if (engine == MergeEngine.PARTIAL_UPDATE) {
             OrderedPartialUpdateMergeFunction.checkFunctions(owner, schema, sequenceGroups, functions, removeOnDelete);
+        }
+    }
+
+    /**
+     * A sequence field is a value column of a scalar type: every scalar type has a total order
+     * (docs/DESIGN.md, "Ordering"), a null value ordering first. A key field would order nothing
+     * (every version of a key has the same value), and an ARRAY, MAP or ROW is no ordering value.
+     */
+    private static void checkSequenceField(String owner, TableSchema schema, String name, int index) {
+        String option = owner + ": sequence.field '" + name + "'";
+        if (index < 0) {
+            throw new IllegalArgumentException(option + " is not a column");
+        }
+        for (int k : schema.primaryKeyIndexes()) {
+            if (k == index) {
+                throw new IllegalArgumentException(option + " is a primary key field: every version of a key has "
+                        + "the same value, so it would order nothing");
+            }
+        }
+        DataType type = schema.fields().get(index).type();
+        if (type.isNested()) {
+            throw new IllegalArgumentException(option + " is of type " + type.typeName() + ", which is no ordering "
+                    + "value; use a numeric, date, time, timestamp or string column");
         }
     }
 

@@ -16,8 +16,8 @@ import java.util.List;
  * value, sequence number), and remembers that ordering, so merging is commutative and associative
  * over records and pre-merged rows and the result does not depend on how rows were grouped into
  * commits, flushes or compactions. -U/-D retract ({@code aggregation.remove-record-on-delete} is
- * rejected with {@code sequence.field}); a retraction is a record that sets {@code last_value}
- * to null when it orders highest.
+ * rejected with {@code sequence.field}); a retraction is a record that sets {@code last_value},
+ * and {@code last_non_null_value} when it retracts a non-null value, to null at its ordering.
  *
  * <p>Partial result: the accumulated row, when a +I/+U was added, with sequence number the highest
  * added and an {@link KeyValue#orderings() ordering state} naming, for every order-sensitive
@@ -77,18 +77,22 @@ final class OrderedAggregateMergeFunction implements MergeFunction {
      * {@code aggregation.remove-record-on-delete} (removing "what is older than the delete" would
      * need every sum and count contribution kept with its ordering).
      */
-    static void check(String owner, TableSchema schema, AggregateFunction[] functions, boolean removeOnDelete) {
+    static void check(
+            String owner, TableSchema schema, AggregateFunction[] functions, boolean removeOnDelete, int sequenceField) {
+        String sequence = "sequence.field '" + schema.fields().get(sequenceField).name() + "'";
         if (removeOnDelete) {
             throw new IllegalArgumentException(owner + ": aggregation.remove-record-on-delete is not supported with "
-                    + "sequence.field (a -D could not remove only the contributions older than it)");
+                    + sequence + " (a -D could not remove only the contributions older than it)");
         }
         for (int i = 0; i < functions.length; i++) {
             if (functions[i] != null && roleOf(functions[i]) == null) {
-                throw new IllegalArgumentException(
-                        owner + ": field '" + schema.fields().get(i).name()
-                                + "': aggregate function " + functions[i].optionName() + " is not supported with "
-                                + "sequence.field (its result would depend on how rows were grouped into commits; "
-                                + "option 'fields." + schema.fields().get(i).name() + ".aggregate-function')");
+                String field = schema.fields().get(i).name();
+                throw new IllegalArgumentException(owner + ": field '" + field + "': aggregate function "
+                        + functions[i].optionName() + " is not supported with " + sequence + ": it keeps every "
+                        + "input in fold order, and a value pre-merged in a commit or compaction cannot place a "
+                        + "late row's input among its own without keeping each element's ordering, so the table "
+                        + "would depend on how rows were grouped into commits (option 'fields." + field
+                        + ".aggregate-function'; drop sequence.field to fold in arrival order)");
             }
         }
     }
@@ -208,7 +212,10 @@ final class OrderedAggregateMergeFunction implements MergeFunction {
             for (int i : layout.orderedFields) {
                 Role role = layout.roles[i];
                 if (retract) {
-                    if (role == Role.LAST && !layout.ignoreRetract[i]) {
+                    // a retraction orders like a row that sets null: last_value's always,
+                    // last_non_null_value's when it retracts a value (as without sequence.field)
+                    if (!layout.ignoreRetract[i]
+                            && (role == Role.LAST || (role == Role.LAST_NON_NULL && row[i] != null))) {
                         offer(i, null, rowOrdering, rowSeq);
                     }
                 } else if (role == Role.LAST || role == Role.FIRST || row[i] != null) {

@@ -23,7 +23,10 @@ import java.util.Map;
  *       highest sequence number (arrival);</li>
  *   <li>a group takes all its members (nulls included) from the row with the highest (group
  *       sequence tuple, sequence number), ignoring rows whose tuple is all null; its members with
- *       an aggregate function fold every such row instead;</li>
+ *       an order-insensitive aggregate function fold every such row instead, and those with
+ *       {@code last_non_null_value}, {@code first_value} or {@code first_non_null_value} take the
+ *       value of the highest / lowest such row (with a non-null value) by that same ordering
+ *       ({@code last_value} is what a member without a function does);</li>
  *   <li>with {@code partial-update.remove-record-on-delete}, the highest -D (by sequence field,
  *       then sequence number) removes every value ordering below it: the row exists when its
  *       highest +I/+U orders above that -D. -U is ignored.</li>
@@ -39,10 +42,12 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
 
     /**
      * Checks the aggregate functions of a partial-update table: only fields of a sequence group
-     * that are not its sequence fields may have one, and only an order-insensitive function
-     * ({@code sum, min, max, bool_and, bool_or}; {@code count} needs the aggregation engine's
-     * write-time counting), since within a group the function folds every row that carries the
-     * group's sequence, whatever its order. Also rejects {@code
+     * that are not its sequence fields may have one: an order-insensitive function ({@code sum,
+     * min, max, bool_and, bool_or, product}), which folds every row that carries the group's
+     * sequence whatever its order, or one that picks a row by the group's ordering ({@code
+     * last_value, last_non_null_value, first_value, first_non_null_value}). {@code count} needs
+     * the aggregation engine's write-time counting; {@code listagg, collect, merge_map} would need
+     * every element kept with its ordering (as under {@code sequence.field}). Also rejects {@code
      * partial-update.remove-record-on-delete} together with sequence groups.
      */
     static void checkFunctions(
@@ -53,7 +58,8 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
             boolean removeOnDelete) {
         if (removeOnDelete && !groups.isEmpty()) {
             throw new IllegalArgumentException(owner + ": partial-update.remove-record-on-delete is not supported with "
-                    + "sequence groups (option '" + groups.groups().get(0).option + "'); use ignore-delete");
+                    + "sequence groups (option '" + groups.groups().get(0).option + "'): a -D would have to remove, "
+                    + "in each group, only what is older than it by that group's ordering; use ignore-delete");
         }
         for (int i = 0; i < functions.length; i++) {
             AggregateFunction f = functions[i];
@@ -70,10 +76,14 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
                 throw new IllegalArgumentException(owner + ": " + option + ": '" + name
                         + "' is a sequence field of its group and cannot have an aggregate function");
             }
-            if (f == AggregateFunction.COUNT
-                    || OrderedAggregateMergeFunction.roleOf(f) != OrderedAggregateMergeFunction.Role.NONE) {
+            if (f == AggregateFunction.COUNT || OrderedAggregateMergeFunction.roleOf(f) == null) {
                 throw new IllegalArgumentException(owner + ": " + option + ": " + f.optionName() + " is not supported "
-                        + "in a sequence group (supported: sum, min, max, bool_and, bool_or)");
+                        + "in a sequence group (supported: sum, product, min, max, bool_and, bool_or, last_value, "
+                        + "last_non_null_value, first_value, first_non_null_value)"
+                        + (f == AggregateFunction.COUNT
+                                ? ""
+                                : "; it keeps every input in order, which a pre-merged value cannot hold against "
+                                        + "a late row without each element's ordering"));
             }
             String reject = f.rejectType(schema.fields().get(i).type());
             if (reject != null) {
@@ -99,9 +109,14 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
         final SequenceGroups.Group[] groups;
         final Map<Integer, Integer> groupById = new HashMap<>();
         final Comparator<Object>[] tupleComparators; // by field position, for group sequence fields
-        final AggregateFunction[] functions; // by position; group members with an aggregate function
-        /** Per group: whether a member has an aggregate function. */
+        /** By position: group members with an order-insensitive aggregate function. */
+        final AggregateFunction[] functions;
+        /** Per group: whether a member has an order-insensitive aggregate function. */
         final boolean[] aggregates;
+        /** By position: the role of a group member that picks a row by the group's ordering, else null. */
+        final OrderedAggregateMergeFunction.Role[] memberRoles;
+        /** Per group: its members with a {@link #memberRoles role}. */
+        final int[][] orderedMembers;
 
         final DataType[] types;
         final boolean removeOnDelete;
@@ -145,12 +160,28 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
                     tupleComparators[s] = ValueComparators.forType(types[s], true);
                 }
             }
-            this.functions = functions;
-            this.aggregates = new boolean[this.groups.length];
-            for (int g = 0; g < this.groups.length; g++) {
-                for (int m : this.groups[g].members) {
-                    aggregates[g] |= functions[m] != null;
+            this.functions = functions.clone();
+            this.memberRoles = new OrderedAggregateMergeFunction.Role[arity];
+            for (int i = 0; i < arity; i++) {
+                OrderedAggregateMergeFunction.Role role =
+                        functions[i] == null ? null : OrderedAggregateMergeFunction.roleOf(functions[i]);
+                if (role != null && role != OrderedAggregateMergeFunction.Role.NONE) {
+                    // last_value is a plain member: the group's row sets it, null included
+                    memberRoles[i] = role == OrderedAggregateMergeFunction.Role.LAST ? null : role;
+                    this.functions[i] = null;
                 }
+            }
+            this.aggregates = new boolean[this.groups.length];
+            this.orderedMembers = new int[this.groups.length][];
+            for (int g = 0; g < this.groups.length; g++) {
+                List<Integer> ordered = new ArrayList<>();
+                for (int m : this.groups[g].members) {
+                    aggregates[g] |= this.functions[m] != null;
+                    if (memberRoles[m] != null) {
+                        ordered.add(m);
+                    }
+                }
+                orderedMembers[g] = ordered.stream().mapToInt(Integer::intValue).toArray();
             }
             this.removeOnDelete = removeOnDelete;
         }
@@ -181,6 +212,11 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
     private final long[] fieldSeq;
     private final boolean[] groupSet;
     private final long[] groupSeq;
+    /** Per position, for a member with a role: whether it has a row yet, that row's tuple and sequence. */
+    private final boolean[] memberSet;
+
+    private final Object[][] memberTuple;
+    private final long[] memberSeq;
 
     // scratch: the decoded ordering state of the record being added
     private final boolean[] hasOverride;
@@ -188,6 +224,9 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
     private final long[] overrideSeq;
     private final boolean[] hasGroupOverride;
     private final long[] groupOverrideSeq;
+    private final boolean[] hasMemberOverride;
+    private final Object[][] memberOverrideTuple;
+    private final long[] memberOverrideSeq;
     private final Overrides overrides = new Overrides();
 
     OrderedPartialUpdateMergeFunction(Layout layout) {
@@ -204,6 +243,12 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
         groupSeq = new long[layout.groups.length];
         hasGroupOverride = new boolean[layout.groups.length];
         groupOverrideSeq = new long[layout.groups.length];
+        memberSet = new boolean[n];
+        memberTuple = new Object[n][];
+        memberSeq = new long[n];
+        hasMemberOverride = new boolean[n];
+        memberOverrideTuple = new Object[n][];
+        memberOverrideSeq = new long[n];
     }
 
     @Override
@@ -220,6 +265,8 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
         Arrays.fill(set, false);
         Arrays.fill(fieldOrdering, null);
         Arrays.fill(groupSet, false);
+        Arrays.fill(memberSet, false);
+        Arrays.fill(memberTuple, null);
     }
 
     private int compare(Object o1, long s1, Object o2, long s2) {
@@ -292,10 +339,15 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
             Arrays.fill(hasOverride, false);
             Arrays.fill(overrideOrdering, null);
             Arrays.fill(hasGroupOverride, false);
+            Arrays.fill(hasMemberOverride, false);
+            Arrays.fill(memberOverrideTuple, null);
         }
     }
 
-    /** Folds {@code r} into group {@code g}; false when its sequence is all null (the group is left alone). */
+    /**
+     * Folds {@code r} into group {@code g}; false when its sequence is all null (the group is left
+     * alone). {@code s} is the sequence number of the row that set the group in {@code r}.
+     */
     private boolean addToGroup(int g, Object[] r, long s) {
         SequenceGroups.Group group = layout.groups[g];
         boolean allNull = true;
@@ -324,8 +376,24 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
             AggregateFunction fn = fns[f];
             if (fn != null) {
                 values[f] = fn.agg(layout.types[f], values[f], r[f]);
-            } else if (newer) {
+            } else if (newer && layout.memberRoles[f] == null) {
                 values[f] = r[f];
+            }
+        }
+        if (layout.orderedMembers[g].length > 0) {
+            Object[] rowTuple = null;
+            for (int f : layout.orderedMembers[g]) {
+                if (hasMemberOverride[f]) {
+                    offerMember(g, f, r[f], memberOverrideTuple[f], memberOverrideSeq[f]);
+                } else {
+                    if (rowTuple == null) {
+                        rowTuple = new Object[group.sequenceFields.length];
+                        for (int i = 0; i < rowTuple.length; i++) {
+                            rowTuple[i] = r[group.sequenceFields[i]];
+                        }
+                    }
+                    offerMember(g, f, r[f], rowTuple, s);
+                }
             }
         }
         if (newer) {
@@ -333,6 +401,36 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
             groupSeq[g] = s;
         }
         return true;
+    }
+
+    /** Offers member {@code f} of group {@code g} the value {@code v} of the row (tuple, s). */
+    private void offerMember(int g, int f, Object v, Object[] tuple, long s) {
+        OrderedAggregateMergeFunction.Role role = layout.memberRoles[f];
+        boolean first = role == OrderedAggregateMergeFunction.Role.FIRST
+                || role == OrderedAggregateMergeFunction.Role.FIRST_NON_NULL;
+        if (v == null && role != OrderedAggregateMergeFunction.Role.FIRST) {
+            return; // the non-null roles skip a null
+        }
+        if (memberSet[f]) {
+            int c = compareTuples(layout.groups[g], tuple, s, memberTuple[f], memberSeq[f]);
+            if (first ? c >= 0 : c <= 0) {
+                return;
+            }
+        }
+        memberSet[f] = true;
+        memberTuple[f] = tuple;
+        memberSeq[f] = s;
+        values[f] = v;
+    }
+
+    private int compareTuples(SequenceGroups.Group group, Object[] t1, long s1, Object[] t2, long s2) {
+        for (int i = 0; i < group.sequenceFields.length; i++) {
+            int c = layout.tupleComparators[group.sequenceFields[i]].compare(t1[i], t2[i]);
+            if (c != 0) {
+                return c;
+            }
+        }
+        return Long.compare(s1, s2);
     }
 
     /** Fills the override scratch from {@code bytes}; returns the row's own sequence. */
@@ -367,6 +465,16 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
             if (g != null) {
                 hasGroupOverride[g] = true;
                 groupOverrideSeq[g] = seq;
+            }
+        }
+
+        @Override
+        public void member(int fieldId, Object[] tuple, long seq) {
+            int pos = fieldId < layout.positionById.length ? layout.positionById[fieldId] : -1;
+            if (pos >= 0 && layout.memberRoles[pos] != null) {
+                hasMemberOverride[pos] = true;
+                memberOverrideTuple[pos] = tuple;
+                memberOverrideSeq[pos] = seq;
             }
         }
     }
@@ -417,6 +525,12 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
             if (groupSet[g] && groupSeq[g] != positiveSeq) {
                 b.group(layout.groups[g].id, groupSeq[g]);
             }
+            for (int f : layout.orderedMembers[g]) {
+                // without an entry a member orders as its group's row
+                if (memberSet[f] && memberSeq[f] != groupSeq[g]) {
+                    b.member(layout.fieldIds[f], memberTuple[f], memberSeq[f]);
+                }
+            }
         }
         return b.toBytes();
     }
@@ -451,8 +565,9 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
 
     /**
      * The highest sequence number among the records the row's state comes from (its highest
-     * +I/+U, the highest -D, the record of each surviving value and of each group, every record
-     * folded into a group's aggregate function). Records added
+     * +I/+U, the highest -D, the record of each surviving value, of each group and of each
+     * member a group's ordering picks, every record folded into a group's order-insensitive
+     * aggregate function). Records added
      * later that change none of them leave it unchanged; one that does becomes one of them.
      */
     @Override
@@ -469,6 +584,11 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
         for (int g = 0; g < layout.groups.length; g++) {
             if (groupSet[g]) {
                 s = Math.max(s, groupSeq[g]);
+            }
+            for (int f : layout.orderedMembers[g]) {
+                if (memberSet[f]) {
+                    s = Math.max(s, memberSeq[f]);
+                }
             }
         }
         return s;

@@ -15,11 +15,15 @@ import java.util.List;
  * the data file's {@code _ORDERINGS} column), in the layout of docs/FORMAT.md, "Ordering state":
  *
  * <pre>
- * byte    layout (1)
+ * byte    layout (1, or 2 when member entries follow)
  * byte    has row sequence (0/1), then varint row sequence when 1
  * varint  field entries; per entry: ordering value (ValueCodec value), varint sequence,
  *         varint n, n x varint field id   -- the fields whose value that (ordering, sequence) produced
  * varint  group entries; per entry: varint group id (field id of its first sequence field), varint sequence
+ * layout 2 only:
+ * varint  member entries; per entry: varint field id, varint sequence, varint n, n x ValueCodec value
+ *         -- a sequence-group member with an order-sensitive function whose value came from
+ *         another row than the group's: that row's sequence tuple and sequence number
  * </pre>
  *
  * A varint is an unsigned LEB128 number (7 bits a byte, low bits first, high bit set on every byte
@@ -31,6 +35,8 @@ import java.util.List;
  */
 final class OrderingState {
     static final byte LAYOUT = 1;
+    /** Layout 1 followed by member entries; written only when a row has one. */
+    static final byte LAYOUT_MEMBERS = 2;
 
     /** Receives a decoded state, entry by entry ({@link #read}). */
     interface Sink {
@@ -39,6 +45,9 @@ final class OrderingState {
         void field(int fieldId, Object ordering, long seq);
 
         void group(int groupId, long seq);
+
+        /** A group member's value came from the row of this sequence tuple and sequence number. */
+        default void member(int fieldId, Object[] tuple, long seq) {}
     }
 
     private OrderingState() {}
@@ -70,8 +79,9 @@ final class OrderingState {
     static void read(byte[] bytes, Sink sink) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
             byte layout = in.readByte();
-            if (layout != LAYOUT) {
-                throw new IllegalStateException("ordering state of layout " + layout + " (known: " + LAYOUT + ")");
+            if (layout != LAYOUT && layout != LAYOUT_MEMBERS) {
+                throw new IllegalStateException(
+                        "ordering state of layout " + layout + " (known: " + LAYOUT + ", " + LAYOUT_MEMBERS + ")");
             }
             if (in.readBoolean()) {
                 sink.rowSequence(readVarint(in));
@@ -90,6 +100,18 @@ final class OrderingState {
                 int id = (int) readVarint(in);
                 sink.group(id, readVarint(in));
             }
+            if (layout == LAYOUT_MEMBERS) {
+                int m = (int) readVarint(in);
+                for (int i = 0; i < m; i++) {
+                    int id = (int) readVarint(in);
+                    long seq = readVarint(in);
+                    Object[] tuple = new Object[(int) readVarint(in)];
+                    for (int j = 0; j < tuple.length; j++) {
+                        tuple[j] = ValueCodec.readValue(in);
+                    }
+                    sink.member(id, tuple, seq);
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt ordering state", e);
         }
@@ -103,6 +125,9 @@ final class OrderingState {
         private List<List<Integer>> fieldIds;
         private List<Integer> groups;
         private List<Long> groupSequences;
+        private List<Integer> members;
+        private List<Object[]> memberTuples;
+        private List<Long> memberSequences;
         private final java.util.Comparator<Object> orderingEquality;
         private final boolean always;
 
@@ -148,13 +173,24 @@ final class OrderingState {
             groupSequences.add(seq);
         }
 
+        void member(int fieldId, Object[] tuple, long seq) {
+            if (members == null) {
+                members = new ArrayList<>(4);
+                memberTuples = new ArrayList<>(4);
+                memberSequences = new ArrayList<>(4);
+            }
+            members.add(fieldId);
+            memberTuples.add(tuple);
+            memberSequences.add(seq);
+        }
+
         byte[] toBytes() {
-            if (!always && rowSequence == null && sequences == null && groups == null) {
+            if (!always && rowSequence == null && sequences == null && groups == null && members == null) {
                 return null;
             }
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(32);
             try (DataOutputStream out = new DataOutputStream(bytes)) {
-                out.writeByte(LAYOUT);
+                out.writeByte(members == null ? LAYOUT : LAYOUT_MEMBERS);
                 out.writeBoolean(rowSequence != null);
                 if (rowSequence != null) {
                     writeVarint(out, rowSequence);
@@ -175,6 +211,18 @@ final class OrderingState {
                 for (int i = 0; i < g; i++) {
                     writeVarint(out, groups.get(i));
                     writeVarint(out, groupSequences.get(i));
+                }
+                if (members != null) {
+                    writeVarint(out, members.size());
+                    for (int i = 0; i < members.size(); i++) {
+                        writeVarint(out, members.get(i));
+                        writeVarint(out, memberSequences.get(i));
+                        Object[] tuple = memberTuples.get(i);
+                        writeVarint(out, tuple.length);
+                        for (Object v : tuple) {
+                            ValueCodec.writeValue(out, v);
+                        }
+                    }
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

@@ -30,13 +30,14 @@ public final class MergeOptions {
             .stringType()
             .noDefault()
             .definesTable()
-            .withDescription("A column that orders versions of a key before the sequence number: a late row with an "
+            .withDescription("A value column of a scalar type that orders versions of a key before the sequence "
+                    + "number: a late row with an "
                     + "older value never overwrites a newer one, deletes included (a null value orders first). "
                     + "deduplicate: the row with the highest value wins; first-row: the row with the lowest value "
                     + "wins (ties: the earliest arrival), so a late row with a lower value replaces the winner; "
                     + "partial-update: each field keeps the value of the highest row that set it; aggregation: "
-                    + "last_value, last_non_null_value, first_value and first_non_null_value follow it (listagg is "
-                    + "rejected). See docs/DESIGN.md, Merge engines.");
+                    + "last_value, last_non_null_value, first_value and first_non_null_value follow it (listagg, "
+                    + "collect and merge_map are rejected). See docs/DESIGN.md, Merge engines.");
 
     public static final ConfigOption<Boolean> PARTIAL_UPDATE_REMOVE_ON_DELETE = ConfigOption.key(
                     "partial-update.remove-record-on-delete")
@@ -60,8 +61,10 @@ public final class MergeOptions {
             "aggregation: the function of a value field: sum, product, count, min, max, last_value, "
                     + "last_non_null_value (default), first_value, first_non_null_value, listagg, bool_and, bool_or, "
                     + "collect (ARRAY), merge_map (MAP). sum, count, last_value and last_non_null_value retract; the "
-                    + "others refuse -U/-D unless fields.<field>.ignore-retract. Types and semantics: docs/DESIGN.md, "
-                    + "Merge engines.");
+                    + "others refuse -U/-D unless fields.<field>.ignore-retract. partial-update: a member of a sequence group "
+                    + "may have sum, product, min, max, bool_and, bool_or, last_value, last_non_null_value, "
+                    + "first_value or first_non_null_value (the last four follow the group's ordering). Types and "
+                    + "semantics: docs/DESIGN.md, Merge engines.");
 
     public static final PatternOption SEQUENCE_GROUP = PatternOption.definesTable(
             "fields.<field>.sequence-group",

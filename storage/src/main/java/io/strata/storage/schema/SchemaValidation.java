@@ -1,6 +1,7 @@
 package io.strata.storage.schema;
 
 import io.strata.storage.options.BucketOptions;
+import io.strata.storage.options.MergeOptions;
 import io.strata.storage.options.TableOptions;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -44,6 +45,10 @@ public final class SchemaValidation {
         }
         requireScalarKeys(owner, schema);
         TableOptions options = TableOptions.validate(owner, schema.options());
+        if (schema.primaryKeys().isEmpty() && options.get(MergeOptions.SEQUENCE_FIELD) != null) {
+            throw new IllegalArgumentException(owner + ": sequence.field '" + options.get(MergeOptions.SEQUENCE_FIELD)
+                    + "' needs a primary key (an append table keeps every row; there are no versions to order)");
+        }
         int buckets = options.get(BucketOptions.BUCKET); // at least 1: its declared range
         List<DataField> fields = new ArrayList<>();
         int id = 0;

@@ -78,6 +78,10 @@ class ChangelogModelTest {
                 out.add(Arguments.of(producer, ordered.get(i), (i + producer.length()) % 2 == 0, 1300L + out.size()));
             }
         }
+        for (String producer : List.of("lookup", "full-compaction")) {
+            out.add(Arguments.of(
+                    producer, Mode.PARTIAL_UPDATE_SEQUENCE_GROUP_FUNCTIONS, producer.equals("lookup"), 1300L + out.size()));
+        }
         return out.stream();
     }
 

@@ -196,6 +196,31 @@ class OrderedMergeTest {
         assertEveryGrouping(o, rows, List.of(r(1, null, 30, null, 1L, 2.0, 7L)));
     }
 
+    /**
+     * Order-sensitive functions in a sequence group follow the group's ordering (its sequence
+     * tuple, then arrival), whatever the grouping: a pre-merged row keeps, per such member, the
+     * tuple of the row its value came from, so a late row between them lands in its place.
+     */
+    @Test
+    void orderSensitiveFunctionsInAGroupFollowTheGroupsOrdering() {
+        Map<String, String> o = new HashMap<>(TableModel.options(Mode.PARTIAL_UPDATE_SEQUENCE_GROUP_FUNCTIONS));
+        // group (ts, d): a last_non_null_value, b first_non_null_value, c first_value, e last_value
+        List<GenericRow> rows = List.of(
+                row(RowKind.INSERT, 1, 1L, null, "c5", 0L, 5.0, 5L),
+                row(RowKind.INSERT, 1, null, 20, null, 0L, 9.0, 9L), // newest: a stays 1, e 9.0
+                row(RowKind.INSERT, 1, 3L, 30, "c7", 0L, 7.0, 7L), // between: a 3 (newest non-null)
+                row(RowKind.INSERT, 1, 4L, null, "c3", null, 3.0, 3L), // lowest: c
+                row(RowKind.INSERT, 1, 8L, 80, "late", 1L, null, 3L), // (3, 1) above (3, null): b
+                row(RowKind.INSERT, 1, 9L, 90, "none", null, null, null)); // no sequence: ignored
+        // by (ts, d): (3,null) c3 < (3,1) < (5,0) < (7,0) < (9,0)
+        assertEveryGrouping(o, rows, List.of(r(1, 3L, 80, "c3", 0L, 9.0, 9L)));
+        List<GenericRow> firstNull = List.of(
+                row(RowKind.INSERT, 2, 1L, 10, "c5", 0L, null, 5L),
+                row(RowKind.INSERT, 2, null, null, null, 0L, null, 2L), // lowest: c null (first_value keeps it)
+                row(RowKind.INSERT, 2, null, 11, null, 0L, null, 3L)); // lowest non-null b
+        assertEveryGrouping(o, firstNull, List.of(r(2, 1L, 11, null, 0L, null, 5L)));
+    }
+
     @Test
     void aggregationOrderSensitiveFunctionsFollowTheSequenceField() {
         Map<String, String> o = new HashMap<>(TableModel.options(Mode.AGGREGATION_SEQUENCE_FIELD));
@@ -215,6 +240,34 @@ class OrderedMergeTest {
                 row(RowKind.INSERT, 2, 1L, 10, "c5", null, null, 5L),
                 row(RowKind.UPDATE_BEFORE, 2, 1L, 10, "c5", null, null, 6L)); // newest retraction: c null
         assertEveryGrouping(o, rows, List.of(r(1, 0L, 10, "c5", null, null, 5L), r(2, 0L, 10, null, null, null, 5L)));
+    }
+
+    /**
+     * last_non_null_value retracts under sequence.field as without it (a non-null retracted value
+     * sets null), at the retraction's ordering: a late retraction older than the value leaves it,
+     * a newer one empties the field until a newer non-null value; a null retracted value does nothing.
+     */
+    @Test
+    void aggregationLastNonNullValueRetractionOrdersLikeARow() {
+        Map<String, String> o = new HashMap<>(TableModel.options(Mode.AGGREGATION_SEQUENCE_FIELD));
+        o.remove("fields.e.ignore-retract");
+        List<GenericRow> rows = List.of(
+                row(RowKind.INSERT, 1, null, null, null, null, 5.0, 5L),
+                row(RowKind.UPDATE_BEFORE, 1, null, null, null, null, 5.0, 4L), // late retraction: e stays
+                row(RowKind.INSERT, 2, null, null, null, null, 5.0, 5L),
+                row(RowKind.UPDATE_BEFORE, 2, null, null, null, null, 5.0, 6L), // newest retraction: e null
+                row(RowKind.INSERT, 2, null, null, null, null, null, 7L), // a null sets nothing
+                row(RowKind.INSERT, 3, null, null, null, null, 5.0, 5L),
+                row(RowKind.UPDATE_BEFORE, 3, null, null, null, null, 5.0, 6L),
+                row(RowKind.INSERT, 3, null, null, null, null, 8.0, 7L), // newer than the retraction: e 8.0
+                row(RowKind.UPDATE_BEFORE, 3, null, null, null, null, null, 9L)); // a null retracts nothing
+        assertEveryGrouping(
+                o,
+                rows,
+                List.of(
+                        r(1, null, null, null, null, 5.0, 5L),
+                        r(2, null, null, null, null, null, 7L),
+                        r(3, null, null, null, null, 8.0, 7L)));
     }
 
     /**
@@ -286,7 +339,11 @@ class OrderedMergeTest {
         Map<String, String> pu = Map.of("merge-engine", "partial-update", "fields.ts.sequence-group", "a,b");
         assertRejected(with(pu, "fields.c.aggregate-function", "max"), "fields.c.aggregate-function", "in none");
         assertRejected(with(pu, "fields.ts.aggregate-function", "max"), "sequence field of its group");
-        assertRejected(with(pu, "fields.a.aggregate-function", "last_value"), "not supported in a sequence group");
+        assertRejected(
+                with(pu, "fields.ts.sequence-group", "a,b,c", "fields.c.aggregate-function", "listagg"),
+                "fields.c.aggregate-function",
+                "listagg is not supported in a sequence group",
+                "without each element's ordering");
         assertRejected(with(pu, "fields.a.aggregate-function", "count"), "not supported in a sequence group");
         assertRejected(
                 with(pu, "partial-update.remove-record-on-delete", "true"),

@@ -24,18 +24,34 @@ final class OrderedModel {
     static final int E = 6;
     static final int TS = 7;
 
-    /** One sequence group: its sequence fields, the members it overwrites, the members it aggregates (with max or sum). */
+    /** How a group member with an order-sensitive function picks its row by the group's ordering. */
+    enum Pick {
+        LAST_NON_NULL,
+        FIRST,
+        FIRST_NON_NULL
+    }
+
+    /**
+     * One sequence group: its sequence fields, the members it overwrites, the member it aggregates
+     * (with max or sum, -1 for none), and members that pick a row by the group's ordering.
+     */
     static final class Group {
         final int[] sequence;
         final int[] overwritten;
         final int aggregated;
         final boolean sum;
+        final Map<Integer, Pick> picked;
 
         Group(int[] sequence, int[] overwritten, int aggregated, boolean sum) {
+            this(sequence, overwritten, aggregated, sum, Map.of());
+        }
+
+        Group(int[] sequence, int[] overwritten, int aggregated, boolean sum, Map<Integer, Pick> picked) {
             this.sequence = sequence;
             this.overwritten = overwritten;
             this.aggregated = aggregated;
             this.sum = sum;
+            this.picked = picked;
         }
     }
 
@@ -157,6 +173,22 @@ final class OrderedModel {
         return Long.compare(x.arrival, y.arrival);
     }
 
+    /** The row member {@code f} of {@code g} takes its value from, or null. */
+    private static Rec picked(Group g, int f, List<Rec> list) {
+        Pick pick = g.picked.get(f);
+        Rec best = null;
+        for (Rec r : list) {
+            if (!positive(r) || !hasSequence(g, r) || (pick != Pick.FIRST && r.v[f] == null)) {
+                continue;
+            }
+            int c = best == null ? 0 : compareTuples(g, r, best);
+            if (best == null || (pick == Pick.LAST_NON_NULL ? c > 0 : c < 0)) {
+                best = r;
+            }
+        }
+        return best;
+    }
+
     private static Rec groupWinner(Group g, List<Rec> list) {
         Rec best = null;
         for (Rec r : list) {
@@ -188,6 +220,12 @@ final class OrderedModel {
             Rec w = groupWinner(g, list);
             if (w != null) {
                 out.add(w.arrival);
+            }
+            for (int f : g.picked.keySet()) {
+                Rec p = picked(g, f, list);
+                if (p != null) {
+                    out.add(p.arrival);
+                }
             }
             if (g.aggregated >= 0) {
                 for (Rec r : list) {
@@ -224,6 +262,10 @@ final class OrderedModel {
                 for (int f : g.overwritten) {
                     row[f] = w.v[f];
                 }
+            }
+            for (int f : g.picked.keySet()) {
+                Rec p = picked(g, f, list);
+                row[f] = p == null ? null : p.v[f];
             }
             if (g.aggregated >= 0) {
                 Long acc = null;

@@ -43,7 +43,12 @@ public final class TableModel {
         /** partial-update, sequence.field=ts for a, c, ts; group (d, e):(b sum), ignore-delete. */
         PARTIAL_UPDATE_SEQUENCE_FIELD_GROUPS,
         /** aggregation, sequence.field=ts: a sum, b first_value, c last_value, d count, e last_non_null_value, ts max. */
-        AGGREGATION_SEQUENCE_FIELD;
+        AGGREGATION_SEQUENCE_FIELD,
+        /**
+         * partial-update, one group ordered by (ts, d): a last_non_null_value, b first_non_null_value,
+         * c first_value, e last_value; ignore-delete.
+         */
+        PARTIAL_UPDATE_SEQUENCE_GROUP_FUNCTIONS;
 
         /** The modes whose engine orders by sequence.field or sequence groups. */
         public boolean ordered() {
@@ -99,6 +104,21 @@ public final class TableModel {
                         new int[] {a, c, ts});
             case AGGREGATION_SEQUENCE_FIELD:
                 return new OrderedModel(OrderedModel.Kind.AGGREGATION, true, false, List.of(), new int[0]);
+            case PARTIAL_UPDATE_SEQUENCE_GROUP_FUNCTIONS:
+                return new OrderedModel(
+                        OrderedModel.Kind.PARTIAL_UPDATE,
+                        false,
+                        false,
+                        List.of(new OrderedModel.Group(
+                                new int[] {ts, d},
+                                new int[] {e},
+                                -1,
+                                false,
+                                Map.of(
+                                        a, OrderedModel.Pick.LAST_NON_NULL,
+                                        b, OrderedModel.Pick.FIRST_NON_NULL,
+                                        c, OrderedModel.Pick.FIRST))),
+                        new int[0]);
             default:
                 return null;
         }
@@ -178,6 +198,15 @@ public final class TableModel {
                 o.put("fields.e.ignore-retract", "true");
                 o.put("fields.ts.aggregate-function", "max");
                 o.put("fields.ts.ignore-retract", "true");
+                break;
+            case PARTIAL_UPDATE_SEQUENCE_GROUP_FUNCTIONS:
+                o.put("merge-engine", "partial-update");
+                o.put("fields.ts,d.sequence-group", "a,b,c,e");
+                o.put("fields.a.aggregate-function", "last_non_null_value");
+                o.put("fields.b.aggregate-function", "first_non_null_value");
+                o.put("fields.c.aggregate-function", "first_value");
+                o.put("fields.e.aggregate-function", "last_value");
+                o.put("ignore-delete", "true");
                 break;
             case AGGREGATION_OTHER_FUNCTIONS:
                 o.put("merge-engine", "aggregation");
