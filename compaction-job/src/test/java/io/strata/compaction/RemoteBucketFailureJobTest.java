@@ -77,14 +77,15 @@ class RemoteBucketFailureJobTest {
 
     private static Map<String, String> options(String fs) {
         return fs.equals("s3")
-                ? Map.of("commit.lock.jdbc.url", "jdbc:h2:mem:remote-failure-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1")
+                ? Map.of(
+                        "commit.lock.jdbc.url",
+                        "jdbc:h2:mem:remote-failure-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1")
                 : Map.of();
     }
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"hdfs", "s3"})
-    void aMissingFileFailsItsBucketAndTheOtherBucketsCommitThenPutBackTheJobCompactsIt(String fs)
-            throws Exception {
+    void aMissingFileFailsItsBucketAndTheOtherBucketsCommitThenPutBackTheJobCompactsIt(String fs) throws Exception {
         String wh = warehouse(fs);
         Damaged d = damagedTable(wh, "missing", Damage.MISSING, false, options(fs));
         assertThat(d.table().fileIO().scheme()).isEqualTo(fs.equals("s3") ? "s3a" : "hdfs");

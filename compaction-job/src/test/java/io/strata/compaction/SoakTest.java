@@ -100,7 +100,8 @@ class SoakTest {
     @ValueSource(strings = {"local", "s3"})
     void ingestionCompactionExpirationOrphanCleanupAndReadersRunTogether(String fs) throws Exception {
         Assumptions.assumeTrue(
-                List.of(System.getProperty("strata.soak.fs", "local,s3").split(",")).contains(fs),
+                List.of(System.getProperty("strata.soak.fs", "local,s3").split(","))
+                        .contains(fs),
                 "strata.soak.fs names the file systems to soak");
         long minutes = Long.getLong("strata.soak.minutes");
         String wh = warehouse(fs);
@@ -208,6 +209,7 @@ class SoakTest {
         final TableModel model = new TableModel(TableModel.Mode.DEDUPLICATE);
         /** The model's contents after each of the writer's snapshots. */
         final NavigableMap<Long, Map<List<Object>, List<Object>>> expectedAt = new ConcurrentSkipListMap<>();
+
         final Map<List<Object>, List<Object>> replay = new TreeMap<>(TableModel::compareKeys);
         final List<Throwable> failures = new CopyOnWriteArrayList<>();
         final List<String> orphanExamples = new CopyOnWriteArrayList<>();
@@ -286,8 +288,8 @@ class SoakTest {
 
         void cleanOrphans() throws Exception {
             while (writing.get()) {
-                OrphanCleanResult r =
-                        OrphanFilesClean.olderThanAllowingRecent(table.context(), ORPHAN_AGE).clean();
+                OrphanCleanResult r = OrphanFilesClean.olderThanAllowingRecent(table.context(), ORPHAN_AGE)
+                        .clean();
                 orphansDeleted.addAndGet(r.deleted().size());
                 for (TableFile f : r.deleted()) {
                     if (orphanExamples.size() < 5) {
@@ -333,9 +335,10 @@ class SoakTest {
             Map<List<Object>, List<Object>> actual =
                     TableModel.toContents(TestTables.scan(table.newReadBuilder().withSnapshot(id)));
             if (!actual.equals(expected.getValue())) {
-                throw new AssertionError("snapshot " + id + " (" + table.snapshotManager().snapshot(id)
-                        + ") differs from the model after writer snapshot " + expected.getKey() + ": "
-                        + difference(expected.getValue(), actual));
+                throw new AssertionError(
+                        "snapshot " + id + " (" + table.snapshotManager().snapshot(id)
+                                + ") differs from the model after writer snapshot " + expected.getKey() + ": "
+                                + difference(expected.getValue(), actual));
             }
             scansChecked.incrementAndGet();
         }
@@ -372,7 +375,8 @@ class SoakTest {
             }
         }
 
-        private static String difference(Map<List<Object>, List<Object>> expected, Map<List<Object>, List<Object>> actual) {
+        private static String difference(
+                Map<List<Object>, List<Object>> expected, Map<List<Object>, List<Object>> actual) {
             List<String> out = new ArrayList<>();
             for (Map.Entry<List<Object>, List<Object>> e : expected.entrySet()) {
                 if (!Objects.equals(actual.get(e.getKey()), e.getValue()) && out.size() < 5) {

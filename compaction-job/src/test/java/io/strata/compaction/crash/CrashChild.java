@@ -86,14 +86,22 @@ public final class CrashChild {
 
     private static void compact(String wh, String table, String strategy, String mode) throws Exception {
         List<String> argv = new ArrayList<>(List.of(
-                "--warehouse", wh,
-                "--database", "db",
-                "--table", table,
-                "--strategy", strategy,
-                "--mode", mode,
-                "--parallelism", "2",
-                "--discovery-interval", "200 ms",
-                "--checkpoint-interval", "400 ms"));
+                "--warehouse",
+                wh,
+                "--database",
+                "db",
+                "--table",
+                table,
+                "--strategy",
+                strategy,
+                "--mode",
+                mode,
+                "--parallelism",
+                "2",
+                "--discovery-interval",
+                "200 ms",
+                "--checkpoint-interval",
+                "400 ms"));
         JobSpec spec = picocli.CommandLine.populateCommand(new CompactionJob.Args(), argv.toArray(new String[0]))
                 .toSpec();
         // in the test's local directory, removed with it (a killed child cannot clean up)

@@ -62,8 +62,8 @@ final class CrashModel {
                 return s.commitIdentifier();
             }
         }
-        throw new AssertionError("no retained snapshot of " + WRITER + " in " + t.name()
-                + " (expiration keeps at least the latest)");
+        throw new AssertionError(
+                "no retained snapshot of " + WRITER + " in " + t.name() + " (expiration keeps at least the latest)");
     }
 
     static Map<List<Object>, List<Object>> contentsAfter(long identifier) {
@@ -114,7 +114,8 @@ final class CrashModel {
             Map<List<Object>, List<Object>> actual =
                     TableModel.toContents(TestTables.scan(t.newReadBuilder().withSnapshot(id)));
             assertThat(actual)
-                    .as("%s: snapshot %d (%s by %s) holds the model after writer commit %d",
+                    .as(
+                            "%s: snapshot %d (%s by %s) holds the model after writer commit %d",
                             where, id, s.commitKind(), s.commitUser(), applied)
                     .isEqualTo(model.contents());
         }

@@ -10,6 +10,7 @@ import io.strata.storage.options.ChangelogOptions;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.testutil.ChangelogReplay;
+import io.strata.storage.testutil.S3ProxyServer;
 import io.strata.storage.testutil.TableModel;
 import io.strata.storage.testutil.TestTables;
 import io.strata.storage.util.CloseableIterator;
@@ -21,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import io.strata.storage.testutil.S3ProxyServer;
 import java.util.UUID;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.junit.jupiter.api.AfterAll;
@@ -105,7 +105,10 @@ class CrashPointsTest {
                     c.set("dfs.namenode.http-address", "127.0.0.1:0");
                     c.set("dfs.datanode.http.address", "127.0.0.1:0");
                     c.setInt("dfs.replication", 1);
-                    hdfs = new MiniDFSCluster.Builder(c, base).numDataNodes(1).format(true).build();
+                    hdfs = new MiniDFSCluster.Builder(c, base)
+                            .numDataNodes(1)
+                            .format(true)
+                            .build();
                     hdfs.waitActive();
                 }
                 return "hdfs://localhost:" + hdfs.getNameNodePort() + "/" + name;
@@ -139,8 +142,9 @@ class CrashPointsTest {
 
     private Map<String, String> storeOptions() {
         return fs.equals("s3")
-                ? Map.of("commit.lock.jdbc.url", "jdbc:h2:file:" + new File(remoteDir, "locks").getAbsolutePath()
-                        + ";AUTO_SERVER=TRUE")
+                ? Map.of(
+                        "commit.lock.jdbc.url",
+                        "jdbc:h2:file:" + new File(remoteDir, "locks").getAbsolutePath() + ";AUTO_SERVER=TRUE")
                 : Map.of();
     }
 
@@ -190,7 +194,9 @@ class CrashPointsTest {
             }
         }
         child(runs(fs), CrashProcess.KillPoint.NEVER, "write", wh, "written", String.valueOf(target));
-        assertThat(CrashModel.lastCommitted(reopen(t))).as("the restarted writer caught up").isEqualTo(target);
+        assertThat(CrashModel.lastCommitted(reopen(t)))
+                .as("the restarted writer caught up")
+                .isEqualTo(target);
         child(runs(fs), CrashProcess.KillPoint.NEVER, "compact", wh, "written", "full", "batch");
         finish(reopen(t), "written");
         report("writer on " + fs, 3);
@@ -206,7 +212,8 @@ class CrashPointsTest {
             long last = CrashModel.lastCommitted(reopen(t));
             CrashChild.write(reopen(t), last + 4, false);
             if (run % 3 == 0) {
-                reopen(t).copyWithOptions(Map.of("write-only", "false"))
+                reopen(t)
+                        .copyWithOptions(Map.of("write-only", "false"))
                         .newCompactor()
                         .compact(CompactStrategy.MINOR, "compactor", run + 1);
             }
@@ -237,13 +244,16 @@ class CrashPointsTest {
     }
 
     private CrashProcess.Outcome child(int run, CrashProcess.KillPoint kill, String... args) throws Exception {
-        File log = dir.resolve("run-" + run + "-" + String.join("-", args[0], args[2]) + "-"
-                        + System.nanoTime() + ".log")
+        File log = dir.resolve(
+                        "run-" + run + "-" + String.join("-", args[0], args[2]) + "-" + System.nanoTime() + ".log")
                 .toFile();
         CrashProcess.Outcome o = CrashProcess.run(log, kill, 300, jvmArgs(), List.of(args));
         if (Boolean.getBoolean("strata.crash.verbose")) {
-            System.out.println("run " + run + " " + List.of(args) + " kill " + kill
-                    + ":\n" + o.log().lines().filter(l -> l.startsWith("STEP")).collect(java.util.stream.Collectors.joining("\n")));
+            System.out.println("run " + run + " " + List.of(args) + " kill " + kill + ":\n"
+                    + o.log()
+                            .lines()
+                            .filter(l -> l.startsWith("STEP"))
+                            .collect(java.util.stream.Collectors.joining("\n")));
         }
         if (kill != CrashProcess.KillPoint.NEVER) {
             if (o.killed()) {
@@ -311,7 +321,8 @@ class CrashPointsTest {
             }
         }
         Thread.sleep(1_500); // past the killed writers' heartbeat timeout (CrashModel.SHORT_HEARTBEAT)
-        OrphanFilesClean.olderThanAllowingRecent(t.copyWithOptions(CrashModel.SHORT_HEARTBEAT).context(), Duration.ZERO)
+        OrphanFilesClean.olderThanAllowingRecent(
+                        t.copyWithOptions(CrashModel.SHORT_HEARTBEAT).context(), Duration.ZERO)
                 .clean();
         assertThat(TableFiles.onDisk(t))
                 .as("%s: after orphan cleanup only referenced files are left", table)
@@ -340,11 +351,14 @@ class CrashPointsTest {
     }
 
     private void report(String what, int minPhases) {
-        System.out.printf("crash points (%s, seed %d): %d killed, %d finished before the kill; phases %s%n",
+        System.out.printf(
+                "crash points (%s, seed %d): %d killed, %d finished before the kill; phases %s%n",
                 what, SEED, killed, finished, phases);
         assertThat(killed).as("%s: runs killed before they finished", what).isPositive();
         if (runs(fs) >= 20) {
-            assertThat(phases.size()).as("%s: kills spread over the phases %s", what, phases).isGreaterThanOrEqualTo(minPhases);
+            assertThat(phases.size())
+                    .as("%s: kills spread over the phases %s", what, phases)
+                    .isGreaterThanOrEqualTo(minPhases);
         }
     }
 }

@@ -52,7 +52,10 @@ final class CrashProcess {
         cmd.addAll(jvmArgs);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), CrashChild.class.getName()));
         cmd.addAll(args);
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(log)
+                .start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         try {
             while (!read(log).contains(" READY\n")) {
@@ -86,7 +89,8 @@ final class CrashProcess {
                 return finished(p, log, args);
             }
             if (!p.waitFor(Math.max(1, (deadline - System.nanoTime()) / 1_000_000), TimeUnit.MILLISECONDS)) {
-                throw new AssertionError("child " + args + " did not finish in " + timeoutSeconds + " s:\n" + read(log));
+                throw new AssertionError(
+                        "child " + args + " did not finish in " + timeoutSeconds + " s:\n" + read(log));
             }
             return finished(p, log, args);
         } finally {

@@ -78,8 +78,13 @@ final class OrderedAggregateMergeFunction implements MergeFunction {
      * need every sum and count contribution kept with its ordering).
      */
     static void check(
-            String owner, TableSchema schema, AggregateFunction[] functions, boolean removeOnDelete, int sequenceField) {
-        String sequence = "sequence.field '" + schema.fields().get(sequenceField).name() + "'";
+            String owner,
+            TableSchema schema,
+            AggregateFunction[] functions,
+            boolean removeOnDelete,
+            int sequenceField) {
+        String sequence =
+                "sequence.field '" + schema.fields().get(sequenceField).name() + "'";
         if (removeOnDelete) {
             throw new IllegalArgumentException(owner + ": aggregation.remove-record-on-delete is not supported with "
                     + sequence + " (a -D could not remove only the contributions older than it)");

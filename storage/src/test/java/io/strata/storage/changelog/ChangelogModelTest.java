@@ -80,7 +80,10 @@ class ChangelogModelTest {
         }
         for (String producer : List.of("lookup", "full-compaction")) {
             out.add(Arguments.of(
-                    producer, Mode.PARTIAL_UPDATE_SEQUENCE_GROUP_FUNCTIONS, producer.equals("lookup"), 1300L + out.size()));
+                    producer,
+                    Mode.PARTIAL_UPDATE_SEQUENCE_GROUP_FUNCTIONS,
+                    producer.equals("lookup"),
+                    1300L + out.size()));
         }
         return out.stream();
     }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.strata.storage.commit.TableCommit;
 import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.data.GenericRow;
-import io.strata.storage.data.RowKind;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
@@ -136,7 +135,8 @@ class InputChangelogOrderedTest {
     private static Map<List<Object>, List<String>> byKey(List<GenericRow> rows) {
         Map<List<Object>, List<String>> out = new TreeMap<>(TableModel::compareKeys);
         for (GenericRow r : rows) {
-            out.computeIfAbsent(List.of(r.get(0), r.get(1)), k -> new ArrayList<>()).add(r.toString());
+            out.computeIfAbsent(List.of(r.get(0), r.get(1)), k -> new ArrayList<>())
+                    .add(r.toString());
         }
         return out;
     }

@@ -96,7 +96,8 @@ class RemoteCorruptTableTest {
                 TableCommit c = t.newCommit("u")) {
             for (int commit = 0; commit < 3; commit++) {
                 for (int i = 0; i < 1200; i++) {
-                    w.write(GenericRow.insert((long) random.nextInt(10_000), random.nextLong(), "v" + random.nextInt(8)));
+                    w.write(GenericRow.insert(
+                            (long) random.nextInt(10_000), random.nextLong(), "v" + random.nextInt(8)));
                 }
                 c.commit(commit, w.prepareCommit());
             }
@@ -208,6 +209,8 @@ class RemoteCorruptTableTest {
                 })
                 .hasStackTraceContaining(list.getName());
         FileStoreTable reader = catalog.getTable("db", "t");
-        assertThat(reader.snapshotManager().latestId().getAsLong()).as("nothing published").isEqualTo(latest);
+        assertThat(reader.snapshotManager().latestId().getAsLong())
+                .as("nothing published")
+                .isEqualTo(latest);
     }
 }

@@ -307,7 +307,9 @@ class S3TableTest {
             recorder.join();
         }
         assertThat(reads).isPositive();
-        assertThat(recorded.get()).as("the recorder replaced the file many times").isGreaterThan(10);
+        assertThat(recorded.get())
+                .as("the recorder replaced the file many times")
+                .isGreaterThan(10);
     }
 
     private static String readHint(FileStoreTable table) {
@@ -329,7 +331,8 @@ class S3TableTest {
         RacedCommits.race(() -> Catalog.open(warehouse, conf).getTable("db", "race"), committers, commits, 150);
         FileStoreTable raced = Catalog.open(warehouse, conf).getTable("db", "race");
         RacedCommits.assertNoCommitLost(raced, committers, commits);
-        assertThat(io.strata.storage.maintenance.OrphanFilesClean.olderThanAllowingRecent(raced.context(), Duration.ZERO)
+        assertThat(io.strata.storage.maintenance.OrphanFilesClean.olderThanAllowingRecent(
+                                raced.context(), Duration.ZERO)
                         .dryRun()
                         .orphans())
                 .as("the attempts that lost the race removed what they wrote")

@@ -81,7 +81,9 @@ class WriteFailureTest {
 
     private void assertUnchanged() {
         FileStoreTable reader = Catalog.open(warehouse.toString()).getTable("db", "t");
-        assertThat(reader.snapshotManager().latestId().getAsLong()).as("latest snapshot").isEqualTo(latestBefore);
+        assertThat(reader.snapshotManager().latestId().getAsLong())
+                .as("latest snapshot")
+                .isEqualTo(latestBefore);
         assertThat(Rows.byKey(Rows.readAll(reader.newReadBuilder()))).as("scan").isEqualTo(before);
         assertThat(TableFiles.onDisk(reader)).as("referenced files on disk").containsAll(TableFiles.referenced(reader));
     }
@@ -92,7 +94,8 @@ class WriteFailureTest {
 
         assertThatThrownBy(() -> commit(2, 0, 5_000))
                 .hasStackTraceContaining("No space left on device")
-                .satisfies(e -> assertThat(messages(e)).contains(warehouse.toString()).contains("data-"));
+                .satisfies(e ->
+                        assertThat(messages(e)).contains(warehouse.toString()).contains("data-"));
 
         io.refuseNothing();
         assertUnchanged();
@@ -145,12 +148,11 @@ class WriteFailureTest {
     void aSchemaFileOfANewerBuildIsRefusedNamingTheFileAndVersions() throws IOException {
         Path schema = warehouse.resolve("db.db/t/schema/schema-0");
         String json = Files.readString(schema);
-        Files.writeString(schema, json.replaceFirst("\"version\"\\s*:\\s*[0-9]+", "\"version\" : 99"), StandardCharsets.UTF_8);
+        Files.writeString(
+                schema, json.replaceFirst("\"version\"\\s*:\\s*[0-9]+", "\"version\" : 99"), StandardCharsets.UTF_8);
 
         assertThatThrownBy(() -> Catalog.open(warehouse.toString()).getTable("db", "t"))
-                .satisfies(e -> assertThat(messages(e))
-                        .contains("schema-0")
-                        .contains("unsupported schema version 99"));
+                .satisfies(e -> assertThat(messages(e)).contains("schema-0").contains("unsupported schema version 99"));
 
         Files.writeString(schema, json, StandardCharsets.UTF_8);
         assertUnchanged();
@@ -160,7 +162,10 @@ class WriteFailureTest {
     private static String messages(Throwable e) {
         StringBuilder b = new StringBuilder();
         for (Throwable t = e; t != null; t = t.getCause()) {
-            b.append(t.getClass().getSimpleName()).append(": ").append(t.getMessage()).append('\n');
+            b.append(t.getClass().getSimpleName())
+                    .append(": ")
+                    .append(t.getMessage())
+                    .append('\n');
         }
         return b.toString();
     }

@@ -81,7 +81,9 @@ class OrderedNestedTypesTableTest {
         Long ts = rnd.nextInt(8) == 0 ? null : (long) rnd.nextInt(20);
         Object[] pos = rnd.nextInt(3) == 0
                 ? null
-                : new Object[] {rnd.nextInt(4) == 0 ? null : rnd.nextInt(50), rnd.nextInt(4) == 0 ? null : "y" + rnd.nextInt(9)};
+                : new Object[] {
+                    rnd.nextInt(4) == 0 ? null : rnd.nextInt(50), rnd.nextInt(4) == 0 ? null : "y" + rnd.nextInt(9)
+                };
         List<Object> tags = null;
         if (rnd.nextInt(3) != 0) {
             tags = new ArrayList<>();
@@ -197,7 +199,9 @@ class OrderedNestedTypesTableTest {
             int last = highest(list, r -> true); // last_value: a retraction sets null
             row[3] = positive(list.get(last)) ? list.get(last).get(3) : null;
             int lastNonNull = highest(list, r -> r.get(4) != null); // a retracted value sets null
-            row[4] = lastNonNull < 0 || !positive(list.get(lastNonNull)) ? null : list.get(lastNonNull).get(4);
+            row[4] = lastNonNull < 0 || !positive(list.get(lastNonNull))
+                    ? null
+                    : list.get(lastNonNull).get(4);
             row[5] = sum;
             return row;
         }

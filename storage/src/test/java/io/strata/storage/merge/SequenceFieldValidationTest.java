@@ -66,8 +66,20 @@ class SequenceFieldValidationTest {
     @Test
     void scalarSequenceFieldsOfEveryKindAreAccepted() {
         Catalog catalog = Catalog.open(dir.toString());
-        String[] types = {"TINYINT", "SMALLINT", "INT", "BIGINT", "DOUBLE", "DECIMAL(10, 2)", "DATE", "TIME(3)",
-            "TIMESTAMP(6)", "TIMESTAMP_LTZ(3)", "STRING", "VARCHAR(10)"};
+        String[] types = {
+            "TINYINT",
+            "SMALLINT",
+            "INT",
+            "BIGINT",
+            "DOUBLE",
+            "DECIMAL(10, 2)",
+            "DATE",
+            "TIME(3)",
+            "TIMESTAMP(6)",
+            "TIMESTAMP_LTZ(3)",
+            "STRING",
+            "VARCHAR(10)"
+        };
         for (int i = 0; i < types.length; i++) {
             Schema s = Schema.newBuilder()
                     .column("id", "INT NOT NULL")
@@ -93,9 +105,12 @@ class SequenceFieldValidationTest {
         for (String[] c : cases) {
             assertRejected(
                     keyed(Map.of(
-                            "merge-engine", "aggregation",
-                            "sequence.field", "ts",
-                            "fields." + c[0] + ".aggregate-function", c[1])),
+                            "merge-engine",
+                            "aggregation",
+                            "sequence.field",
+                            "ts",
+                            "fields." + c[0] + ".aggregate-function",
+                            c[1])),
                     "field '" + c[0] + "'",
                     "aggregate function " + c[1] + " is not supported with sequence.field 'ts'",
                     "cannot place a late row's input among its own",

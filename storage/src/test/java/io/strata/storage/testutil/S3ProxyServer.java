@@ -7,8 +7,8 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.URI;
 import java.net.Socket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;
@@ -95,8 +95,8 @@ public final class S3ProxyServer implements AutoCloseable {
         }
         File log = new File(dir, "s3proxy.log");
         String java = new File(System.getProperty("java.home"), "bin/java").getPath();
-        Process p = new ProcessBuilder(List.of(
-                        java, inMemory ? "-Xmx768m" : "-Xmx256m", "-jar", jar, "--properties", props.getPath()))
+        Process p = new ProcessBuilder(
+                        List.of(java, inMemory ? "-Xmx768m" : "-Xmx256m", "-jar", jar, "--properties", props.getPath()))
                 .redirectErrorStream(true)
                 .redirectOutput(log)
                 .start();
