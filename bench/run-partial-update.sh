@@ -6,6 +6,7 @@
 # the last line printed is the JSON result.
 #   bench/run-partial-update.sh [--ordering=groups|sequence-field] [--warmups=1] [--runs=3]
 #                               [--commits=10 --rows=200000 --keys=1000000 --seed=42] [--dir=/tmp]
+#                               [--sort-spill-threshold=N]  (Strata only: an ablation of its merge fan-in)
 # Heap: BENCH_HEAP (default 4g).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

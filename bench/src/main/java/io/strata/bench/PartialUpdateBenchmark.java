@@ -47,7 +47,7 @@ import org.apache.paimon.table.source.ReadBuilder;
  */
 public final class PartialUpdateBenchmark {
     private static final Set<String> OPTIONS =
-            Set.of("ordering", "dir", "warmups", "runs", "commits", "rows", "keys", "seed");
+            Set.of("ordering", "dir", "warmups", "runs", "commits", "rows", "keys", "seed", "sort-spill-threshold");
     private static final String[] KEY = {"id"};
 
     private PartialUpdateBenchmark() {}
@@ -86,13 +86,18 @@ public final class PartialUpdateBenchmark {
                 System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().maxMemory() >> 20);
+        // an ablation: Strata's most runs merged at once in its full compaction (its default bounds
+        // memory; Paimon's default never spills)
+        Map<String, String> strataCompaction = opts.containsKey("sort-spill-threshold")
+                ? Map.of("sort-spill-threshold", opts.get("sort-spill-threshold"))
+                : Map.of();
         double[][] m = new double[4][runs];
         boolean paimonCorrect = true;
         for (int i = -warmups; i < runs; i++) {
             String label = i < 0 ? "warm-up " + (i + warmups + 1) : "run " + (i + 1);
             Path warehouse = Files.createTempDirectory(dir, "strata-pu-bench-");
             try {
-                Run s = strata(warehouse.resolve("strata"), streams, expected);
+                Run s = strata(warehouse.resolve("strata"), streams, expected, strataCompaction);
                 Run p = paimon(warehouse.resolve("paimon"), streams, expected);
                 paimonCorrect &= p.verdict().correct();
                 System.out.printf(
@@ -136,7 +141,8 @@ public final class PartialUpdateBenchmark {
                 paimonCorrect);
     }
 
-    static Run strata(Path warehouse, WideStreams streams, WideStreams.Model expected) {
+    static Run strata(
+            Path warehouse, WideStreams streams, WideStreams.Model expected, Map<String, String> compactionOptions) {
         Schema.Builder b = Schema.newBuilder();
         for (Column c : streams.columns()) {
             b.column(c.name(), c.typeText());
@@ -161,7 +167,7 @@ public final class PartialUpdateBenchmark {
         long ingestNanos = System.nanoTime() - start;
         long inputRows = StrataPeer.open(warehouse, "wide").files().rows();
         start = System.nanoTime();
-        table.newCompactor().compact(CompactStrategy.FULL, "bench-compactor", 1);
+        table.copyWithOptions(compactionOptions).newCompactor().compact(CompactStrategy.FULL, "bench-compactor", 1);
         long compactionNanos = System.nanoTime() - start;
         WideStreams.Model.Comparison check = expected.compare();
         try (CloseableIterator<GenericRow> it = table.newReadBuilder().readAll()) {
