@@ -209,7 +209,8 @@ public abstract class FileIO {
      * The whole content of a small file (metadata: snapshots, consumers, tags, schemas). Files that
      * are replaced in place (a consumer's position) may change while being read; on an object store
      * S3A then refuses to return a mix of two versions, and the read is repeated from the start, up
-     * to {@value #REPLACED_WHILE_READ_ATTEMPTS} times, so the caller gets one whole version.
+     * to {@value #REPLACED_WHILE_READ_ATTEMPTS} times a little later each time, so the caller gets
+     * one whole version.
      */
     public byte[] readFully(Path path) throws IOException {
         for (int attempt = 1; ; attempt++) {
@@ -221,11 +222,17 @@ public abstract class FileIO {
                 if (attempt >= REPLACED_WHILE_READ_ATTEMPTS || !S3aErrors.isRemoteFileChanged(e)) {
                     throw e;
                 }
+                try {
+                    Thread.sleep(5L * attempt); // let the replacing write finish
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException("interrupted re-reading " + path);
+                }
             }
         }
     }
 
-    private static final int REPLACED_WHILE_READ_ATTEMPTS = 5;
+    private static final int REPLACED_WHILE_READ_ATTEMPTS = 10;
 
     public String readUtf8(Path path) throws IOException {
         return new String(readFully(path), StandardCharsets.UTF_8);

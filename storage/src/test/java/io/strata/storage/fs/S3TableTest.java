@@ -286,6 +286,11 @@ class S3TableTest {
             for (long next = 2; !stop.get(); next++) {
                 consumers.record("follower", next, next);
                 recorded.set(next);
+                try {
+                    Thread.sleep(10); // a busy consumer: a new position every few milliseconds
+                } catch (InterruptedException e) {
+                    return;
+                }
             }
         });
         recorder.start();
