@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.strata.compaction.BucketFailureJobTest.Damage;
 import io.strata.compaction.BucketFailureJobTest.Damaged;
+import io.strata.storage.testutil.MiniHdfs;
 import io.strata.storage.testutil.S3ProxyServer;
 import java.io.File;
 import java.util.Map;
@@ -42,15 +43,7 @@ class RemoteBucketFailureJobTest {
 
     @BeforeAll
     static void startServers() throws Exception {
-        File base = new File("target", "remote-failure-minidfs-" + UUID.randomUUID()).getAbsoluteFile();
-        org.apache.hadoop.conf.Configuration c = new org.apache.hadoop.conf.Configuration();
-        c.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getPath());
-        c.set("dfs.namenode.http-address", "127.0.0.1:0");
-        c.set("dfs.datanode.http.address", "127.0.0.1:0");
-        c.setInt("dfs.replication", 1);
-        c.setInt("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", 10);
-        hdfs = new MiniDFSCluster.Builder(c, base).numDataNodes(1).format(true).build();
-        hdfs.waitActive();
+        hdfs = MiniHdfs.start("remote-failure-minidfs");
         s3 = S3ProxyServer.start(new File("target", "remote-failure-s3-" + UUID.randomUUID()).getAbsoluteFile());
         s3.installAsDefault();
     }
@@ -69,7 +62,7 @@ class RemoteBucketFailureJobTest {
     private static String warehouse(String fs) {
         String name = "wh-" + UUID.randomUUID();
         return switch (fs) {
-            case "hdfs" -> "hdfs://localhost:" + hdfs.getNameNodePort() + "/" + name;
+            case "hdfs" -> MiniHdfs.uri(hdfs, name);
             case "s3" -> s3.uri(name);
             default -> throw new IllegalArgumentException(fs);
         };

@@ -10,6 +10,7 @@ import io.strata.storage.options.ChangelogOptions;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.testutil.ChangelogReplay;
+import io.strata.storage.testutil.MiniHdfs;
 import io.strata.storage.testutil.S3ProxyServer;
 import io.strata.storage.testutil.TableModel;
 import io.strata.storage.testutil.TestTables;
@@ -99,19 +100,9 @@ class CrashPointsTest {
                 return dir.resolve(name).toString();
             case "hdfs":
                 if (hdfs == null) {
-                    File base = new File("target", "crash-minidfs-" + UUID.randomUUID()).getAbsoluteFile();
-                    org.apache.hadoop.conf.Configuration c = new org.apache.hadoop.conf.Configuration();
-                    c.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getPath());
-                    c.set("dfs.namenode.http-address", "127.0.0.1:0");
-                    c.set("dfs.datanode.http.address", "127.0.0.1:0");
-                    c.setInt("dfs.replication", 1);
-                    hdfs = new MiniDFSCluster.Builder(c, base)
-                            .numDataNodes(1)
-                            .format(true)
-                            .build();
-                    hdfs.waitActive();
+                    hdfs = MiniHdfs.start("crash-minidfs");
                 }
-                return "hdfs://localhost:" + hdfs.getNameNodePort() + "/" + name;
+                return MiniHdfs.uri(hdfs, name);
             case "s3":
                 if (s3 == null) {
                     remoteDir = new File("target", "crash-s3-" + UUID.randomUUID()).getAbsoluteFile();

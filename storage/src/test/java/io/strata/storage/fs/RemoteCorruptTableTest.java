@@ -9,6 +9,7 @@ import io.strata.storage.schema.Schema;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
+import io.strata.storage.testutil.MiniHdfs;
 import io.strata.storage.testutil.S3ProxyServer;
 import io.strata.storage.testutil.TestTables;
 import io.strata.storage.util.CorruptFileException;
@@ -45,14 +46,7 @@ class RemoteCorruptTableTest {
 
     @BeforeAll
     static void start() throws Exception {
-        File base = new File("target", "corrupt-minidfs-" + UUID.randomUUID()).getAbsoluteFile();
-        Configuration c = new Configuration();
-        c.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getPath());
-        c.set("dfs.namenode.http-address", "127.0.0.1:0");
-        c.set("dfs.datanode.http.address", "127.0.0.1:0");
-        c.setInt("dfs.replication", 1);
-        hdfs = new MiniDFSCluster.Builder(c, base).numDataNodes(1).format(true).build();
-        hdfs.waitActive();
+        hdfs = MiniHdfs.start("corrupt-minidfs");
         hdfsConf = hdfs.getConfiguration(0);
         s3 = S3ProxyServer.startInMemory(new File("target", "corrupt-s3-" + UUID.randomUUID()).getAbsoluteFile());
     }
@@ -72,7 +66,7 @@ class RemoteCorruptTableTest {
     private static Catalog catalog(String fs) {
         String name = "wh-" + UUID.randomUUID();
         if (fs.equals("hdfs")) {
-            return Catalog.open("hdfs://localhost:" + hdfs.getNameNodePort() + "/" + name, hdfsConf);
+            return Catalog.open(MiniHdfs.uri(hdfs, name), hdfsConf);
         }
         Configuration c = s3.configuration();
         c.set("strata.commit.lock.jdbc.url", "jdbc:h2:mem:corrupt-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
