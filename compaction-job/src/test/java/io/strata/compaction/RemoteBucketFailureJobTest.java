@@ -110,8 +110,8 @@ class RemoteBucketFailureJobTest {
                     d.assertReported(e, "corrupt or unreadable file", "7 other buckets committed");
                     assertThat(BucketFailureJobTest.reported(e, 1))
                             .contains("corrupt or unreadable file " + d.path() + ": ")
-                            .contains("(the file has " + d.original().length / 2 + " bytes, the manifest records "
-                                    + d.original().length + ")");
+                            .contains("the file has " + d.original().length / 2 + " bytes, the manifest records "
+                                    + d.original().length);
                 });
         d.assertOnlyTheDamagedBucketIsUncompacted();
     }

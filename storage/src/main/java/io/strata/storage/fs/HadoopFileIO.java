@@ -27,7 +27,16 @@ import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 import org.apache.parquet.io.SeekableInputStream;
 
-/** A warehouse on a Hadoop file system (HDFS, S3A, ...). */
+/**
+ * A warehouse on a Hadoop file system (HDFS, S3A, ...).
+ *
+ * <p>Every call into the file system, and the writes and closes of its streams, run with Hadoop's
+ * own class loader as the thread's context loader. File systems start pool threads lazily, when a
+ * call first needs one (S3A's listing, multipart upload and drain pool), and a new thread inherits
+ * the context loader of the thread that made it: on a Flink cluster whose Hadoop is shared that is
+ * a job's loader, closed when the job ends while the cached file system and its threads serve the
+ * next jobs ("Trying to access closed classloader", or every job's classes kept loaded).
+ */
 final class HadoopFileIO extends FileIO {
     private final FileSystem fs;
     /** Conditional-create probe verdicts by warehouse root, for this FileIO's lifetime. */
@@ -42,6 +51,32 @@ final class HadoopFileIO extends FileIO {
         return fs;
     }
 
+    /** A call into the file system. */
+    @FunctionalInterface
+    private interface HadoopCall<T> {
+        T call() throws IOException;
+    }
+
+    /** Runs {@code call} with Hadoop's class loader as the context loader (see the class comment). */
+    private static <T> T inHadoop(HadoopCall<T> call) throws IOException {
+        Thread thread = Thread.currentThread();
+        ClassLoader context = thread.getContextClassLoader();
+        ClassLoader hadoop = FileSystem.class.getClassLoader();
+        if (context == hadoop) {
+            return call.call();
+        }
+        thread.setContextClassLoader(hadoop);
+        try {
+            return call.call();
+        } finally {
+            thread.setContextClassLoader(context);
+        }
+    }
+
+    private static void runInHadoop(HadoopCall<Void> call) throws IOException {
+        inHadoop(call);
+    }
+
     @Override
     public String scheme() {
         return fs.getUri().getScheme();
@@ -49,17 +84,26 @@ final class HadoopFileIO extends FileIO {
 
     @Override
     public boolean exists(Path path) throws IOException {
-        return fs.exists(path);
+        return inHadoop(() -> fs.exists(path));
     }
 
     @Override
     public InputStream open(Path path) throws IOException {
-        return fs.open(path);
+        InputStream in = inHadoop(() -> fs.open(path));
+        return new java.io.FilterInputStream(in) {
+            @Override
+            public void close() throws IOException {
+                runInHadoop(() -> {
+                    in.close(); // S3A may drain the rest of the object in its pool
+                    return null;
+                });
+            }
+        };
     }
 
     @Override
     public OutputStream create(Path path) throws IOException {
-        FSDataOutputStream out = fs.create(path, false);
+        FSDataOutputStream out = inHadoop(() -> fs.create(path, false));
         return new OutputStream() {
             @Override
             public void write(int b) throws IOException {
@@ -68,18 +112,28 @@ final class HadoopFileIO extends FileIO {
 
             @Override
             public void write(byte[] b, int off, int len) throws IOException {
-                out.write(b, off, len);
+                runInHadoop(() -> {
+                    out.write(b, off, len); // a full block is uploaded in S3A's pool
+                    return null;
+                });
             }
 
             @Override
             public void close() throws IOException {
-                try {
-                    syncBeforeClose(out);
-                } finally {
-                    out.close();
-                }
+                closeSynced(out);
             }
         };
+    }
+
+    private void closeSynced(FSDataOutputStream out) throws IOException {
+        runInHadoop(() -> {
+            try {
+                syncBeforeClose(out);
+            } finally {
+                out.close();
+            }
+            return null;
+        });
     }
 
     /**
@@ -94,12 +148,12 @@ final class HadoopFileIO extends FileIO {
 
     @Override
     public long length(Path path) throws IOException {
-        return fs.getFileStatus(path).getLen();
+        return inHadoop(() -> fs.getFileStatus(path).getLen());
     }
 
     @Override
     public boolean delete(Path path) throws IOException {
-        return fs.delete(path, false);
+        return inHadoop(() -> fs.delete(path, false));
     }
 
     /**
@@ -108,6 +162,10 @@ final class HadoopFileIO extends FileIO {
      */
     @Override
     public List<Map.Entry<Path, String>> deleteFiles(Path base, List<Path> files) throws IOException {
+        return inHadoop(() -> bulkDelete(base, files));
+    }
+
+    private List<Map.Entry<Path, String>> bulkDelete(Path base, List<Path> files) throws IOException {
         if (files.isEmpty() || !fs.hasPathCapability(base, CommonPathCapabilities.BULK_DELETE)) {
             return super.deleteFiles(base, files);
         }
@@ -131,11 +189,15 @@ final class HadoopFileIO extends FileIO {
 
     @Override
     public void mkdirs(Path path) throws IOException {
-        fs.mkdirs(path);
+        inHadoop(() -> fs.mkdirs(path));
     }
 
     @Override
     public List<FileEntry> list(Path dir) throws IOException {
+        return inHadoop(() -> listNow(dir));
+    }
+
+    private List<FileEntry> listNow(Path dir) throws IOException {
         List<FileEntry> out = new ArrayList<>();
         try {
             for (FileStatus st : fs.listStatus(dir)) {
@@ -152,7 +214,7 @@ final class HadoopFileIO extends FileIO {
 
     /** Rename that never overwrites: false if {@code dst} exists (HDFS semantics). */
     boolean renameNoOverwrite(Path src, Path dst) throws IOException {
-        return fs.rename(src, dst);
+        return inHadoop(() -> fs.rename(src, dst));
     }
 
     /**
@@ -198,6 +260,13 @@ final class HadoopFileIO extends FileIO {
      */
     @Override
     protected void replace(Path src, Path dst) throws IOException {
+        runInHadoop(() -> {
+            replaceNow(src, dst);
+            return null;
+        });
+    }
+
+    private void replaceNow(Path src, Path dst) throws IOException {
         try {
             if (fs.rename(src, dst)) {
                 return;
@@ -223,9 +292,12 @@ final class HadoopFileIO extends FileIO {
             super.overwriteHint(path, content);
             return;
         }
-        try (FSDataOutputStream out = fs.create(path, true)) {
-            out.write(content.getBytes(StandardCharsets.UTF_8));
-        }
+        runInHadoop(() -> {
+            try (FSDataOutputStream out = fs.create(path, true)) {
+                out.write(content.getBytes(StandardCharsets.UTF_8));
+            }
+            return null;
+        });
     }
 
     @Override
@@ -238,6 +310,10 @@ final class HadoopFileIO extends FileIO {
 
             @Override
             public SeekableInputStream newStream() throws IOException {
+                return new ClosingInHadoop(inHadoop(this::openNow));
+            }
+
+            private SeekableInputStream openNow() throws IOException {
                 if (knownLength < 0) {
                     return HadoopStreams.wrap(fs.open(path));
                 }
@@ -262,7 +338,7 @@ final class HadoopFileIO extends FileIO {
         return new NoOverwriteOutputFile(path) {
             @Override
             public PositionOutputStream create(long blockSizeHint) throws IOException {
-                FSDataOutputStream out = fs.create(path, false);
+                FSDataOutputStream out = inHadoop(() -> fs.create(path, false));
                 return new DelegatingPositionOutputStream(out) {
                     @Override
                     public long getPos() throws IOException {
@@ -270,15 +346,102 @@ final class HadoopFileIO extends FileIO {
                     }
 
                     @Override
+                    public void write(byte[] b, int off, int len) throws IOException {
+                        runInHadoop(() -> {
+                            out.write(b, off, len); // a full block is uploaded in S3A's pool
+                            return null;
+                        });
+                    }
+
+                    @Override
                     public void close() throws IOException {
-                        try {
-                            syncBeforeClose(out);
-                        } finally {
-                            out.close();
-                        }
+                        closeSynced(out);
                     }
                 };
             }
         };
+    }
+
+    /** A stream whose close (S3A may drain the rest of the object in its pool) runs in Hadoop's loader. */
+    private static final class ClosingInHadoop extends SeekableInputStream {
+        private final SeekableInputStream in;
+
+        ClosingInHadoop(SeekableInputStream in) {
+            this.in = in;
+        }
+
+        @Override
+        public long getPos() throws IOException {
+            return in.getPos();
+        }
+
+        @Override
+        public void seek(long newPos) throws IOException {
+            in.seek(newPos);
+        }
+
+        @Override
+        public void readFully(byte[] bytes) throws IOException {
+            in.readFully(bytes);
+        }
+
+        @Override
+        public void readFully(byte[] bytes, int start, int len) throws IOException {
+            in.readFully(bytes, start, len);
+        }
+
+        @Override
+        public int read(java.nio.ByteBuffer buf) throws IOException {
+            return in.read(buf);
+        }
+
+        @Override
+        public void readFully(java.nio.ByteBuffer buf) throws IOException {
+            in.readFully(buf);
+        }
+
+        @Override
+        public void readVectored(
+                List<org.apache.parquet.io.ParquetFileRange> ranges,
+                org.apache.parquet.bytes.ByteBufferAllocator allocate)
+                throws IOException {
+            runInHadoop(() -> {
+                in.readVectored(ranges, allocate); // the ranges are read in the file system's pool
+                return null;
+            });
+        }
+
+        @Override
+        public boolean readVectoredAvailable(org.apache.parquet.bytes.ByteBufferAllocator allocate) {
+            return in.readVectoredAvailable(allocate);
+        }
+
+        @Override
+        public int read() throws IOException {
+            return in.read();
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            return in.read(b, off, len);
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            return in.skip(n);
+        }
+
+        @Override
+        public int available() throws IOException {
+            return in.available();
+        }
+
+        @Override
+        public void close() throws IOException {
+            runInHadoop(() -> {
+                in.close();
+                return null;
+            });
+        }
     }
 }
