@@ -40,8 +40,8 @@ import java.util.Set;
  *       top level alone (the state the previous full compaction left), after = all versions;
  *       every key is considered.</li>
  * </ul>
- * Streams, never loads: open runs are the levels plus at most {@code sort-spill-threshold}
- * level-0 runs. It reads the higher levels sequentially rather than probing a local lookup
+ * Streams, never loads: open runs are the levels plus the level-0 runs, pre-merged within the
+ * merge bounds ({@code sort-spill-memory}, {@code sort-spill-threshold}). It reads the higher levels sequentially rather than probing a local lookup
  * cache.
  */
 public final class ChangelogProducer {

@@ -26,8 +26,8 @@ import java.util.Set;
  *
  * <p>Only valid when the compaction rewrites every file of the bucket (every section rewritten):
  * then the sections, being key-disjoint, together visit every key once, as the separate pass does.
- * Streams like the rewrite: open runs are the section's levels plus at most
- * {@code sort-spill-threshold} level-0 runs (pre-merged, as in {@link BucketReader#mergeFiles}).
+ * Streams like the rewrite: open runs are the section's levels plus the level-0 runs, pre-merged
+ * within the merge bounds as in {@link BucketReader#mergeFiles}.
  */
 public final class FullChangelogMerge {
     private final TableContext table;

@@ -28,7 +28,8 @@ import java.util.List;
  * Executes a {@link CompactPlan}: upgraded files move to the output level unchanged; every
  * rewritten section is k-way merged with the table's merge engine (top-level results when the
  * plan drops deletes, partial results otherwise) into files of about {@code target-file-size} on
- * the output level. At most {@code sort-spill-threshold} runs are merged at once.
+ * the output level. Runs beyond the merge bounds ({@code sort-spill-memory},
+ * {@code sort-spill-threshold}) are pre-merged through local spill files.
  *
  * <p>Nothing is committed here. On failure every file written is deleted; the inputs are never
  * touched.

@@ -11,10 +11,11 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * Merges any number of sorted runs with at most {@code maxRuns} open at once: while there are
- * more, adjacent batches of runs are merged (partially, so nothing is lost) into local spill
- * files, which take their batch's place. Memory therefore depends on {@code maxRuns}, never on
- * the number of runs (a bucket with hundreds of level-0 files).
+ * Merges any number of sorted runs within two bounds on what is open at once, a count of runs and
+ * an estimate of their read memory: while the runs do not fit, adjacent runs chosen by
+ * {@link SpillPlanner} are merged (partially, so nothing is lost) into local spill files, which take
+ * their place. Memory therefore depends on the bounds, never on the number of runs (a bucket with
+ * hundreds of level-0 files), and runs that fit are merged in one pass without spilling.
  *
  * <p>REQUIRES: {@code runs} ordered by age (newest first), such that for every key all versions
  * in a run are newer than all its versions in the runs after it, as the LSM levels guarantee.
@@ -23,45 +24,69 @@ import java.util.function.Supplier;
  * partial-update and aggregation versions out of order.
  */
 public final class BoundedMerge {
+    /** The read memory a spill file holds while open: its read buffer. */
+    static final long SPILL_READ_MEMORY = SpillFile.READ_BUFFER;
+
     private BoundedMerge() {}
 
+    /** A sorted run, opened only when merged, and the memory it holds while open (an estimate). */
+    public record Run(Supplier<CloseableIterator<KeyValue>> open, long memory) {}
+
     /**
-     * @param runs    suppliers of the runs' iterators, newest first, each opened only when merged
-     * @param mode    what the final merge emits
+     * What a merge may hold open at once: at most {@code maxRuns} runs whose estimated memory adds
+     * up to at most {@code maxMemory}; two runs are always allowed, whatever their size.
+     */
+    public record Bounds(int maxRuns, long maxMemory) {
+        public Bounds {
+            if (maxRuns < 2 || maxMemory <= 0) {
+                throw new IllegalArgumentException(
+                        "a merge needs at least 2 runs and some memory: " + maxRuns + " runs, " + maxMemory + " bytes");
+            }
+        }
+    }
+
+    /**
+     * @param runs newest first
+     * @param mode what the final merge emits
      */
     public static CloseableIterator<KeyValue> merge(
-            List<Supplier<CloseableIterator<KeyValue>>> runs,
-            int maxRuns,
+            List<Run> runs,
+            Bounds bounds,
             File spillDir,
             RecordComparator comparator,
             Supplier<MergeFunction> functions,
             MergingIterator.Mode mode) {
-        int fanIn = Math.max(2, maxRuns);
-        List<Supplier<CloseableIterator<KeyValue>>> pending = new ArrayList<>(runs);
+        List<Run> pending = new ArrayList<>(runs);
         List<SpillFile> spills = new ArrayList<>();
         try {
-            while (pending.size() > fanIn) {
-                List<Supplier<CloseableIterator<KeyValue>>> next = new ArrayList<>();
-                for (int from = 0; from < pending.size(); from += fanIn) {
-                    List<Supplier<CloseableIterator<KeyValue>>> batch =
-                            pending.subList(from, Math.min(pending.size(), from + fanIn));
-                    if (batch.size() == 1) {
-                        next.add(batch.get(0));
-                        continue;
-                    }
+            List<SpillPlanner.Window> round;
+            while (!(round = SpillPlanner.nextRound(
+                            memories(pending), bounds.maxRuns(), bounds.maxMemory(), SPILL_READ_MEMORY))
+                    .isEmpty()) {
+                List<Run> next = new ArrayList<>();
+                int at = 0;
+                for (SpillPlanner.Window w : round) {
+                    next.addAll(pending.subList(at, w.from()));
                     try (MergingIterator merged = new MergingIterator(
-                            open(batch), comparator, functions.get(), MergingIterator.Mode.PARTIAL)) {
+                            open(pending.subList(w.from(), w.to())),
+                            comparator,
+                            functions.get(),
+                            MergingIterator.Mode.PARTIAL)) {
                         SpillFile spill = SpillFile.write(spillDir, merged);
                         spills.add(spill);
-                        next.add(() -> {
-                            try {
-                                return spill.read();
-                            } catch (IOException e) {
-                                throw new UncheckedIOException(e);
-                            }
-                        });
+                        next.add(new Run(
+                                () -> {
+                                    try {
+                                        return spill.read();
+                                    } catch (IOException e) {
+                                        throw new UncheckedIOException(e);
+                                    }
+                                },
+                                SPILL_READ_MEMORY));
                     }
+                    at = w.to();
                 }
+                next.addAll(pending.subList(at, pending.size()));
                 pending = next;
             }
             MergingIterator merged = new MergingIterator(open(pending), comparator, functions.get(), mode);
@@ -94,11 +119,19 @@ public final class BoundedMerge {
         }
     }
 
-    private static List<CloseableIterator<KeyValue>> open(List<Supplier<CloseableIterator<KeyValue>>> runs) {
+    private static long[] memories(List<Run> runs) {
+        long[] m = new long[runs.size()];
+        for (int i = 0; i < m.length; i++) {
+            m[i] = runs.get(i).memory();
+        }
+        return m;
+    }
+
+    private static List<CloseableIterator<KeyValue>> open(List<Run> runs) {
         List<CloseableIterator<KeyValue>> out = new ArrayList<>();
         try {
-            for (Supplier<CloseableIterator<KeyValue>> r : runs) {
-                out.add(r.get());
+            for (Run r : runs) {
+                out.add(r.open().get());
             }
         } catch (RuntimeException e) {
             out.forEach(CloseableIterator::close);

@@ -7,13 +7,13 @@ import io.strata.storage.format.DataFilePathFactory;
 import io.strata.storage.format.DataFileReader;
 import io.strata.storage.merge.MergeEngines;
 import io.strata.storage.options.CompactionOptions;
+import io.strata.storage.options.FileOptions;
 import io.strata.storage.schema.TableSchema;
 import io.strata.storage.store.TableContext;
 import io.strata.storage.util.CloseableIterator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * Reads the files of one table's buckets as key-value records: one sorted run, or several files
@@ -68,6 +68,21 @@ public final class BucketReader {
         return new RecordComparator(schema, mergeEngines.sequenceFieldIndex(), rewritesRawStrings());
     }
 
+    /**
+     * Heap an open data file holds per byte of its current row group on disk: the row group's
+     * column chunks, read whole into power-of-two pool buffers (up to twice their size), and one
+     * decompressed page per column, which for compressible rows is as large again.
+     */
+    static final int OPEN_FILE_MEMORY = 4;
+
+    /** What a merge of this table may open at once (sort-spill-threshold, sort-spill-memory). */
+    private BoundedMerge.Bounds mergeBounds() {
+        Integer maxRuns = schema.tableOptions().get(CompactionOptions.SORT_SPILL_THRESHOLD);
+        return new BoundedMerge.Bounds(
+                maxRuns == null ? Integer.MAX_VALUE : maxRuns,
+                schema.tableOptions().get(CompactionOptions.SORT_SPILL_MEMORY));
+    }
+
     /** {@link #mergeFiles} over {@link #readRunForRewrite} runs, for compaction. */
     public CloseableIterator<KeyValue> mergeFilesForRewrite(
             DataFilePathFactory paths, List<DataFileMeta> files, MergingIterator.Mode mode) {
@@ -76,8 +91,8 @@ public final class BucketReader {
 
     /**
      * Merges files of one bucket with the merge engine: grouped into sorted runs in LSM order
-     * (level-0 files newest first, then each level), at most {@code sort-spill-threshold} open at
-     * once. The LSM order is what {@link BoundedMerge} requires of its batches.
+     * (level-0 files newest first, then each level), as many open at once as {@link #mergeBounds}
+     * allow. The LSM order is what {@link BoundedMerge} requires of its batches.
      */
     public CloseableIterator<KeyValue> mergeFiles(
             DataFilePathFactory paths, List<DataFileMeta> files, MergingIterator.Mode mode) {
@@ -93,17 +108,14 @@ public final class BucketReader {
             Function<List<DataFileMeta>, CloseableIterator<KeyValue>> reader,
             RecordComparator comparator,
             MergingIterator.Mode mode) {
-        List<Supplier<CloseableIterator<KeyValue>>> runs = new ArrayList<>();
+        long rowGroup = schema.tableOptions().get(FileOptions.BLOCK_SIZE);
+        List<BoundedMerge.Run> runs = new ArrayList<>();
         for (List<DataFileMeta> run :
                 SortedRuns.of(files, ValueComparators.forTuple(schema.typesOf(schema.primaryKeyIndexes())))) {
-            runs.add(() -> reader.apply(run));
+            long largest = run.stream().mapToLong(DataFileMeta::fileSize).max().orElse(0);
+            runs.add(new BoundedMerge.Run(() -> reader.apply(run), OPEN_FILE_MEMORY * Math.min(largest, rowGroup)));
         }
         return BoundedMerge.merge(
-                runs,
-                schema.tableOptions().get(CompactionOptions.SORT_SPILL_THRESHOLD),
-                table.spillDir(),
-                comparator,
-                mergeEngines.functionFactory(),
-                mode);
+                runs, mergeBounds(), table.spillDir(), comparator, mergeEngines.functionFactory(), mode);
     }
 }

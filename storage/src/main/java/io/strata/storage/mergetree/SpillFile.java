@@ -31,6 +31,9 @@ import org.slf4j.LoggerFactory;
 final class SpillFile {
     private static final Logger LOG = LoggerFactory.getLogger(SpillFile.class);
 
+    /** Bytes buffered by an open reader or writer. */
+    static final int READ_BUFFER = 1 << 16;
+
     private final File file;
     private final long records;
 
@@ -42,7 +45,8 @@ final class SpillFile {
     static SpillFile write(File dir, Iterator<KeyValue> sorted) throws IOException {
         File f = File.createTempFile("strata-spill-", ".bin", LocalScratch.processDir(dir));
         long n = 0;
-        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(f), 1 << 16))) {
+        try (DataOutputStream out =
+                new DataOutputStream(new BufferedOutputStream(new FileOutputStream(f), READ_BUFFER))) {
             while (sorted.hasNext()) {
                 KeyValue kv = sorted.next();
                 out.writeLong(kv.sequence());
@@ -63,7 +67,7 @@ final class SpillFile {
     }
 
     CloseableIterator<KeyValue> read() throws IOException {
-        DataInputStream in = new DataInputStream(new BufferedInputStream(new FileInputStream(file), 1 << 16));
+        DataInputStream in = new DataInputStream(new BufferedInputStream(new FileInputStream(file), READ_BUFFER));
         return new CloseableIterator<>() {
             private long remaining = records;
 

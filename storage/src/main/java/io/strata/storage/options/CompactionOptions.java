@@ -83,9 +83,21 @@ public final class CompactionOptions {
 
     public static final ConfigOption<Integer> SORT_SPILL_THRESHOLD = ConfigOption.key("sort-spill-threshold")
             .intType()
-            .defaultValue(10)
+            .noDefault()
             .atLeast(2)
             .perRun()
-            .withDescription("Most sorted runs merged at once. A section with more runs is merged in batches through "
-                    + "local spill files, so compaction memory does not grow with the number of runs.");
+            .withDescription("Most sorted runs a merge (compaction, changelog, merge-on-read) opens at once; unset, as "
+                    + "many as sort-spill-memory allows. A merge of more runs first merges adjacent runs into local "
+                    + "spill files.");
+
+    public static final ConfigOption<Long> SORT_SPILL_MEMORY = ConfigOption.key("sort-spill-memory")
+            .memoryType()
+            .defaultValue(256L << 20)
+            .positive()
+            .perRun()
+            .withDescription("Most read memory, estimated, of the sorted runs a merge opens at once: an open run holds "
+                    + "one row group of its current file and its decoding state, estimated as four times the largest "
+                    + "file of the run, up to file.block-size. A merge of runs that do not fit first merges the fewest bytes of adjacent "
+                    + "runs into local spill files (two runs are always merged at once, whatever their size), so "
+                    + "compaction memory does not grow with the number of runs.");
 }

@@ -24,10 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
  * A bucket with 200 overlapping level-0 runs (about 550 MB of rows before compression) compacts
  * to completion in a JVM with a 256 MB heap, and the result holds every live key once.
  *
- * <p>Honest limit: with these file sizes the merge also fits in 256 MB with every run open
- * ({@code -Dspill.threshold=1000} passes too), so this test guards the end-to-end requirement,
- * not the mechanism; {@code BoundedMergeTest} asserts that no more than
- * {@code sort-spill-threshold} runs are ever open.
+ * <p>The merge is bounded by {@code sort-spill-memory} (64 MB here, {@code -Dspill.memory} to
+ * change it), so the 200 runs' files (about 300 MB) are pre-merged through spill files. Honest
+ * limit: with these file sizes the merge also fits in 256 MB with every run open
+ * ({@code -Dspill.memory=1gb} passes too), so this test guards the end-to-end requirement, not the
+ * mechanism; {@code BoundedMergeTest} asserts the bounds on what is open.
  */
 class BoundedMemoryCompactionTest {
     static final int RUNS = 200;
@@ -45,7 +46,7 @@ class BoundedMemoryCompactionTest {
                 "-Xmx256m",
                 "-XX:+ExitOnOutOfMemoryError",
                 "-Djava.io.tmpdir=" + dir,
-                "-Dspill.threshold=" + System.getProperty("spill.threshold", "10"),
+                "-Dspill.memory=" + System.getProperty("spill.memory", "64mb"),
                 "-cp",
                 System.getProperty("java.class.path"),
                 Main.class.getName(),
@@ -94,7 +95,7 @@ class BoundedMemoryCompactionTest {
             System.out.println("runs before: " + before.get(0).sortedRuns);
             long liveBefore = count(t);
             FileStoreTable writable = t.copyWithOptions(
-                    Map.of("write-only", "false", "sort-spill-threshold", System.getProperty("spill.threshold", "10")));
+                    Map.of("write-only", "false", "sort-spill-memory", System.getProperty("spill.memory", "64mb")));
             writable.newCompactor().compact(CompactStrategy.FULL, "compactor", 1);
             List<BucketsTable.BucketRow> after = BucketsTable.rows(t, null);
             System.out.println("runs after: " + after.get(0).sortedRuns);

@@ -16,19 +16,34 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Never more than {@code maxRuns} runs open at once, and the same result as merging all at once. */
+/**
+ * Never more runs open at once than the bounds allow, by count or by estimated memory, and the same
+ * result as merging all at once.
+ */
 class BoundedMergeTest {
     @TempDir
     Path dir;
 
     @ParameterizedTest
     @ValueSource(ints = {2, 3, 10, 1000})
-    void boundsOpenRunsAndKeepsTheResult(int maxRuns) {
+    void boundsOpenRunsByCountAndKeepsTheResult(int maxRuns) {
+        mergeAndCheck(new BoundedMerge.Bounds(maxRuns, Long.MAX_VALUE), Math.max(2, maxRuns));
+    }
+
+    /** Every run estimated at 10 spill files: a budget of 35 spill files holds three runs at most. */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 35, 100, 1000})
+    void boundsOpenRunsByMemoryAndKeepsTheResult(long units) {
+        long unit = 10 * BoundedMerge.SPILL_READ_MEMORY;
+        int expectedMaxOpen = (int) Math.max(2, Math.min(57, units / 10));
+        mergeAndCheck(new BoundedMerge.Bounds(Integer.MAX_VALUE, units * unit / 10), expectedMaxOpen);
+    }
+
+    private void mergeAndCheck(BoundedMerge.Bounds bounds, int maxOpenAllowed) {
         TableSchema schema = SchemaValidation.firstSchema(
                 "t",
                 Schema.newBuilder()
@@ -42,7 +57,7 @@ class BoundedMergeTest {
         RecordComparator cmp = new RecordComparator(schema, -1);
         int[] open = {0};
         int[] maxOpen = {0};
-        List<Supplier<CloseableIterator<KeyValue>>> runs = new ArrayList<>();
+        List<BoundedMerge.Run> runs = new ArrayList<>();
         Map<Long, Long> expected = new TreeMap<>();
         int numRuns = 57;
         long seq = 0;
@@ -60,18 +75,19 @@ class BoundedMergeTest {
             for (KeyValue kv : run) {
                 expected.putIfAbsent((Long) kv.row()[0], (Long) kv.row()[1]);
             }
-            runs.add(() -> counting(run.iterator(), open, maxOpen));
+            runs.add(new BoundedMerge.Run(
+                    () -> counting(run.iterator(), open, maxOpen), 10 * BoundedMerge.SPILL_READ_MEMORY));
         }
         Map<Long, Long> got = new TreeMap<>();
         try (CloseableIterator<KeyValue> it = BoundedMerge.merge(
-                runs, maxRuns, dir.toFile(), cmp, engines.functionFactory(), MergingIterator.Mode.FINAL)) {
+                runs, bounds, dir.toFile(), cmp, engines.functionFactory(), MergingIterator.Mode.FINAL)) {
             while (it.hasNext()) {
                 KeyValue kv = it.next();
                 got.put((Long) kv.row()[0], (Long) kv.row()[1]);
             }
         }
         assertThat(got).isEqualTo(expected);
-        assertThat(maxOpen[0]).isLessThanOrEqualTo(Math.max(2, maxRuns));
+        assertThat(maxOpen[0]).isLessThanOrEqualTo(maxOpenAllowed);
         assertThat(open[0]).as("every run closed").isZero();
         assertThat(DirListing.of(dir)).as("spill files deleted").isEmpty();
     }

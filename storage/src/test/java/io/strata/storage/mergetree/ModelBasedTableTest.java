@@ -74,6 +74,13 @@ class ModelBasedTableTest {
         options.put("target-file-size", (2 + rnd.nextInt(30)) + " kb");
         options.put("sort-spill-threshold", String.valueOf(2 + rnd.nextInt(6)));
         options.put("compaction.small-file-ratio", String.valueOf(rnd.nextDouble()));
+        // merges bounded by their runs' estimated memory instead of a count, half the time (own
+        // stream, so the seeds above keep their tables)
+        Random merge = new Random(seed * 17 + 3);
+        if (merge.nextBoolean()) {
+            options.remove("sort-spill-threshold");
+            options.put("sort-spill-memory", (2 + merge.nextInt(60)) + " kb");
+        }
         // the file format, from its own stream so the seeds above keep their tables: every codec, and
         // sometimes row groups and pages small enough that files hold several (each row group's column
         // chunks are released to the buffer pool when the reader moves on; tests run with it poisoning)
