@@ -11,8 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.strata.compaction.BucketFailureJobTest.Damage;
 import io.strata.compaction.BucketFailureJobTest.Damaged;
 import io.strata.storage.testutil.MiniHdfs;
-import io.strata.storage.testutil.S3ProxyServer;
-import java.io.File;
+import io.strata.storage.testutil.S3Warehouse;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -30,8 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * s3proxy, both started once for the class in this JVM: a missing or truncated data file fails
  * its bucket alone, naming table, bucket and the file's full URI; the other buckets' compactions
  * are committed, the failed bucket's files stay, and with the file put back the scan equals the
- * model and the batch job compacts the bucket. S3 tables commit under a JDBC lock (H2 in this JVM,
- * which also runs the MiniCluster): s3proxy ignores conditional create.
+ * model and the batch job compacts the bucket. S3 tables commit under {@link S3Warehouse}'s JDBC
+ * lock (H2): s3proxy ignores conditional create.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class RemoteBucketFailureJobTest {
@@ -39,12 +38,12 @@ class RemoteBucketFailureJobTest {
     static final MiniClusterExtension MINI = JobTestSupport.miniCluster();
 
     private static MiniDFSCluster hdfs;
-    private static S3ProxyServer s3;
+    private static S3Warehouse s3;
 
     @BeforeAll
     static void startServers() throws Exception {
         hdfs = MiniHdfs.start("remote-failure-minidfs");
-        s3 = S3ProxyServer.start(new File("target", "remote-failure-s3-" + UUID.randomUUID()).getAbsoluteFile());
+        s3 = S3Warehouse.start("remote-failure-s3");
         s3.installAsDefault();
     }
 
@@ -69,11 +68,7 @@ class RemoteBucketFailureJobTest {
     }
 
     private static Map<String, String> options(String fs) {
-        return fs.equals("s3")
-                ? Map.of(
-                        "commit.lock.jdbc.url",
-                        "jdbc:h2:mem:remote-failure-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1")
-                : Map.of();
+        return fs.equals("s3") ? s3.commitLockOptions() : Map.of();
     }
 
     @ParameterizedTest(name = "{0}")

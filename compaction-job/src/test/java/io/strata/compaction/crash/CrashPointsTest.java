@@ -11,13 +11,14 @@ import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.testutil.ChangelogReplay;
 import io.strata.storage.testutil.MiniHdfs;
-import io.strata.storage.testutil.S3ProxyServer;
+import io.strata.storage.testutil.S3Warehouse;
 import io.strata.storage.testutil.TableModel;
 import io.strata.storage.testutil.TestTables;
 import io.strata.storage.util.CloseableIterator;
 import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,8 +53,7 @@ class CrashPointsTest {
     private static final int REMOTE_RUNS = Math.max(1, RUNS / 5);
 
     private static MiniDFSCluster hdfs;
-    private static S3ProxyServer s3;
-    private static File remoteDir;
+    private static S3Warehouse s3;
 
     @TempDir
     Path dir;
@@ -105,8 +105,7 @@ class CrashPointsTest {
                 return MiniHdfs.uri(hdfs, name);
             case "s3":
                 if (s3 == null) {
-                    remoteDir = new File("target", "crash-s3-" + UUID.randomUUID()).getAbsoluteFile();
-                    s3 = S3ProxyServer.startInMemory(remoteDir);
+                    s3 = S3Warehouse.start("crash-s3");
                     s3.installAsDefault();
                 }
                 return s3.uri(name);
@@ -124,19 +123,13 @@ class CrashPointsTest {
         if (!fs.equals("s3")) {
             return List.of(scratch);
         }
-        return List.of(
-                scratch,
-                "-Dstrata.test.s3a.endpoint=" + s3.endpoint(),
-                "-Dstrata.test.s3a.access-key=" + S3ProxyServer.ACCESS_KEY,
-                "-Dstrata.test.s3a.secret-key=" + S3ProxyServer.SECRET_KEY);
+        List<String> args = new ArrayList<>(List.of(scratch));
+        args.addAll(s3.defaultJvmArgs());
+        return args;
     }
 
     private Map<String, String> storeOptions() {
-        return fs.equals("s3")
-                ? Map.of(
-                        "commit.lock.jdbc.url",
-                        "jdbc:h2:file:" + new File(remoteDir, "locks").getAbsolutePath() + ";AUTO_SERVER=TRUE")
-                : Map.of();
+        return fs.equals("s3") ? s3.commitLockOptions() : Map.of();
     }
 
     @ParameterizedTest(name = "{0}")

@@ -20,12 +20,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.ObjLongConsumer;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 
@@ -75,13 +77,33 @@ public final class DataFileWriter implements Closeable {
         private final FileFormatConfig format;
         private final Clock clock;
         private final boolean committedLater;
+        /** Null: the files' CRC32Cs are not computed. */
+        private final ObjLongConsumer<String> crc32cSink;
 
-        private Factory(FileIO io, TableSchema schema, FileFormatConfig format, Clock clock, boolean committedLater) {
+        private Factory(
+                FileIO io,
+                TableSchema schema,
+                FileFormatConfig format,
+                Clock clock,
+                boolean committedLater,
+                ObjLongConsumer<String> crc32cSink) {
             this.io = io;
             this.schema = schema;
             this.format = format;
             this.clock = clock;
             this.committedLater = committedLater;
+            this.crc32cSink = crc32cSink;
+        }
+
+        /**
+         * This factory's files, each of which, when {@link DataFileWriter#finish()} has closed it,
+         * hands {@code sink} its name and the CRC32C of its bytes (unsigned 32 bits). The CRC32C is
+         * computed over the bytes as they go to the file ({@link Crc32cOutputFile}), so it is what a
+         * reader of the file finds there, at no extra read; finish fails instead when the file's
+         * length differs from the bytes counted.
+         */
+        public Factory reportingCrc32c(ObjLongConsumer<String> sink) {
+            return new Factory(io, schema, format, clock, committedLater, sink);
         }
 
         /**
@@ -104,7 +126,7 @@ public final class DataFileWriter implements Closeable {
      * {@link #finish()}.
      */
     public static Factory forCommit(FileIO io, TableSchema schema, FileFormatConfig format, Clock clock) {
-        return new Factory(io, schema, format, clock, true);
+        return new Factory(io, schema, format, clock, true, null);
     }
 
     /**
@@ -112,7 +134,7 @@ public final class DataFileWriter implements Closeable {
      * snapshot names directly, and files written outside a table's commit.
      */
     public static Factory durableOnFinish(FileIO io, TableSchema schema, FileFormatConfig format, Clock clock) {
-        return new Factory(io, schema, format, clock, false);
+        return new Factory(io, schema, format, clock, false, null);
     }
 
     private final Factory files;
@@ -125,6 +147,9 @@ public final class DataFileWriter implements Closeable {
     private final int level;
     private final FileSource source;
     private ParquetRowWriter writer;
+    /** The file, when the factory reports CRC32Cs; else null. */
+    private Crc32cOutputFile checksummed;
+
     private List<KeyValue> sample = new ArrayList<>();
 
     private long rowCount;
@@ -173,8 +198,13 @@ public final class DataFileWriter implements Closeable {
                 props.withDictionaryEncoding(schema.fields().get(i).name(), false);
             }
         }
+        OutputFile out = files.committedLater ? io.dataOutputFile(path) : io.outputFile(path);
+        if (files.crc32cSink != null) {
+            checksummed = new Crc32cOutputFile(out);
+            out = checksummed;
+        }
         writer = new ParquetRowWriter(
-                files.committedLater ? io.dataOutputFile(path) : io.outputFile(path),
+                out,
                 type,
                 schema.fields(),
                 primaryKey,
@@ -278,12 +308,20 @@ public final class DataFileWriter implements Closeable {
         }
         writer.close();
         closed = true;
+        long size = io.length(path);
+        if (checksummed != null) {
+            if (checksummed.bytesWritten() != size) {
+                throw new IOException("file " + path + " has " + size + " bytes but " + checksummed.bytesWritten()
+                        + " were written to it: the CRC32C computed while writing is not the file's");
+            }
+            files.crc32cSink.accept(path.getName(), checksummed.crc32c());
+        }
         ParquetMetadata footer = writer.footer();
         Object[] minKey = primaryKey ? keyOf(firstRow) : new Object[0];
         Object[] maxKey = primaryKey ? keyOf(lastRow) : new Object[0];
         return new DataFileMeta(
                 path.getName(),
-                io.length(path),
+                size,
                 rowCount,
                 deleteCount,
                 minKey,

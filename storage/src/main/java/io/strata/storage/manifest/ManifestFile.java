@@ -28,6 +28,7 @@ import java.nio.file.NoSuchFileException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -123,12 +124,17 @@ public final class ManifestFile {
         return new TableSchema(0, fields, cols.length - 1, List.of(), List.of(), Map.of(), 0);
     }
 
-    /** Writes {@code entries} into one or more new manifests. Deletes what it wrote if it fails. */
+    /**
+     * Writes {@code entries} into one or more new manifests. Deletes what it wrote if it fails. Each
+     * manifest's CRC32C is computed over its bytes as they are written, which are the bytes a reader
+     * finds ({@link DataFileWriter.Factory#reportingCrc32c}): no manifest is read back.
+     */
     public List<ManifestFileMeta> write(List<ManifestEntry> entries) throws IOException {
         List<ManifestFileMeta> out = new ArrayList<>();
         int from = 0;
-        RollingFileWriter writer =
-                new RollingFileWriter(files, this::newManifestPath, 0, FileSource.APPEND, targetSize, null);
+        Map<String, Long> crc32cs = new HashMap<>();
+        RollingFileWriter writer = new RollingFileWriter(
+                files.reportingCrc32c(crc32cs::put), this::newManifestPath, 0, FileSource.APPEND, targetSize, null);
         try {
             for (ManifestEntry e : entries) {
                 writer.write(new KeyValue(0, RowKind.INSERT, toRow(e)));
@@ -137,7 +143,7 @@ public final class ManifestFile {
             for (DataFileMeta f : files) {
                 List<ManifestEntry> part = entries.subList(from, from + (int) f.rowCount());
                 from += (int) f.rowCount();
-                out.add(describe(f.fileName(), f.fileSize(), crc32c(paths.manifestFile(f.fileName())), part));
+                out.add(describe(f.fileName(), f.fileSize(), hex(crc32cs.get(f.fileName())), part));
             }
             return out;
         } catch (IOException | RuntimeException e) {
@@ -146,18 +152,15 @@ public final class ManifestFile {
         }
     }
 
-    /**
-     * The CRC32C of a manifest just written, read back from the file system: what readers will
-     * find there. Manifests are small (a few KB per thousand entries), so this costs one small read.
-     */
-    private String crc32c(Path manifest) throws IOException {
-        return crc32c(io.readFully(manifest));
-    }
-
     private static String crc32c(byte[] bytes) {
         CRC32C crc = new CRC32C();
         crc.update(bytes);
-        return String.format("%08x", crc.getValue());
+        return hex(crc.getValue());
+    }
+
+    /** A CRC32C as manifest lists record it: 8 lowercase hex digits. */
+    private static String hex(long crc32c) {
+        return String.format("%08x", crc32c);
     }
 
     private ManifestFileMeta describe(String name, long size, String crc32c, List<ManifestEntry> part) {

@@ -9,17 +9,16 @@ import io.strata.storage.snapshot.SnapshotManager;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
+import io.strata.storage.testutil.SchemedLocalFileSystem;
 import io.strata.storage.testutil.TestTables;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -35,27 +34,9 @@ class LatestHintTest {
     Path dir;
 
     /** The local file system with S3A's rename refusal, counting the metadata calls. */
-    public static final class RenameRefusingFileSystem extends RawLocalFileSystem {
+    public static final class RenameRefusingFileSystem extends SchemedLocalFileSystem {
         final AtomicInteger existsCalls = new AtomicInteger();
         final AtomicInteger listCalls = new AtomicInteger();
-        private URI uri;
-
-        @Override
-        public void initialize(URI name, Configuration conf) throws IOException {
-            super.initialize(name, conf);
-            this.uri = URI.create(name.getScheme() + ":///");
-        }
-
-        // the constructor asks before initialize
-        @Override
-        public URI getUri() {
-            return uri == null ? super.getUri() : uri;
-        }
-
-        @Override
-        public String getScheme() {
-            return getUri().getScheme();
-        }
 
         @Override
         public boolean rename(org.apache.hadoop.fs.Path src, org.apache.hadoop.fs.Path dst) throws IOException {

@@ -10,10 +10,9 @@ import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
 import io.strata.storage.table.TableWrite;
 import io.strata.storage.testutil.MiniHdfs;
-import io.strata.storage.testutil.S3ProxyServer;
+import io.strata.storage.testutil.S3Warehouse;
 import io.strata.storage.testutil.TestTables;
 import io.strata.storage.util.CorruptFileException;
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
@@ -42,13 +41,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RemoteCorruptTableTest {
     private static MiniDFSCluster hdfs;
     private static Configuration hdfsConf;
-    private static S3ProxyServer s3;
+    private static S3Warehouse s3;
 
     @BeforeAll
     static void start() throws Exception {
         hdfs = MiniHdfs.start("corrupt-minidfs");
         hdfsConf = hdfs.getConfiguration(0);
-        s3 = S3ProxyServer.startInMemory(new File("target", "corrupt-s3-" + UUID.randomUUID()).getAbsoluteFile());
+        s3 = S3Warehouse.start("corrupt-s3");
     }
 
     @AfterAll
@@ -68,9 +67,7 @@ class RemoteCorruptTableTest {
         if (fs.equals("hdfs")) {
             return Catalog.open(MiniHdfs.uri(hdfs, name), hdfsConf);
         }
-        Configuration c = s3.configuration();
-        c.set("strata.commit.lock.jdbc.url", "jdbc:h2:mem:corrupt-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
-        return Catalog.open(s3.uri(name), c);
+        return Catalog.open(s3.uri(name), s3.configuration());
     }
 
     private static FileStoreTable create(Catalog catalog) {

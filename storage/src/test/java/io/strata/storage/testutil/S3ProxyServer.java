@@ -11,6 +11,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -213,10 +214,27 @@ public final class S3ProxyServer implements AutoCloseable {
      * on purpose (the code under test builds its own configurations); tests only.
      */
     public void installAsDefault() {
-        System.setProperty("strata.test.s3a.endpoint", endpoint());
-        System.setProperty("strata.test.s3a.access-key", ACCESS_KEY);
-        System.setProperty("strata.test.s3a.secret-key", SECRET_KEY);
+        defaultProperties().forEach(System::setProperty);
         Configuration.addDefaultResource("strata-s3a-test-site.xml");
+    }
+
+    /**
+     * The system properties of {@link #installAsDefault()} as {@code -D} arguments, for a child JVM
+     * that adds the test resource {@code strata-s3a-test-site.xml} itself.
+     */
+    public List<String> defaultJvmArgs() {
+        List<String> args = new ArrayList<>();
+        defaultProperties().forEach((k, v) -> args.add("-D" + k + "=" + v));
+        return args;
+    }
+
+    /** What {@code strata-s3a-test-site.xml} reads. */
+    private Map<String, String> defaultProperties() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("strata.test.s3a.endpoint", endpoint());
+        m.put("strata.test.s3a.access-key", ACCESS_KEY);
+        m.put("strata.test.s3a.secret-key", SECRET_KEY);
+        return m;
     }
 
     /** The server's output so far, for failure messages. */
