@@ -155,6 +155,9 @@ public final class TableCommit implements AutoCloseable {
 
     /** Automatic tags never fail a commit that is published: a failure is logged, the next commit tries again. */
     private void tagAutomatically(long snapshotId) {
+        if (!autoTags.enabled()) {
+            return; // reading the snapshot back would cost a read (a GET on S3) per commit for nothing
+        }
         try {
             autoTags.afterCommit(snapshots.snapshot(snapshotId));
         } catch (RuntimeException e) {

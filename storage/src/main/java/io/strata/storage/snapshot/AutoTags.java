@@ -75,6 +75,11 @@ public final class AutoTags {
         }
     }
 
+    /** Whether the table creates tags automatically ({@code tag.automatic-creation} is not none). */
+    public boolean enabled() {
+        return mode != TagOptions.AutomaticCreation.NONE;
+    }
+
     /** Called after snapshot {@code latest} was published; creates the due tag, if any. */
     public Optional<Tag> afterCommit(Snapshot latest) {
         Result r = tagDue(latest);
