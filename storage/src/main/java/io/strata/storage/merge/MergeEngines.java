@@ -58,7 +58,8 @@ public final class MergeEngines {
                     throw new IllegalArgumentException(
                             owner + ": option '" + k + "' names unknown field '" + field + "'");
                 }
-                boolean groupFunction = engine == MergeEngine.PARTIAL_UPDATE && k.endsWith(".aggregate-function");
+                boolean groupFunction = engine == MergeEngine.PARTIAL_UPDATE
+                        && (k.endsWith(".aggregate-function") || k.endsWith(".distinct"));
                 if (engine != MergeEngine.AGGREGATION && !groupFunction) {
                     throw new IllegalArgumentException(owner + ": option '" + k + "' needs merge-engine=aggregation"
                             + (engine == MergeEngine.PARTIAL_UPDATE

@@ -13,16 +13,20 @@ import java.util.List;
 /**
  * aggregation under {@code sequence.field}. Order-insensitive functions fold as without it;
  * each order-sensitive one ({@link Role}) keeps the value of one record chosen by (sequence-field
- * value, sequence number), and remembers that ordering, so merging is commutative and associative
- * over records and pre-merged rows and the result does not depend on how rows were grouped into
- * commits, flushes or compactions. -U/-D retract ({@code aggregation.remove-record-on-delete} is
- * rejected with {@code sequence.field}); a retraction is a record that sets {@code last_value},
- * and {@code last_non_null_value} when it retracts a non-null value, to null at its ordering.
+ * value, sequence number), or, for listagg, collect and merge_map, the values of every record as
+ * pieces in that order ({@link OrderedElements}), and remembers those orderings, so merging is
+ * commutative and associative over records and pre-merged rows and the result does not depend
+ * on how rows were grouped into commits, flushes or compactions. -U/-D retract
+ * ({@code aggregation.remove-record-on-delete} is rejected with {@code sequence.field}); a
+ * retraction is a record that sets {@code last_value}, and {@code last_non_null_value} when it
+ * retracts a non-null value, to null at its ordering; the element functions cannot retract (their
+ * retractions are rejected at write time or ignored with {@code ignore-retract}).
  *
  * <p>Partial result: the accumulated row, when a +I/+U was added, with sequence number the highest
  * added and an {@link KeyValue#orderings() ordering state} naming, for every order-sensitive
  * field that has a value, the ordering of the record it came from (a field without an entry has
- * none yet); otherwise the retractions as they came, as {@link AggregateMergeFunction} does.
+ * none yet), and for every element field the runs of its value; otherwise the retractions as they
+ * came, as {@link AggregateMergeFunction} does.
  */
 final class OrderedAggregateMergeFunction implements MergeFunction {
 
@@ -36,17 +40,18 @@ final class OrderedAggregateMergeFunction implements MergeFunction {
         FIRST,
         /** The value of the lowest record with a non-null value. */
         FIRST_NON_NULL,
+        /** Every record's value, kept as pieces in ordering order (listagg, collect, merge_map). */
+        ELEMENTS,
         /** Not order-sensitive: folds as without {@code sequence.field}. */
         NONE
     }
 
     /**
      * The role of {@code f} under {@code sequence.field}, or null when it has no exact ordered
-     * form and the combination is rejected ({@code listagg}: its elements would have to be kept
-     * with their orderings). Functions added to {@link AggregateFunction} are rejected here until
-     * they are classified: an order-sensitive function folded in arrival order would silently
-     * depend on commit grouping. {@code first_value} keeps the lowest record's value, null
-     * included, as it keeps the first arrival's without {@code sequence.field}.
+     * form and the combination is rejected. Functions added to {@link AggregateFunction} are
+     * rejected here until they are classified: an order-sensitive function folded in arrival order
+     * would silently depend on commit grouping. {@code first_value} keeps the lowest record's
+     * value, null included, as it keeps the first arrival's without {@code sequence.field}.
      */
     static Role roleOf(AggregateFunction f) {
         switch (f.name()) {
@@ -66,6 +71,11 @@ final class OrderedAggregateMergeFunction implements MergeFunction {
                 return Role.FIRST;
             case "FIRST_NON_NULL_VALUE":
                 return Role.FIRST_NON_NULL;
+            case "LISTAGG":
+            case "COLLECT":
+            case "COLLECT_DISTINCT":
+            case "MERGE_MAP":
+                return Role.ELEMENTS;
             default:
                 return null;
         }
@@ -93,11 +103,10 @@ final class OrderedAggregateMergeFunction implements MergeFunction {
             if (functions[i] != null && roleOf(functions[i]) == null) {
                 String field = schema.fields().get(i).name();
                 throw new IllegalArgumentException(owner + ": field '" + field + "': aggregate function "
-                        + functions[i].optionName() + " is not supported with " + sequence + ": it keeps every "
-                        + "input in fold order, and a value pre-merged in a commit or compaction cannot place a "
-                        + "late row's input among its own without keeping each element's ordering, so the table "
-                        + "would depend on how rows were grouped into commits (option 'fields." + field
-                        + ".aggregate-function'; drop sequence.field to fold in arrival order)");
+                        + functions[i].optionName() + " is not supported with " + sequence + ": it has no "
+                        + "ordered form, and folded in arrival order the table would depend on how rows were "
+                        + "grouped into commits (option 'fields." + field + ".aggregate-function'; drop "
+                        + "sequence.field to fold in arrival order)");
             }
         }
     }
@@ -108,7 +117,12 @@ final class OrderedAggregateMergeFunction implements MergeFunction {
         final AggregateFunction[] functions;
         final boolean[] ignoreRetract;
         final Role[] roles;
+        /** Fields with a role that picks one record (not {@link Role#ELEMENTS}). */
         final int[] orderedFields;
+        /** Fields with {@link Role#ELEMENTS}. */
+        final int[] elementFields;
+
+        final TableSchema schema;
         final int[] fieldIds;
         /** Row position by field id, -1 for an id the reading schema does not have. */
         final int[] positionById;
@@ -124,18 +138,32 @@ final class OrderedAggregateMergeFunction implements MergeFunction {
             this.fieldIds = new int[types.length];
             this.positionById = new int[schema.highestFieldId() + 1];
             Arrays.fill(positionById, -1);
+            this.schema = schema;
             List<Integer> ordered = new ArrayList<>();
+            List<Integer> elements = new ArrayList<>();
             for (int i = 0; i < types.length; i++) {
                 fieldIds[i] = schema.fields().get(i).id();
                 positionById[fieldIds[i]] = i;
                 roles[i] = functions[i] == null ? Role.NONE : roleOf(functions[i]);
-                if (roles[i] != Role.NONE) {
+                if (roles[i] == Role.ELEMENTS) {
+                    elements.add(i);
+                } else if (roles[i] != Role.NONE) {
                     ordered.add(i);
                 }
             }
             this.orderedFields = ordered.stream().mapToInt(Integer::intValue).toArray();
+            this.elementFields = elements.stream().mapToInt(Integer::intValue).toArray();
             this.sequenceField = sequenceField;
             this.ordering = ValueComparators.forType(types[sequenceField], true);
+        }
+
+        /** The element accumulator of field {@code i}, ordered by the sequence-field value (a 1-tuple). */
+        OrderedElements elements(int i) {
+            return new OrderedElements(
+                    functions[i],
+                    types[i],
+                    (a, b) -> ordering.compare(a[0], b[0]),
+                    schema.fields().get(i).name());
         }
     }
 
@@ -147,6 +175,10 @@ final class OrderedAggregateMergeFunction implements MergeFunction {
     private final boolean[] set;
     private final Object[] fieldOrdering;
     private final long[] fieldSeq;
+    /** By position: the element accumulator of an {@link Role#ELEMENTS} field, else null. */
+    private final OrderedElements[] elements;
+    /** Scratch: the runs of each element field in the pre-merged row being added. */
+    private final List<List<OrderingState.ElementRun>> storedRuns;
 
     OrderedAggregateMergeFunction(Layout layout) {
         this.layout = layout;
@@ -154,6 +186,11 @@ final class OrderedAggregateMergeFunction implements MergeFunction {
         set = new boolean[n];
         fieldOrdering = new Object[n];
         fieldSeq = new long[n];
+        elements = new OrderedElements[n];
+        storedRuns = new ArrayList<>(java.util.Collections.nCopies(n, null));
+        for (int i : layout.elementFields) {
+            elements[i] = layout.elements(i);
+        }
     }
 
     @Override
@@ -164,6 +201,9 @@ final class OrderedAggregateMergeFunction implements MergeFunction {
         added.clear();
         Arrays.fill(set, false);
         Arrays.fill(fieldOrdering, null);
+        for (int i : layout.elementFields) {
+            elements[i].reset();
+        }
     }
 
     private int compare(Object o1, long s1, Object o2, long s2) {
@@ -212,8 +252,27 @@ final class OrderedAggregateMergeFunction implements MergeFunction {
 
                 @Override
                 public void group(int groupId, long seq) {}
+
+                @Override
+                public void elements(int fieldId, List<OrderingState.ElementRun> runs) {
+                    int pos = fieldId < layout.positionById.length ? layout.positionById[fieldId] : -1;
+                    if (pos >= 0 && layout.roles[pos] == Role.ELEMENTS) {
+                        storedRuns.set(pos, runs);
+                    }
+                }
             });
+            for (int i : layout.elementFields) {
+                // a pre-merged value without runs holds no element (null, or only empty inputs)
+                List<OrderingState.ElementRun> runs = storedRuns.set(i, null);
+                elements[i].addPreMerged(row[i], runs == null ? List.of() : runs);
+            }
         } else {
+            if (!retract) {
+                Object[] ordering = {rowOrdering};
+                for (int i : layout.elementFields) {
+                    elements[i].add(ordering, rowSeq, row[i]);
+                }
+            }
             for (int i : layout.orderedFields) {
                 Role role = layout.roles[i];
                 if (retract) {
@@ -263,7 +322,12 @@ final class OrderedAggregateMergeFunction implements MergeFunction {
                     b.field(layout.fieldIds[i], fieldOrdering[i], fieldSeq[i]);
                 }
             }
-            return List.of(new KeyValue(maxSeq, RowKind.INSERT, acc.clone(), b.toBytes()));
+            for (int i : layout.elementFields) {
+                if (!elements[i].runs().isEmpty()) {
+                    b.elements(layout.fieldIds[i], elements[i].runs());
+                }
+            }
+            return List.of(new KeyValue(maxSeq, RowKind.INSERT, composed(), b.toBytes()));
         }
         return new ArrayList<>(added); // only retractions: kept as they came
     }
@@ -275,7 +339,16 @@ final class OrderedAggregateMergeFunction implements MergeFunction {
 
     @Override
     public Object[] finalResult() {
-        return positive ? acc.clone() : null;
+        return positive ? composed() : null;
+    }
+
+    /** A copy of the accumulated row with the element fields' values composed. */
+    private Object[] composed() {
+        Object[] row = acc.clone();
+        for (int i : layout.elementFields) {
+            row[i] = elements[i].value();
+        }
+        return row;
     }
 
     /** Every record folds into the accumulator (order-insensitive fields at least), so each takes effect. */

@@ -26,7 +26,9 @@ import java.util.Map;
  *       an order-insensitive aggregate function fold every such row instead, and those with
  *       {@code last_non_null_value}, {@code first_value} or {@code first_non_null_value} take the
  *       value of the highest / lowest such row (with a non-null value) by that same ordering
- *       ({@code last_value} is what a member without a function does);</li>
+ *       ({@code last_value} is what a member without a function does); those with {@code listagg},
+ *       {@code collect} or {@code merge_map} keep every such row's value as a piece in that ordering
+ *       ({@link OrderedElements});</li>
  *   <li>with {@code partial-update.remove-record-on-delete}, the highest -D (by sequence field,
  *       then sequence number) removes every value ordering below it: the row exists when its
  *       highest +I/+U orders above that -D. -U is ignored.</li>
@@ -44,10 +46,10 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
      * Checks the aggregate functions of a partial-update table: only fields of a sequence group
      * that are not its sequence fields may have one: an order-insensitive function ({@code sum,
      * min, max, bool_and, bool_or, product}), which folds every row that carries the group's
-     * sequence whatever its order, or one that picks a row by the group's ordering ({@code
-     * last_value, last_non_null_value, first_value, first_non_null_value}). {@code count} needs
-     * the aggregation engine's write-time counting; {@code listagg, collect, merge_map} would need
-     * every element kept with its ordering (as under {@code sequence.field}). Also rejects {@code
+     * sequence whatever its order, one that picks a row by the group's ordering ({@code
+     * last_value, last_non_null_value, first_value, first_non_null_value}), or one that keeps
+     * every such row's value in that ordering ({@code listagg, collect, merge_map}). {@code count}
+     * needs the aggregation engine's write-time counting. Also rejects {@code
      * partial-update.remove-record-on-delete} together with sequence groups.
      */
     static void checkFunctions(
@@ -79,11 +81,7 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
             if (f == AggregateFunction.COUNT || OrderedAggregateMergeFunction.roleOf(f) == null) {
                 throw new IllegalArgumentException(owner + ": " + option + ": " + f.optionName() + " is not supported "
                         + "in a sequence group (supported: sum, product, min, max, bool_and, bool_or, last_value, "
-                        + "last_non_null_value, first_value, first_non_null_value)"
-                        + (f == AggregateFunction.COUNT
-                                ? ""
-                                : "; it keeps every input in order, which a pre-merged value cannot hold against "
-                                        + "a late row without each element's ordering"));
+                        + "last_non_null_value, first_value, first_non_null_value, listagg, collect, merge_map)");
             }
             String reject = f.rejectType(schema.fields().get(i).type());
             if (reject != null) {
@@ -111,12 +109,19 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
         final Comparator<Object>[] tupleComparators; // by field position, for group sequence fields
         /** By position: group members with an order-insensitive aggregate function. */
         final AggregateFunction[] functions;
-        /** Per group: whether a member has an order-insensitive aggregate function. */
+        /**
+         * Per group: whether a member has an order-insensitive or an element function, so that
+         * every row carrying the group's sequence changes the group's value.
+         */
         final boolean[] aggregates;
         /** By position: the role of a group member that picks a row by the group's ordering, else null. */
         final OrderedAggregateMergeFunction.Role[] memberRoles;
         /** Per group: its members with a {@link #memberRoles role}. */
         final int[][] orderedMembers;
+        /** By position: the function of a group member that keeps its elements ({@link OrderedElements}), else null. */
+        final AggregateFunction[] elementFunctions;
+
+        final TableSchema schema;
 
         final DataType[] types;
         final boolean removeOnDelete;
@@ -161,11 +166,16 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
                 }
             }
             this.functions = functions.clone();
+            this.schema = schema;
             this.memberRoles = new OrderedAggregateMergeFunction.Role[arity];
+            this.elementFunctions = new AggregateFunction[arity];
             for (int i = 0; i < arity; i++) {
                 OrderedAggregateMergeFunction.Role role =
                         functions[i] == null ? null : OrderedAggregateMergeFunction.roleOf(functions[i]);
-                if (role != null && role != OrderedAggregateMergeFunction.Role.NONE) {
+                if (role == OrderedAggregateMergeFunction.Role.ELEMENTS) {
+                    elementFunctions[i] = functions[i];
+                    this.functions[i] = null;
+                } else if (role != null && role != OrderedAggregateMergeFunction.Role.NONE) {
                     // last_value is a plain member: the group's row sets it, null included
                     memberRoles[i] = role == OrderedAggregateMergeFunction.Role.LAST ? null : role;
                     this.functions[i] = null;
@@ -176,7 +186,7 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
             for (int g = 0; g < this.groups.length; g++) {
                 List<Integer> ordered = new ArrayList<>();
                 for (int m : this.groups[g].members) {
-                    aggregates[g] |= this.functions[m] != null;
+                    aggregates[g] |= this.functions[m] != null || elementFunctions[m] != null;
                     if (memberRoles[m] != null) {
                         ordered.add(m);
                     }
@@ -228,6 +238,7 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
     private final Object[][] memberOverrideTuple;
     private final long[] memberOverrideSeq;
     private final Overrides overrides = new Overrides();
+    private final GroupElementMembers elementMembers;
 
     OrderedPartialUpdateMergeFunction(Layout layout) {
         this.layout = layout;
@@ -249,6 +260,8 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
         hasMemberOverride = new boolean[n];
         memberOverrideTuple = new Object[n][];
         memberOverrideSeq = new long[n];
+        elementMembers =
+                new GroupElementMembers(layout.schema, layout.groups, layout.elementFunctions, layout.tupleComparators);
     }
 
     @Override
@@ -267,6 +280,7 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
         Arrays.fill(groupSet, false);
         Arrays.fill(memberSet, false);
         Arrays.fill(memberTuple, null);
+        elementMembers.reset();
     }
 
     private int compare(Object o1, long s1, Object o2, long s2) {
@@ -341,6 +355,7 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
             Arrays.fill(hasGroupOverride, false);
             Arrays.fill(hasMemberOverride, false);
             Arrays.fill(memberOverrideTuple, null);
+            elementMembers.clearStored();
         }
     }
 
@@ -380,21 +395,19 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
                 values[f] = r[f];
             }
         }
-        if (layout.orderedMembers[g].length > 0) {
-            Object[] rowTuple = null;
+        if (layout.orderedMembers[g].length > 0 || elementMembers.any(g)) {
+            Object[] rowTuple = new Object[group.sequenceFields.length];
+            for (int i = 0; i < rowTuple.length; i++) {
+                rowTuple[i] = r[group.sequenceFields[i]];
+            }
             for (int f : layout.orderedMembers[g]) {
                 if (hasMemberOverride[f]) {
                     offerMember(g, f, r[f], memberOverrideTuple[f], memberOverrideSeq[f]);
                 } else {
-                    if (rowTuple == null) {
-                        rowTuple = new Object[group.sequenceFields.length];
-                        for (int i = 0; i < rowTuple.length; i++) {
-                            rowTuple[i] = r[group.sequenceFields[i]];
-                        }
-                    }
                     offerMember(g, f, r[f], rowTuple, s);
                 }
             }
+            elementMembers.add(g, r, rowTuple, s);
         }
         if (newer) {
             groupSet[g] = true;
@@ -477,6 +490,14 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
                 memberOverrideSeq[pos] = seq;
             }
         }
+
+        @Override
+        public void elements(int fieldId, List<OrderingState.ElementRun> runs) {
+            int pos = fieldId < layout.positionById.length ? layout.positionById[fieldId] : -1;
+            if (pos >= 0) {
+                elementMembers.stored(pos, runs);
+            }
+        }
     }
 
     private Object ordering(KeyValue kv) {
@@ -499,6 +520,7 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
 
     private Object[] row() {
         Object[] row = values.clone();
+        elementMembers.fill(row);
         if (removal != null) {
             for (int i : layout.plainFields) {
                 if (!survives(i)) {
@@ -530,6 +552,9 @@ final class OrderedPartialUpdateMergeFunction implements MergeFunction {
                 if (memberSet[f] && memberSeq[f] != groupSeq[g]) {
                     b.member(layout.fieldIds[f], memberTuple[f], memberSeq[f]);
                 }
+            }
+            if (groupSet[g]) {
+                elementMembers.write(b, g, values, groupSeq[g]);
             }
         }
         return b.toBytes();

@@ -15,7 +15,7 @@ import java.util.List;
  * the data file's {@code _ORDERINGS} column), in the layout of docs/FORMAT.md, "Ordering state":
  *
  * <pre>
- * byte    layout (1, or 2 when member entries follow)
+ * byte    layout (1; 2 when member entries follow; 3 when element entries follow those)
  * byte    has row sequence (0/1), then varint row sequence when 1
  * varint  field entries; per entry: ordering value (ValueCodec value), varint sequence,
  *         varint n, n x varint field id   -- the fields whose value that (ordering, sequence) produced
@@ -24,6 +24,10 @@ import java.util.List;
  * varint  member entries; per entry: varint field id, varint sequence, varint n, n x ValueCodec value
  *         -- a sequence-group member with an order-sensitive function whose value came from
  *         another row than the group's: that row's sequence tuple and sequence number
+ * layout 3 only (the member count is then always present, possibly 0):
+ * varint  element entries; per entry: varint field id, varint k (ordering arity), varint runs;
+ *         per run: k x ValueCodec value (the ordering), varint sequence, varint units
+ *         -- a listagg, collect or merge_map value, piece by piece in value order ({@link OrderedElements})
  * </pre>
  *
  * A varint is an unsigned LEB128 number (7 bits a byte, low bits first, high bit set on every byte
@@ -37,6 +41,31 @@ final class OrderingState {
     static final byte LAYOUT = 1;
     /** Layout 1 followed by member entries; written only when a row has one. */
     static final byte LAYOUT_MEMBERS = 2;
+    /** Layout 2 followed by element entries; written only when a row has one. */
+    static final byte LAYOUT_ELEMENTS = 3;
+
+    /**
+     * One piece of a listagg, collect or merge_map value: the ordering of the record it came from
+     * (the sequence-field value, or a sequence group's tuple), that record's sequence number, and
+     * how many units of the value it produced (code points of a listagg piece, array elements,
+     * map entries).
+     */
+    static final class ElementRun {
+        final Object[] ordering;
+        final long seq;
+        final int units;
+
+        ElementRun(Object[] ordering, long seq, int units) {
+            this.ordering = ordering;
+            this.seq = seq;
+            this.units = units;
+        }
+
+        @Override
+        public String toString() {
+            return java.util.Arrays.toString(ordering) + "/" + seq + "x" + units;
+        }
+    }
 
     /** Receives a decoded state, entry by entry ({@link #read}). */
     interface Sink {
@@ -48,6 +77,9 @@ final class OrderingState {
 
         /** A group member's value came from the row of this sequence tuple and sequence number. */
         default void member(int fieldId, Object[] tuple, long seq) {}
+
+        /** The pieces of a listagg, collect or merge_map field's value, in value order. */
+        default void elements(int fieldId, List<ElementRun> runs) {}
     }
 
     private OrderingState() {}
@@ -79,9 +111,9 @@ final class OrderingState {
     static void read(byte[] bytes, Sink sink) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
             byte layout = in.readByte();
-            if (layout != LAYOUT && layout != LAYOUT_MEMBERS) {
-                throw new IllegalStateException(
-                        "ordering state of layout " + layout + " (known: " + LAYOUT + ", " + LAYOUT_MEMBERS + ")");
+            if (layout != LAYOUT && layout != LAYOUT_MEMBERS && layout != LAYOUT_ELEMENTS) {
+                throw new IllegalStateException("ordering state of layout " + layout + " (known: " + LAYOUT + ", "
+                        + LAYOUT_MEMBERS + ", " + LAYOUT_ELEMENTS + ")");
             }
             if (in.readBoolean()) {
                 sink.rowSequence(readVarint(in));
@@ -100,7 +132,7 @@ final class OrderingState {
                 int id = (int) readVarint(in);
                 sink.group(id, readVarint(in));
             }
-            if (layout == LAYOUT_MEMBERS) {
+            if (layout >= LAYOUT_MEMBERS) {
                 int m = (int) readVarint(in);
                 for (int i = 0; i < m; i++) {
                     int id = (int) readVarint(in);
@@ -112,8 +144,30 @@ final class OrderingState {
                     sink.member(id, tuple, seq);
                 }
             }
+            if (layout == LAYOUT_ELEMENTS) {
+                readElements(in, sink);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt ordering state", e);
+        }
+    }
+
+    private static void readElements(DataInputStream in, Sink sink) throws IOException {
+        int fields = (int) readVarint(in);
+        for (int i = 0; i < fields; i++) {
+            int id = (int) readVarint(in);
+            int arity = (int) readVarint(in);
+            int n = (int) readVarint(in);
+            List<ElementRun> runs = new ArrayList<>(n);
+            for (int r = 0; r < n; r++) {
+                Object[] ordering = new Object[arity];
+                for (int j = 0; j < arity; j++) {
+                    ordering[j] = ValueCodec.readValue(in);
+                }
+                long seq = readVarint(in);
+                runs.add(new ElementRun(ordering, seq, (int) readVarint(in)));
+            }
+            sink.elements(id, runs);
         }
     }
 
@@ -128,6 +182,8 @@ final class OrderingState {
         private List<Integer> members;
         private List<Object[]> memberTuples;
         private List<Long> memberSequences;
+        private List<Integer> elementFields;
+        private List<List<ElementRun>> elementRuns;
         private final java.util.Comparator<Object> orderingEquality;
         private final boolean always;
 
@@ -184,13 +240,29 @@ final class OrderingState {
             memberSequences.add(seq);
         }
 
+        /** The pieces of field {@code fieldId}'s value, in value order; all of one ordering arity. */
+        void elements(int fieldId, List<ElementRun> runs) {
+            if (elementFields == null) {
+                elementFields = new ArrayList<>(2);
+                elementRuns = new ArrayList<>(2);
+            }
+            elementFields.add(fieldId);
+            elementRuns.add(runs);
+        }
+
         byte[] toBytes() {
-            if (!always && rowSequence == null && sequences == null && groups == null && members == null) {
+            if (!always
+                    && rowSequence == null
+                    && sequences == null
+                    && groups == null
+                    && members == null
+                    && elementFields == null) {
                 return null;
             }
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(32);
             try (DataOutputStream out = new DataOutputStream(bytes)) {
-                out.writeByte(members == null ? LAYOUT : LAYOUT_MEMBERS);
+                byte layout = elementFields != null ? LAYOUT_ELEMENTS : members != null ? LAYOUT_MEMBERS : LAYOUT;
+                out.writeByte(layout);
                 out.writeBoolean(rowSequence != null);
                 if (rowSequence != null) {
                     writeVarint(out, rowSequence);
@@ -212,9 +284,10 @@ final class OrderingState {
                     writeVarint(out, groups.get(i));
                     writeVarint(out, groupSequences.get(i));
                 }
-                if (members != null) {
-                    writeVarint(out, members.size());
-                    for (int i = 0; i < members.size(); i++) {
+                if (layout >= LAYOUT_MEMBERS) {
+                    int m = members == null ? 0 : members.size();
+                    writeVarint(out, m);
+                    for (int i = 0; i < m; i++) {
                         writeVarint(out, members.get(i));
                         writeVarint(out, memberSequences.get(i));
                         Object[] tuple = memberTuples.get(i);
@@ -224,10 +297,30 @@ final class OrderingState {
                         }
                     }
                 }
+                if (layout == LAYOUT_ELEMENTS) {
+                    writeElements(out);
+                }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
             return bytes.toByteArray();
+        }
+
+        private void writeElements(DataOutputStream out) throws IOException {
+            writeVarint(out, elementFields.size());
+            for (int i = 0; i < elementFields.size(); i++) {
+                List<ElementRun> runs = elementRuns.get(i);
+                writeVarint(out, elementFields.get(i));
+                writeVarint(out, runs.isEmpty() ? 0 : runs.get(0).ordering.length);
+                writeVarint(out, runs.size());
+                for (ElementRun run : runs) {
+                    for (Object v : run.ordering) {
+                        ValueCodec.writeValue(out, v);
+                    }
+                    writeVarint(out, run.seq);
+                    writeVarint(out, run.units);
+                }
+            }
         }
     }
 }

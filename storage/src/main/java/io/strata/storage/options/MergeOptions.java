@@ -36,8 +36,9 @@ public final class MergeOptions {
                     + "deduplicate: the row with the highest value wins; first-row: the row with the lowest value "
                     + "wins (ties: the earliest arrival), so a late row with a lower value replaces the winner; "
                     + "partial-update: each field keeps the value of the highest row that set it; aggregation: "
-                    + "last_value, last_non_null_value, first_value and first_non_null_value follow it (listagg, "
-                    + "collect and merge_map are rejected). See docs/DESIGN.md, Merge engines.");
+                    + "last_value, last_non_null_value, first_value and first_non_null_value follow it, and "
+                    + "listagg, collect and merge_map keep every row's value in its order (aggregation."
+                    + "remove-record-on-delete is rejected). See docs/DESIGN.md, Merge engines.");
 
     public static final ConfigOption<Boolean> PARTIAL_UPDATE_REMOVE_ON_DELETE = ConfigOption.key(
                     "partial-update.remove-record-on-delete")
@@ -63,8 +64,8 @@ public final class MergeOptions {
                     + "collect (ARRAY), merge_map (MAP). sum, count, last_value and last_non_null_value retract; the "
                     + "others refuse -U/-D unless fields.<field>.ignore-retract. partial-update: a member of a sequence group "
                     + "may have sum, product, min, max, bool_and, bool_or, last_value, last_non_null_value, "
-                    + "first_value or first_non_null_value (the last four follow the group's ordering). Types and "
-                    + "semantics: docs/DESIGN.md, Merge engines.");
+                    + "first_value, first_non_null_value, listagg, collect or merge_map (all but the first six "
+                    + "follow the group's ordering). Types and semantics: docs/DESIGN.md, Merge engines.");
 
     public static final PatternOption SEQUENCE_GROUP = PatternOption.definesTable(
             "fields.<field>.sequence-group",
@@ -84,6 +85,7 @@ public final class MergeOptions {
     public static final PatternOption DISTINCT = PatternOption.definesTable(
             "fields.<field>.distinct",
             "false",
-            "aggregation, a collect field: keep each array element once, at its first occurrence (true or "
-                    + "false). Only with fields.<field>.aggregate-function=collect.");
+            "aggregation, or a member of a partial-update sequence group: keep each array element of a "
+                    + "collect field once (true or false), at its first occurrence, or, under an ordering, with "
+                    + "the lowest row holding it. Only with fields.<field>.aggregate-function=collect.");
 }

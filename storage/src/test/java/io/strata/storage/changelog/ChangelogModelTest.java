@@ -85,6 +85,12 @@ class ChangelogModelTest {
                     producer.equals("lookup"),
                     1300L + out.size()));
         }
+        for (String producer : List.of("lookup", "full-compaction")) {
+            for (Mode m :
+                    List.of(Mode.AGGREGATION_SEQUENCE_FIELD_LISTAGG, Mode.PARTIAL_UPDATE_SEQUENCE_GROUP_LISTAGG)) {
+                out.add(Arguments.of(producer, m, (m.ordinal() + producer.length()) % 2 == 0, 1300L + out.size()));
+            }
+        }
         return out.stream();
     }
 

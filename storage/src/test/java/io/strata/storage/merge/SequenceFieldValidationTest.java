@@ -3,9 +3,14 @@ package io.strata.storage.merge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.strata.storage.data.GenericRow;
+import io.strata.storage.data.RowKind;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.table.Catalog;
+import io.strata.storage.table.FileStoreTable;
+import io.strata.storage.table.TableWrite;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -95,39 +100,37 @@ class SequenceFieldValidationTest {
     }
 
     /**
-     * listagg, collect and merge_map keep every input in fold order; under sequence.field a
-     * pre-merged value would have to keep each element's ordering to take a late row's input in
-     * its place, so they are refused, naming the field, the function, the sequence field and why.
+     * listagg, collect and merge_map are accepted with sequence.field (each piece keeps its
+     * ordering); as without it they cannot retract: a -U/-D is refused at write time naming the
+     * table, the field and fields.&lt;f&gt;.ignore-retract, which skips it instead.
      */
     @Test
-    void orderSensitiveCollectingFunctionsAreRefusedWithSequenceField() {
+    void collectingFunctionsAreAcceptedWithSequenceFieldAndRefuseRetractions() {
+        Catalog catalog = Catalog.open(dir.toString());
         String[][] cases = {{"v", "listagg"}, {"tags", "collect"}, {"attrs", "merge_map"}};
         for (String[] c : cases) {
-            assertRejected(
-                    keyed(Map.of(
-                            "merge-engine",
-                            "aggregation",
-                            "sequence.field",
-                            "ts",
-                            "fields." + c[0] + ".aggregate-function",
-                            c[1])),
-                    "field '" + c[0] + "'",
-                    "aggregate function " + c[1] + " is not supported with sequence.field 'ts'",
-                    "cannot place a late row's input among its own",
-                    "would depend on how rows were grouped into commits",
-                    "option 'fields." + c[0] + ".aggregate-function'");
+            Map<String, String> options = Map.of(
+                    "merge-engine",
+                    "aggregation",
+                    "sequence.field",
+                    "ts",
+                    "fields." + c[0] + ".aggregate-function",
+                    c[1]);
+            FileStoreTable t = catalog.createTable("db", "t_" + c[1], keyed(options));
+            try (TableWrite w = t.newWrite("u")) {
+                assertThatThrownBy(() ->
+                                w.write(new GenericRow(RowKind.UPDATE_BEFORE, 1, null, null, null, null, null, null)))
+                        .hasMessageContaining("table db.t_" + c[1])
+                        .hasMessageContaining("aggregate function " + c[1] + " of field '" + c[0] + "' cannot retract")
+                        .hasMessageContaining("fields." + c[0] + ".ignore-retract=true");
+            }
+            Map<String, String> ignoring = new HashMap<>(options);
+            ignoring.put("fields." + c[0] + ".ignore-retract", "true");
+            FileStoreTable ignores = catalog.createTable("db", "i_" + c[1], keyed(ignoring));
+            try (TableWrite w = ignores.newWrite("u")) {
+                w.write(new GenericRow(RowKind.UPDATE_BEFORE, 1, null, null, null, null, null, null));
+            }
         }
-        // and without sequence.field they are accepted
-        Catalog catalog = Catalog.open(dir.toString());
-        assertThat(catalog.createTable(
-                        "db",
-                        "plain",
-                        keyed(Map.of(
-                                "merge-engine", "aggregation",
-                                "fields.v.aggregate-function", "listagg",
-                                "fields.tags.aggregate-function", "collect",
-                                "fields.attrs.aggregate-function", "merge_map"))))
-                .isNotNull();
     }
 
     @Test

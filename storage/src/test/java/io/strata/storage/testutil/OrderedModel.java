@@ -31,9 +31,30 @@ final class OrderedModel {
         FIRST_NON_NULL
     }
 
+    /** Aggregate functions of the aggregation engine under {@code sequence.field}, as the modes configure them. */
+    enum Fn {
+        /** Retractions subtract. */
+        SUM,
+        /** Non-null inputs, retractions subtract one. */
+        COUNT,
+        /** Retractions ignored. */
+        MAX,
+        /** The lowest +I/+U row's value, null included. */
+        FIRST,
+        /** The lowest +I/+U row's non-null value. */
+        FIRST_NON_NULL,
+        /** The highest row's value; a retraction sets null. */
+        LAST,
+        /** The highest +I/+U row's non-null value (retractions ignored). */
+        LAST_NON_NULL,
+        /** The non-null values of the +I/+U rows in ascending order, joined with ',' (retractions ignored). */
+        LISTAGG
+    }
+
     /**
      * One sequence group: its sequence fields, the members it overwrites, the member it aggregates
-     * (with max or sum, -1 for none), and members that pick a row by the group's ordering.
+     * (with max or sum, -1 for none), members that pick a row by the group's ordering, and members
+     * with listagg (the non-null values of the rows carrying the group's sequence, in its ordering).
      */
     static final class Group {
         final int[] sequence;
@@ -41,17 +62,23 @@ final class OrderedModel {
         final int aggregated;
         final boolean sum;
         final Map<Integer, Pick> picked;
+        final int[] joined;
 
         Group(int[] sequence, int[] overwritten, int aggregated, boolean sum) {
-            this(sequence, overwritten, aggregated, sum, Map.of());
+            this(sequence, overwritten, aggregated, sum, Map.of(), new int[0]);
         }
 
         Group(int[] sequence, int[] overwritten, int aggregated, boolean sum, Map<Integer, Pick> picked) {
+            this(sequence, overwritten, aggregated, sum, picked, new int[0]);
+        }
+
+        Group(int[] sequence, int[] overwritten, int aggregated, boolean sum, Map<Integer, Pick> picked, int[] joined) {
             this.sequence = sequence;
             this.overwritten = overwritten;
             this.aggregated = aggregated;
             this.sum = sum;
             this.picked = picked;
+            this.joined = joined;
         }
     }
 
@@ -77,14 +104,31 @@ final class OrderedModel {
     private final boolean removeOnDelete;
     private final List<Group> groups;
     private final int[] plain;
+    private final Map<Integer, Fn> functions;
     private final Map<List<Object>, List<Rec>> rows = new HashMap<>();
 
     OrderedModel(Kind kind, boolean sequenceField, boolean removeOnDelete, List<Group> groups, int[] plain) {
+        this(kind, sequenceField, removeOnDelete, groups, plain, Map.of());
+    }
+
+    private OrderedModel(
+            Kind kind,
+            boolean sequenceField,
+            boolean removeOnDelete,
+            List<Group> groups,
+            int[] plain,
+            Map<Integer, Fn> functions) {
         this.kind = kind;
         this.sequenceField = sequenceField;
         this.removeOnDelete = removeOnDelete;
         this.groups = groups;
         this.plain = plain;
+        this.functions = functions;
+    }
+
+    /** aggregation with {@code sequence.field} ts: every value field's function. */
+    static OrderedModel aggregation(Map<Integer, Fn> functions) {
+        return new OrderedModel(Kind.AGGREGATION, true, false, List.of(), new int[0], functions);
     }
 
     /** Applies one row as written (rows dropped at write time must not be passed); returns whether it took effect. */
@@ -227,7 +271,7 @@ final class OrderedModel {
                     out.add(p.arrival);
                 }
             }
-            if (g.aggregated >= 0) {
+            if (g.aggregated >= 0 || g.joined.length > 0) {
                 for (Rec r : list) {
                     if (positive(r) && hasSequence(g, r)) {
                         out.add(r.arrival); // every such row changes the group's aggregate
@@ -278,11 +322,29 @@ final class OrderedModel {
                 }
                 row[g.aggregated] = acc == null ? null : (Object) acc.intValue(); // b is INT
             }
+            for (int f : g.joined) {
+                List<Rec> sorted = new ArrayList<>();
+                for (Rec r : list) {
+                    if (positive(r) && hasSequence(g, r) && r.v[f] != null) {
+                        sorted.add(r);
+                    }
+                }
+                sorted.sort((x, y) -> compareTuples(g, x, y));
+                row[f] = joined(sorted, f);
+            }
         }
         return row;
     }
 
-    /** a sum, b first_value, c last_value, d count, e last_non_null_value, ts max (b, e, ts ignore retractions). */
+    private static String joined(List<Rec> ascending, int f) {
+        StringBuilder out = null;
+        for (Rec r : ascending) {
+            out = out == null ? new StringBuilder() : out.append(',');
+            out.append((String) r.v[f]);
+        }
+        return out == null ? null : out.toString();
+    }
+
     private Object[] aggregate(List<Rec> list) {
         Rec anyPositive = highest(list, OrderedModel::positive);
         if (anyPositive == null) {
@@ -291,30 +353,58 @@ final class OrderedModel {
         Object[] row = new Object[8];
         row[0] = anyPositive.v[0];
         row[1] = anyPositive.v[1];
-        Long sum = null;
-        Long count = null;
-        Long max = null;
-        for (Rec r : list) {
-            long sign = positive(r) ? 1 : -1;
-            if (r.v[A] != null) {
-                sum = (sum == null ? 0 : sum) + sign * (Long) r.v[A];
-            }
-            if (r.v[D] != null) {
-                count = (count == null ? 0 : count) + sign;
-            }
-            if (positive(r) && r.v[TS] != null) {
-                max = max == null ? (Long) r.v[TS] : Math.max(max, (Long) r.v[TS]);
-            }
-        }
-        row[A] = sum;
-        row[D] = count;
-        row[TS] = max;
-        Rec first = lowest(list, OrderedModel::positive); // first_value: null included
-        row[B] = first == null ? null : first.v[B];
-        Rec last = highest(list, r -> true);
-        row[C] = positive(last) ? last.v[C] : null;
-        Rec lastNonNull = highest(list, r -> positive(r) && r.v[E] != null);
-        row[E] = lastNonNull == null ? null : lastNonNull.v[E];
+        functions.forEach((f, fn) -> row[f] = aggregate(fn, f, list));
         return row;
+    }
+
+    private Object aggregate(Fn fn, int f, List<Rec> list) {
+        switch (fn) {
+            case SUM:
+            case COUNT: {
+                Long acc = null;
+                for (Rec r : list) {
+                    if (r.v[f] != null) {
+                        long v = fn == Fn.COUNT ? 1 : (Long) r.v[f];
+                        acc = (acc == null ? 0 : acc) + (positive(r) ? v : -v);
+                    }
+                }
+                return acc;
+            }
+            case MAX: {
+                Long max = null;
+                for (Rec r : list) {
+                    if (positive(r) && r.v[f] != null) {
+                        max = max == null ? (Long) r.v[f] : Math.max(max, (Long) r.v[f]);
+                    }
+                }
+                return max;
+            }
+            case FIRST:
+                return lowest(list, OrderedModel::positive).v[f]; // null included
+            case FIRST_NON_NULL:
+                return valueOf(lowest(list, r -> positive(r) && r.v[f] != null), f);
+            case LAST: {
+                Rec last = highest(list, r -> true); // a retraction sets null
+                return positive(last) ? last.v[f] : null;
+            }
+            case LAST_NON_NULL:
+                return valueOf(highest(list, r -> positive(r) && r.v[f] != null), f);
+            case LISTAGG: {
+                List<Rec> sorted = new ArrayList<>();
+                for (Rec r : list) {
+                    if (positive(r) && r.v[f] != null) {
+                        sorted.add(r);
+                    }
+                }
+                sorted.sort(this::compare);
+                return joined(sorted, f);
+            }
+            default:
+                throw new IllegalStateException(fn.toString());
+        }
+    }
+
+    private static Object valueOf(Rec r, int f) {
+        return r == null ? null : r.v[f];
     }
 }

@@ -48,7 +48,17 @@ public final class TableModel {
          * partial-update, one group ordered by (ts, d): a last_non_null_value, b first_non_null_value,
          * c first_value, e last_value; ignore-delete.
          */
-        PARTIAL_UPDATE_SEQUENCE_GROUP_FUNCTIONS;
+        PARTIAL_UPDATE_SEQUENCE_GROUP_FUNCTIONS,
+        /**
+         * aggregation, sequence.field=ts: a sum, b first_non_null_value, c listagg, d count, e last_value,
+         * ts max (b, c and ts ignore retractions).
+         */
+        AGGREGATION_SEQUENCE_FIELD_LISTAGG,
+        /**
+         * partial-update, one group ordered by (ts, d): c listagg, a last_non_null_value, b sum, e
+         * overwritten; ignore-delete.
+         */
+        PARTIAL_UPDATE_SEQUENCE_GROUP_LISTAGG;
 
         /** The modes whose engine orders by sequence.field or sequence groups. */
         public boolean ordered() {
@@ -103,7 +113,34 @@ public final class TableModel {
                         List.of(new OrderedModel.Group(new int[] {d, e}, new int[0], b, true)),
                         new int[] {a, c, ts});
             case AGGREGATION_SEQUENCE_FIELD:
-                return new OrderedModel(OrderedModel.Kind.AGGREGATION, true, false, List.of(), new int[0]);
+                return OrderedModel.aggregation(Map.of(
+                        a, OrderedModel.Fn.SUM,
+                        b, OrderedModel.Fn.FIRST,
+                        c, OrderedModel.Fn.LAST,
+                        d, OrderedModel.Fn.COUNT,
+                        e, OrderedModel.Fn.LAST_NON_NULL,
+                        ts, OrderedModel.Fn.MAX));
+            case AGGREGATION_SEQUENCE_FIELD_LISTAGG:
+                return OrderedModel.aggregation(Map.of(
+                        a, OrderedModel.Fn.SUM,
+                        b, OrderedModel.Fn.FIRST_NON_NULL,
+                        c, OrderedModel.Fn.LISTAGG,
+                        d, OrderedModel.Fn.COUNT,
+                        e, OrderedModel.Fn.LAST,
+                        ts, OrderedModel.Fn.MAX));
+            case PARTIAL_UPDATE_SEQUENCE_GROUP_LISTAGG:
+                return new OrderedModel(
+                        OrderedModel.Kind.PARTIAL_UPDATE,
+                        false,
+                        false,
+                        List.of(new OrderedModel.Group(
+                                new int[] {ts, d},
+                                new int[] {e},
+                                b,
+                                true,
+                                Map.of(a, OrderedModel.Pick.LAST_NON_NULL),
+                                new int[] {c})),
+                        new int[0]);
             case PARTIAL_UPDATE_SEQUENCE_GROUP_FUNCTIONS:
                 return new OrderedModel(
                         OrderedModel.Kind.PARTIAL_UPDATE,
@@ -206,6 +243,27 @@ public final class TableModel {
                 o.put("fields.b.aggregate-function", "first_non_null_value");
                 o.put("fields.c.aggregate-function", "first_value");
                 o.put("fields.e.aggregate-function", "last_value");
+                o.put("ignore-delete", "true");
+                break;
+            case AGGREGATION_SEQUENCE_FIELD_LISTAGG:
+                o.put("merge-engine", "aggregation");
+                o.put("sequence.field", "ts");
+                o.put("fields.a.aggregate-function", "sum");
+                o.put("fields.b.aggregate-function", "first_non_null_value");
+                o.put("fields.b.ignore-retract", "true");
+                o.put("fields.c.aggregate-function", "listagg");
+                o.put("fields.c.ignore-retract", "true");
+                o.put("fields.d.aggregate-function", "count");
+                o.put("fields.e.aggregate-function", "last_value");
+                o.put("fields.ts.aggregate-function", "max");
+                o.put("fields.ts.ignore-retract", "true");
+                break;
+            case PARTIAL_UPDATE_SEQUENCE_GROUP_LISTAGG:
+                o.put("merge-engine", "partial-update");
+                o.put("fields.ts,d.sequence-group", "a,b,c,e");
+                o.put("fields.a.aggregate-function", "last_non_null_value");
+                o.put("fields.b.aggregate-function", "sum");
+                o.put("fields.c.aggregate-function", "listagg");
                 o.put("ignore-delete", "true");
                 break;
             case AGGREGATION_OTHER_FUNCTIONS:
