@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -169,12 +170,23 @@ public final class CompactManager implements MergeTreeWriter.CompactHook {
         collect(true);
     }
 
-    /** Cancels a running compaction; its output is never handed out. */
+    /**
+     * Cancels a running compaction and waits for it to stop (it deletes the files it wrote); its
+     * output is never handed out. Cooperative, never by interrupt: see {@link CompactRewriter#cancel}.
+     */
     @Override
     public void cancel() {
         if (running != null) {
-            running.cancel(true);
-            running = null;
+            rewriter.cancel();
+            try {
+                running.get();
+            } catch (ExecutionException | CancellationException e) {
+                // cancelled or failed: either way nothing of it is handed out
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                running = null;
+            }
         }
         rewriter.close();
     }

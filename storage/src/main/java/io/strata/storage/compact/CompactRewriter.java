@@ -23,6 +23,7 @@ import io.strata.storage.util.CloseableIterator;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 
 /**
  * Executes a {@link CompactPlan}: upgraded files move to the output level unchanged; every
@@ -43,6 +44,7 @@ public final class CompactRewriter implements AutoCloseable {
     private final long targetFileSize;
     private final DataFileWriter.Factory files;
     private LookupCache lookupCache;
+    private volatile boolean cancelled;
 
     public CompactRewriter(TableContext table) {
         this.table = table;
@@ -79,6 +81,7 @@ public final class CompactRewriter implements AutoCloseable {
                 writers.add(changelogOut);
             }
             for (CompactPlan.Section section : plan.sections()) {
+                checkCancelled();
                 if (!section.rewrite()) {
                     for (DataFileMeta f : section.files()) {
                         if (f.level() != plan.outputLevel()) {
@@ -107,6 +110,7 @@ public final class CompactRewriter implements AutoCloseable {
                 }
                 after.addAll(out.finish());
             }
+            checkCancelled();
             List<DataFileMeta> changelog = changelogInMerge != null ? changelogOut.finish() : changelog(plan, paths);
             return new CompactResult(plan, new BucketEdit(before, after, changelog), rowsRead, rowsWritten);
         } catch (IOException | RuntimeException e) {
@@ -127,7 +131,9 @@ public final class CompactRewriter implements AutoCloseable {
                 plan.dropDelete() ? MergingIterator.Mode.TOP_LEVEL : MergingIterator.Mode.PARTIAL)) {
             while (merged.hasNext()) {
                 out.write(merged.next());
-                rowsWritten++;
+                if ((++rowsWritten & 4095) == 0) {
+                    checkCancelled();
+                }
             }
         }
         return rowsWritten;
@@ -160,6 +166,24 @@ public final class CompactRewriter implements AutoCloseable {
         return producer.applies(plan.levels(), plan.inputFiles(), plan.outputLevel())
                 ? producer.produce(plan.levels(), paths)
                 : List.of();
+    }
+
+    /**
+     * Asks a rewrite running in another thread to stop: it throws {@link CancellationException} at
+     * its next check (between sections, every 4,096 rows written, before the changelog), deleting
+     * every file it wrote. Cancelling by interrupting that thread instead can deadlock it inside the
+     * JDK: Parquet writes column chunks through an interruptible channel over the file's stream, and
+     * an interrupt closes that channel, and so the stream, from within {@code Thread.interrupt}.
+     * Later rewrites of this rewriter are cancelled too.
+     */
+    public void cancel() {
+        cancelled = true;
+    }
+
+    private void checkCancelled() {
+        if (cancelled) {
+            throw new CancellationException("compaction of table " + table.name() + " cancelled");
+        }
     }
 
     /** Deletes the local lookup files. */

@@ -46,8 +46,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The first phase of the two-phase commit, for one writer task: rows are validated, routed to
@@ -64,6 +67,8 @@ import java.util.function.Supplier;
  * the thread and removes the registration. Not thread-safe.
  */
 public final class TableWrite implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TableWrite.class);
+
     private final FileStoreTable table;
     /** The table's context naming new files with {@link #inFlight}'s token. */
     private final TableContext context;
@@ -351,20 +356,35 @@ public final class TableWrite implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (flushPool != null) {
-            flushPool.shutdownNow();
-            flushPool = null;
-        }
-        if (compactionPool != null) {
-            compactionPool.shutdownNow();
-            compactionPool = null;
-        }
+        // Never by interrupt: a thread interrupted while Parquet writes a column chunk can deadlock
+        // in the JDK (see CompactRewriter#cancel). Flushes left running by a failed prepareCommit
+        // finish first, so that abort deletes their files; abort cancels compactions and waits.
+        awaitQuietly(flushPool);
+        flushPool = null;
         for (MergeTreeWriter w : writers.values()) {
             w.abort();
         }
+        awaitQuietly(compactionPool);
+        compactionPool = null;
         writers.clear();
         buffered = 0;
         inFlight.close();
+    }
+
+    /** Shuts the pool down and waits for its tasks; interrupts them only if this thread is interrupted. */
+    private static void awaitQuietly(ExecutorService pool) {
+        if (pool == null) {
+            return;
+        }
+        pool.shutdown();
+        try {
+            while (!pool.awaitTermination(1, TimeUnit.MINUTES)) {
+                LOG.warn("still waiting for a writer's tasks to finish before closing it");
+            }
+        } catch (InterruptedException e) {
+            pool.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** This writer's registration: its token is in the name of every file the writer creates. */
