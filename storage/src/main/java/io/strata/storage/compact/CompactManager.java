@@ -12,7 +12,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -171,23 +170,33 @@ public final class CompactManager implements MergeTreeWriter.CompactHook {
     }
 
     /**
-     * Cancels a running compaction and waits for it to stop (it deletes the files it wrote); its
-     * output is never handed out. Cooperative, never by interrupt: see {@link CompactRewriter#cancel}.
+     * Cancels a running compaction and waits for it to stop (a cancelled rewrite deletes the files
+     * it wrote); returns the files of compactions that finished but were never handed out.
+     * Cooperative, never by interrupt: see {@link CompactRewriter#cancel}.
      */
     @Override
-    public void cancel() {
+    public List<DataFileMeta> cancel() {
         if (running != null) {
             rewriter.cancel();
             try {
-                running.get();
-            } catch (ExecutionException | CancellationException e) {
-                // cancelled or failed: either way nothing of it is handed out
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                running = null;
+                collect(true);
+            } catch (RuntimeException e) {
+                // cancelled or failed: its files are deleted, nothing of it is handed out
             }
         }
+        BucketEdit undrained = drainChanges();
+        Set<String> replaced = new HashSet<>();
+        for (DataFileMeta f : undrained.deletedFiles()) {
+            replaced.add(f.fileName());
+        }
+        List<DataFileMeta> written = new ArrayList<>();
+        for (DataFileMeta f : undrained.addedFiles()) {
+            if (!replaced.contains(f.fileName())) {
+                written.add(f);
+            }
+        }
+        written.addAll(undrained.changelogFiles());
         rewriter.close();
+        return written;
     }
 }

@@ -55,7 +55,12 @@ public final class MergeTreeWriter {
          */
         void sync();
 
-        void cancel();
+        /**
+         * Stops the running compaction, if any, and returns the files compactions wrote that were
+         * never handed out by {@link #drainChanges()} (the caller deletes them). Files an upgrade
+         * only moved to another level are not among them: they are the table's.
+         */
+        List<DataFileMeta> cancel();
     }
 
     /** Files are written with {@code table}'s file IO, schema and format, stamped by its clock. */
@@ -247,11 +252,11 @@ public final class MergeTreeWriter {
 
     /** Discards the buffer and deletes files not yet handed out. Never throws. */
     public void abort() {
+        List<DataFileMeta> unreferenced = new ArrayList<>(pending);
         if (compaction != null) {
-            compaction.cancel();
+            unreferenced.addAll(compaction.cancel());
         }
         buffer.discard();
-        List<DataFileMeta> unreferenced = new ArrayList<>(pending);
         unreferenced.addAll(pendingChangelog);
         for (DataFileMeta f : unreferenced) {
             try {

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The object-store path: with {@code commit.lock.class} snapshots are published under the lock
  * (check absent, single write); without it, a file system with no trusted primitive is refused.
  */
-class CommitLockTest {
+public class CommitLockTest {
     @TempDir
     Path dir;
 
