@@ -2,14 +2,12 @@ package io.strata.storage.merge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.strata.storage.commit.TableCommit;
-import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.data.RowKind;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
-import io.strata.storage.table.TableWrite;
+import io.strata.storage.testutil.RandomCommits;
 import io.strata.storage.testutil.TestTables;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -94,12 +92,13 @@ class CollectAndMergeMapTableTest {
     }
 
     /** The reference semantics, applied one row at a time. */
-    private static final class Model {
+    private static final class Model implements RandomCommits.KeyedModel {
         private final Map<Long, Object[]> acc = new TreeMap<>();
         private final Map<Long, Boolean> present = new HashMap<>();
 
         @SuppressWarnings("unchecked")
-        void apply(GenericRow r) {
+        @Override
+        public void apply(GenericRow r) {
             long key = (Long) r.get(0);
             Object[] a = acc.computeIfAbsent(key, k -> new Object[] {k, null, null, null, null});
             Long n = (Long) r.get(4);
@@ -132,7 +131,8 @@ class CollectAndMergeMapTableTest {
             }
         }
 
-        Map<Long, List<Object>> contents() {
+        @Override
+        public Map<Long, List<Object>> contents() {
             Map<Long, List<Object>> out = new TreeMap<>();
             acc.forEach((k, a) -> {
                 if (present.containsKey(k)) {
@@ -163,35 +163,7 @@ class CollectAndMergeMapTableTest {
     private FileStoreTable writeInRandomCommits(String name, List<GenericRow> rows, Random rnd, long seed) {
         FileStoreTable t = Catalog.open(dir.resolve("wh").toString())
                 .createTable("db", name, schema(rnd, dir.resolve("spill-" + name)));
-        Model model = new Model();
-        long identifier = 0;
-        long compactions = 0;
-        try (TableWrite w = t.newWrite("u");
-                TableCommit c = t.newCommit("u")) {
-            for (int from = 0; from < rows.size(); ) {
-                int to = Math.min(rows.size(), from + 1 + rnd.nextInt(rnd.nextBoolean() ? 5 : 60));
-                for (GenericRow r : rows.subList(from, to)) {
-                    w.write(r);
-                    model.apply(r);
-                }
-                from = to;
-                c.commit(++identifier, w.prepareCommit());
-                assertThat(contents(t))
-                        .as("%s after commit %d, seed %d", name, identifier, seed)
-                        .isEqualTo(model.contents());
-                if (rnd.nextInt(3) == 0) {
-                    CompactStrategy strategy = CompactStrategy.values()[rnd.nextInt(CompactStrategy.values().length)];
-                    t.newCompactor().compact(strategy, "compactor", ++compactions);
-                    assertThat(contents(t))
-                            .as("%s after %s compaction %d, seed %d", name, strategy, compactions, seed)
-                            .isEqualTo(model.contents());
-                }
-            }
-        }
-        t.newCompactor().compact(CompactStrategy.FULL, "compactor", ++compactions);
-        assertThat(contents(t))
-                .as("%s after a full compaction, seed %d", name, seed)
-                .isEqualTo(model.contents());
+        RandomCommits.writeAndCheck(t, rows, rnd, new Model(), CollectAndMergeMapTableTest::contents, name, seed);
         return t;
     }
 

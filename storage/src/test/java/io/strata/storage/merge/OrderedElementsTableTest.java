@@ -2,14 +2,12 @@ package io.strata.storage.merge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.strata.storage.commit.TableCommit;
-import io.strata.storage.compact.CompactStrategy;
 import io.strata.storage.data.GenericRow;
 import io.strata.storage.data.RowKind;
 import io.strata.storage.schema.Schema;
 import io.strata.storage.table.Catalog;
 import io.strata.storage.table.FileStoreTable;
-import io.strata.storage.table.TableWrite;
+import io.strata.storage.testutil.RandomCommits;
 import io.strata.storage.testutil.TestTables;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -115,7 +113,7 @@ class OrderedElementsTableTest {
     }
 
     /** The reference semantics (docs/DESIGN.md, "Ordering"), from each key's whole row list. */
-    private static final class Model {
+    private static final class Model implements RandomCommits.KeyedModel {
         private final boolean aggregation;
         private final Map<Long, List<GenericRow>> rows = new TreeMap<>();
 
@@ -123,11 +121,13 @@ class OrderedElementsTableTest {
             this.aggregation = aggregation;
         }
 
-        void apply(GenericRow r) {
+        @Override
+        public void apply(GenericRow r) {
             rows.computeIfAbsent((Long) r.get(0), x -> new ArrayList<>()).add(r);
         }
 
-        Map<Long, List<Object>> contents() {
+        @Override
+        public Map<Long, List<Object>> contents() {
             Map<Long, List<Object>> out = new TreeMap<>();
             rows.forEach((k, list) -> {
                 Object[] row = row(list);
@@ -245,35 +245,8 @@ class OrderedElementsTableTest {
             boolean aggregation, String name, List<GenericRow> rows, Random rnd, long seed) {
         FileStoreTable t = Catalog.open(dir.resolve("wh").toString())
                 .createTable("db", name, schema(aggregation, rnd, dir.resolve("spill-" + name)));
-        Model model = new Model(aggregation);
-        long identifier = 0;
-        long compactions = 0;
-        try (TableWrite w = t.newWrite("u");
-                TableCommit c = t.newCommit("u")) {
-            for (int from = 0; from < rows.size(); ) {
-                int to = Math.min(rows.size(), from + 1 + rnd.nextInt(rnd.nextBoolean() ? 5 : 60));
-                for (GenericRow r : rows.subList(from, to)) {
-                    w.write(r);
-                    model.apply(r);
-                }
-                from = to;
-                c.commit(++identifier, w.prepareCommit());
-                assertThat(contents(t))
-                        .as("%s after commit %d, seed %d", name, identifier, seed)
-                        .isEqualTo(model.contents());
-                if (rnd.nextInt(3) == 0) {
-                    CompactStrategy strategy = CompactStrategy.values()[rnd.nextInt(CompactStrategy.values().length)];
-                    t.newCompactor().compact(strategy, "compactor", ++compactions);
-                    assertThat(contents(t))
-                            .as("%s after %s compaction %d, seed %d", name, strategy, compactions, seed)
-                            .isEqualTo(model.contents());
-                }
-            }
-        }
-        t.newCompactor().compact(CompactStrategy.FULL, "compactor", ++compactions);
-        assertThat(contents(t))
-                .as("%s after a full compaction, seed %d", name, seed)
-                .isEqualTo(model.contents());
+        RandomCommits.writeAndCheck(
+                t, rows, rnd, new Model(aggregation), OrderedElementsTableTest::contents, name, seed);
         return t;
     }
 
