@@ -8,6 +8,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -67,6 +68,8 @@ final class BackgroundSync {
 
     /** The running syncer, or null while none runs. Guarded by the class. */
     private static ThreadPoolExecutor syncer;
+    /** The syncer's threads, so that a shutdown can wait until they have exited, not only finished. */
+    private static final Set<Thread> syncerThreads = ConcurrentHashMap.newKeySet();
 
     private BackgroundSync() {}
 
@@ -156,6 +159,8 @@ final class BackgroundSync {
                     new ThreadPoolExecutor(2, 2, IDLE_MILLIS, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
                         Thread t = new Thread(r, "strata-local-fsync-" + THREADS.incrementAndGet());
                         t.setDaemon(true);
+                        syncerThreads.removeIf(x -> !x.isAlive());
+                        syncerThreads.add(t);
                         return t;
                     });
             s.allowCoreThreadTimeOut(true);
@@ -179,7 +184,19 @@ final class BackgroundSync {
             return true;
         }
         s.shutdown();
-        return s.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        if (!s.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            return false;
+        }
+        // a terminated pool's workers may still be on their way out
+        for (Thread t : syncerThreads) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left > 0) {
+                t.join(left);
+            }
+        }
+        syncerThreads.removeIf(t -> !t.isAlive());
+        return syncerThreads.isEmpty();
     }
 
     /** Syncer threads alive now (tests). */
