@@ -67,9 +67,40 @@ final class BackgroundSync {
     static final long IDLE_MILLIS = 2_000;
 
     /** The running syncer, or null while none runs. Guarded by the class. */
-    private static ThreadPoolExecutor syncer;
-    /** The syncer's threads, so that a shutdown can wait until they have exited, not only finished. */
-    private static final Set<Thread> syncerThreads = ConcurrentHashMap.newKeySet();
+    private static Syncer syncer;
+
+    /**
+     * The pool of syncer threads, which knows its threads so that a shutdown waits until they have
+     * exited, not only finished (a terminated pool's workers are still on their way out). The
+     * threads are the pool's own: dropped with it, never held by anything static.
+     */
+    private static final class Syncer extends ThreadPoolExecutor {
+        private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+
+        Syncer() {
+            super(2, 2, IDLE_MILLIS, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>());
+            setThreadFactory(r -> {
+                Thread t = new Thread(r, "strata-local-fsync-" + THREADS.incrementAndGet());
+                t.setDaemon(true);
+                threads.removeIf(x -> !x.isAlive());
+                threads.add(t);
+                return t;
+            });
+            allowCoreThreadTimeOut(true);
+        }
+
+        /** Waits until the terminated pool's threads have exited, up to {@code deadline} (nanoTime). */
+        boolean joinThreads(long deadline) throws InterruptedException {
+            for (Thread t : threads) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left > 0) {
+                    t.join(left);
+                }
+            }
+            threads.removeIf(t -> !t.isAlive());
+            return threads.isEmpty();
+        }
+    }
 
     private BackgroundSync() {}
 
@@ -155,16 +186,7 @@ final class BackgroundSync {
     /** Runs {@code force} on the syncer, starting one if none runs. */
     private static synchronized void submit(Runnable force) {
         if (syncer == null) {
-            ThreadPoolExecutor s =
-                    new ThreadPoolExecutor(2, 2, IDLE_MILLIS, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
-                        Thread t = new Thread(r, "strata-local-fsync-" + THREADS.incrementAndGet());
-                        t.setDaemon(true);
-                        syncerThreads.removeIf(x -> !x.isAlive());
-                        syncerThreads.add(t);
-                        return t;
-                    });
-            s.allowCoreThreadTimeOut(true);
-            syncer = s;
+            syncer = new Syncer();
         }
         syncer.execute(force);
     }
@@ -175,7 +197,7 @@ final class BackgroundSync {
      * threads. See {@link ProcessResources#release}.
      */
     static boolean shutdown(Duration timeout) throws InterruptedException {
-        ThreadPoolExecutor s;
+        Syncer s;
         synchronized (BackgroundSync.class) {
             s = syncer;
             syncer = null;
@@ -185,18 +207,7 @@ final class BackgroundSync {
         }
         s.shutdown();
         long deadline = System.nanoTime() + timeout.toNanos();
-        if (!s.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-            return false;
-        }
-        // a terminated pool's workers may still be on their way out
-        for (Thread t : syncerThreads) {
-            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-            if (left > 0) {
-                t.join(left);
-            }
-        }
-        syncerThreads.removeIf(t -> !t.isAlive());
-        return syncerThreads.isEmpty();
+        return s.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS) && s.joinThreads(deadline);
     }
 
     /** Syncer threads alive now (tests). */

@@ -25,7 +25,7 @@ import java.util.function.Supplier;
  */
 public final class BoundedMerge {
     /** The read memory a spill file holds while open: its read buffer. */
-    static final long SPILL_READ_MEMORY = SpillFile.READ_BUFFER;
+    static final long SPILL_READ_MEMORY = SpillFile.BUFFER_BYTES;
 
     private BoundedMerge() {}
 

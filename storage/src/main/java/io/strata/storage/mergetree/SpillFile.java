@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
 final class SpillFile {
     private static final Logger LOG = LoggerFactory.getLogger(SpillFile.class);
 
-    /** Bytes buffered by an open reader or writer. */
-    static final int READ_BUFFER = 1 << 16;
+    /** Bytes buffered by an open reader or writer of a spill file. */
+    static final int BUFFER_BYTES = 1 << 16;
 
     private final File file;
     private final long records;
@@ -46,7 +46,7 @@ final class SpillFile {
         File f = File.createTempFile("strata-spill-", ".bin", LocalScratch.processDir(dir));
         long n = 0;
         try (DataOutputStream out =
-                new DataOutputStream(new BufferedOutputStream(new FileOutputStream(f), READ_BUFFER))) {
+                new DataOutputStream(new BufferedOutputStream(new FileOutputStream(f), BUFFER_BYTES))) {
             while (sorted.hasNext()) {
                 KeyValue kv = sorted.next();
                 out.writeLong(kv.sequence());
@@ -67,7 +67,7 @@ final class SpillFile {
     }
 
     CloseableIterator<KeyValue> read() throws IOException {
-        DataInputStream in = new DataInputStream(new BufferedInputStream(new FileInputStream(file), READ_BUFFER));
+        DataInputStream in = new DataInputStream(new BufferedInputStream(new FileInputStream(file), BUFFER_BYTES));
         return new CloseableIterator<>() {
             private long remaining = records;
 
